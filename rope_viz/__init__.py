@@ -1,0 +1,39 @@
+"""rope_viz: Rotary Position Embedding (RoPE) and its comparison encodings in PyTorch.
+
+Everything the RoPE Explorer app shows is computed here; nothing in this package imports
+Streamlit, so it can be used on its own in a notebook::
+
+    import torch, rope_viz
+    q = torch.randn(8, 64)
+    q_rot = rope_viz.apply_rope(q)                 # positions 0..7, interleaved pairs
+"""
+
+from ._checks import max_elements
+from .attention import (
+    ENCODINGS,
+    additive_decomposition,
+    attention_weights,
+    diagonal_profile,
+    encoded_scores,
+    linear_attention,
+    random_tokens,
+    rope_scores,
+    shift_residual,
+    softmax_attention,
+    toeplitz_deviation,
+)
+from .decay import decay_bound, empirical_decay
+from .device import describe, get_device, run_with_cpu_fallback, to_numpy
+from .frequencies import angles, inv_freq, layout_permutation, pair_indices, wavelengths, wrapped_angles
+from .rotary import METHODS, apply_rope, rotation_matrices, rotation_matrix
+from .sinusoidal import sinusoidal_at, sinusoidal_encoding
+from .timing import time_call
+
+__all__ = [
+    "ENCODINGS", "METHODS", "additive_decomposition", "angles", "apply_rope", "attention_weights",
+    "decay_bound", "describe", "diagonal_profile", "empirical_decay", "encoded_scores", "get_device",
+    "inv_freq", "layout_permutation", "linear_attention", "max_elements", "pair_indices",
+    "random_tokens", "rope_scores", "rotation_matrices", "rotation_matrix", "run_with_cpu_fallback",
+    "shift_residual", "sinusoidal_at", "sinusoidal_encoding", "softmax_attention", "time_call",
+    "to_numpy", "toeplitz_deviation", "wavelengths", "wrapped_angles",
+]

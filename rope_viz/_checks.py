@@ -1,0 +1,106 @@
+"""Argument checks shared by the core: each raises ValueError naming the argument,
+the value it got and what is allowed, before anything large is allocated."""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+
+import torch
+
+DEFAULT_MAX_ELEMENTS = 1 << 27  # 128 Mi elements: 512 MiB of float32
+LAYOUTS = ("interleaved", "half")
+
+
+def max_elements() -> int:
+    """The allocation budget in tensor elements (env ROPE_VIZ_MAX_ELEMENTS overrides it)."""
+    raw = os.environ.get("ROPE_VIZ_MAX_ELEMENTS")
+    if raw is None:
+        return DEFAULT_MAX_ELEMENTS
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(
+            f"ROPE_VIZ_MAX_ELEMENTS={raw!r} is not an integer; set it to a positive element count"
+        ) from None
+    if value <= 0:
+        raise ValueError(f"ROPE_VIZ_MAX_ELEMENTS={value} must be a positive element count")
+    return value
+
+
+def check_budget(numel: int, what: str) -> None:
+    budget = max_elements()
+    if numel > budget:
+        raise ValueError(
+            f"{what} would allocate {numel:,} elements, over the budget of {budget:,}; "
+            "use smaller sizes (or raise ROPE_VIZ_MAX_ELEMENTS)"
+        )
+
+
+def check_int(value, name: str, *, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    value = int(value)
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    return value
+
+
+def check_dim(dim, name: str = "dim") -> int:
+    dim = check_int(dim, name)
+    if dim <= 0 or dim % 2:
+        raise ValueError(f"{name} must be a positive even integer, got {dim}")
+    return dim
+
+
+def check_base(base, name: str = "base") -> float:
+    if isinstance(base, bool) or not isinstance(base, numbers.Real):
+        raise ValueError(f"{name} must be a finite number > 0, got {base!r}")
+    base = float(base)
+    if not math.isfinite(base) or base <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {base!r}")
+    return base
+
+
+def check_layout(layout) -> str:
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {', '.join(map(repr, LAYOUTS))}; got {layout!r}")
+    return layout
+
+
+def check_choice(value, name: str, allowed) -> str:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
+    return value
+
+
+def check_rotary_dim(rotary_dim, dim: int) -> int:
+    if rotary_dim is None:
+        return dim
+    rotary_dim = check_dim(rotary_dim, "rotary_dim")
+    if rotary_dim > dim:
+        raise ValueError(f"rotary_dim must be an even integer <= dim={dim}, got {rotary_dim}")
+    return rotary_dim
+
+
+def as_positions(positions, length: int | None = None, *, name: str = "positions", device=None) -> torch.Tensor:
+    """A 1-D float64 tensor of finite positions: 0..length-1 when None, else `length` of them
+    (any length when `length` is None)."""
+    if positions is None:
+        return torch.arange(length, dtype=torch.float64, device=device)
+    try:
+        pos = torch.as_tensor(positions, device=device)
+    except (TypeError, ValueError, RuntimeError) as err:
+        raise ValueError(f"{name} must be a 1-D sequence of numbers, got {positions!r}") from err
+    if pos.dtype == torch.bool or pos.is_complex():
+        raise ValueError(f"{name} must hold real numbers, got dtype {pos.dtype}")
+    pos = pos.to(torch.float64)
+    if pos.dim() == 0:
+        pos = pos.reshape(1)
+    if pos.dim() != 1 or (length is not None and pos.numel() != length):
+        wanted = "1-D" if length is None else f"1-D with {length} entries (one per sequence position)"
+        raise ValueError(f"{name} must be {wanted}, got shape {tuple(pos.shape)}")
+    if not bool(torch.isfinite(pos).all()):
+        raise ValueError(f"{name} must be finite numbers; got NaN or infinity")
+    return pos

@@ -1,0 +1,67 @@
+"""Where tensors live: CUDA when available, then Apple's MPS, else the CPU."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import torch
+
+ENV_VAR = "ROPE_VIZ_DEVICE"
+
+
+def _available(kind: str) -> bool:
+    if kind == "cuda":
+        return torch.cuda.is_available()
+    if kind == "mps":
+        return bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available()
+    return kind == "cpu"
+
+
+def get_device() -> torch.device:
+    """The compute device; ROPE_VIZ_DEVICE=cpu|cuda|cuda:N|mps overrides the automatic choice."""
+    wanted = os.environ.get(ENV_VAR, "").strip().lower()
+    if wanted:
+        kind = wanted.split(":", 1)[0]
+        if kind not in ("cpu", "cuda", "mps"):
+            raise ValueError(f"{ENV_VAR}={wanted!r} is not a device; use cpu, cuda, cuda:N or mps")
+        if not _available(kind):
+            raise ValueError(f"{ENV_VAR}={wanted!r} asks for a device this machine does not have")
+        return torch.device(wanted)
+    for kind in ("cuda", "mps"):
+        if _available(kind):
+            return torch.device(kind)
+    return torch.device("cpu")
+
+
+def describe(device: torch.device) -> str:
+    """A short human-readable name, with the GPU model for CUDA."""
+    if device.type == "cuda":
+        return f"cuda ({torch.cuda.get_device_name(device)})"
+    return device.type
+
+
+def synchronize(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    elif device.type == "mps":
+        torch.mps.synchronize()
+
+
+def run_with_cpu_fallback(fn, *args, device: torch.device | None = None, **kwargs):
+    """Run fn(*args, device=..., **kwargs) on the device; on a GPU failure (out of memory, driver
+    error) run it again on the CPU. Returns (result, fell_back)."""
+    device = device or get_device()
+    if device.type == "cpu":
+        return fn(*args, device=device, **kwargs), False
+    try:
+        return fn(*args, device=device, **kwargs), False
+    except (torch.OutOfMemoryError, RuntimeError):  # CUDA/MPS failures surface as RuntimeError
+        return fn(*args, device=torch.device("cpu"), **kwargs), True
+
+
+def to_numpy(t: torch.Tensor) -> np.ndarray:
+    """A float32, C-contiguous numpy copy for plotting (complex tensors are refused)."""
+    if t.is_complex():
+        raise ValueError("to_numpy takes real tensors; pass .real, .imag or .abs() of a complex one")
+    return np.ascontiguousarray(t.detach().to("cpu", torch.float32).numpy())

@@ -1,0 +1,74 @@
+"""The rotation speeds of RoPE: theta_i = base^(-2i/d) for the pair i = 0 .. d/2 - 1."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import torch
+
+from ._checks import as_positions, check_base, check_budget, check_dim, check_layout
+
+
+def inv_freq(dim: int, base: float = 10000.0, *, dtype=torch.float32, device=None) -> torch.Tensor:
+    """theta_i = base^(-2i/dim) for i = 0 .. dim/2 - 1 (radians per position step).
+
+    Computed in float64 and then cast, so float32 callers get correctly rounded values.
+    """
+    dim = check_dim(dim)
+    base = check_base(base)
+    exponents = torch.arange(0, dim, 2, dtype=torch.float64) / dim
+    return (base ** -exponents).to(dtype=dtype, device=device)
+
+
+def wavelengths(dim: int, base: float = 10000.0) -> torch.Tensor:
+    """Positions per full turn of each pair, 2*pi / theta_i (float64)."""
+    return 2 * math.pi / inv_freq(dim, base, dtype=torch.float64)
+
+
+def angles(positions, dim: int, base: float = 10000.0) -> torch.Tensor:
+    """The rotation angle m * theta_i of every pair at every position: (len(positions), dim/2), float64."""
+    dim = check_dim(dim)
+    pos = as_positions(positions)
+    check_budget(pos.numel() * dim // 2, "angles")
+    return torch.outer(pos, inv_freq(dim, base, dtype=torch.float64))
+
+
+def wrapped_angles(positions, dim: int, base: float = 10000.0) -> torch.Tensor:
+    """m * theta_i reduced to [0, 2*pi): where each clock hand points."""
+    return torch.remainder(angles(positions, dim, base), 2 * math.pi)
+
+
+def cos_sin(positions: torch.Tensor, rotary_dim: int, base: float, dtype, device):
+    """cos and sin of m * theta_i, each (seq, rotary_dim/2), computed in float64 then cast."""
+    theta = torch.outer(positions.to(torch.float64).cpu(), inv_freq(rotary_dim, base, dtype=torch.float64))
+    return theta.cos().to(dtype=dtype, device=device), theta.sin().to(dtype=dtype, device=device)
+
+
+@lru_cache(maxsize=32)
+def _default_cos_sin(seq: int, rotary_dim: int, base: float, dtype, device: str):
+    return cos_sin(torch.arange(seq, dtype=torch.float64), rotary_dim, base, dtype, device)
+
+
+def rope_tables(positions, seq: int, rotary_dim: int, base: float, dtype, device):
+    """cos/sin tables for a sequence; the default positions 0..seq-1 are cached."""
+    if positions is None:
+        return _default_cos_sin(seq, rotary_dim, float(base), dtype, str(device))
+    pos = as_positions(positions, seq)
+    return cos_sin(pos, rotary_dim, base, dtype, device)
+
+
+def layout_permutation(dim: int) -> torch.Tensor:
+    """Index p with x_half = x_interleaved[..., p]: pair members (2i, 2i+1) move to (i, i + dim/2)."""
+    dim = check_dim(dim)
+    return torch.cat((torch.arange(0, dim, 2), torch.arange(1, dim, 2)))
+
+
+def pair_indices(dim: int, layout: str = "interleaved") -> tuple[torch.Tensor, torch.Tensor]:
+    """The two coordinates that form pair i: (2i, 2i+1) interleaved, (i, i + dim/2) half."""
+    dim = check_dim(dim)
+    check_layout(layout)
+    half = dim // 2
+    if layout == "interleaved":
+        return torch.arange(0, dim, 2), torch.arange(1, dim, 2)
+    return torch.arange(half), torch.arange(half, dim)
