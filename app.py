@@ -1,0 +1,37 @@
+"""RoPE Explorer: the router. Page config, the sidebar (language, device, share link), navigation."""
+
+import streamlit as st
+
+import ui
+from rope_viz import i18n
+from rope_viz.device import describe
+
+# (i18n prefix = file stem, url path, icon), in teaching order. The url paths differ from the
+# file stems on purpose: a page whose url path equals its stem would also match the legacy
+# pages/ discovery, and test runs would then execute it without this router.
+PAGES = (
+    ("home", "", "🏠"),
+    ("complex_plane", "complex-numbers", "🧭"),
+    ("rotations", "frequency-clocks", "🕰️"),
+    ("phase", "phase-cancellation", "🔁"),
+    ("relative", "relative-attention", "🟦"),
+    ("implementation", "implementation-forms", "🛠️"),
+    ("versus", "rope-vs-sinusoidal", "⚖️"),
+    ("decay", "long-term-decay", "📉"),
+    ("linear", "linear-attention", "➗"),
+)
+
+st.set_page_config(page_title="RoPE Explorer", page_icon="🌀", layout="wide")
+notice_slot = ui.begin_run()
+with st.sidebar:
+    ui.knob("app", ui.LANG_KNOB, "Language / 语言", format_func=i18n.LANG_NAMES.get)
+page = st.navigation([
+    st.Page(f"pages/{name}.py", title=ui.t(f"{name}.nav"), icon=icon, url_path=url or None, default=not url)
+    for name, url, icon in PAGES
+])
+with st.sidebar:
+    st.caption(ui.t("common.device", device=describe(ui.device())))
+if ui.device_fell_back():
+    ui.notice(ui.t("common.device_fallback"))
+page.run()
+ui.finish_run(notice_slot)

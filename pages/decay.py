@@ -1,0 +1,5 @@
+"""The decay page."""
+
+import ui
+
+ui.page_header("decay")

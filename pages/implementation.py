@@ -1,0 +1,5 @@
+"""The implementation page."""
+
+import ui
+
+ui.page_header("implementation")

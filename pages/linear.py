@@ -1,0 +1,5 @@
+"""The linear page."""
+
+import ui
+
+ui.page_header("linear")

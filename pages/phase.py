@@ -1,0 +1,5 @@
+"""The phase page."""
+
+import ui
+
+ui.page_header("phase")

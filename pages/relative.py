@@ -1,0 +1,5 @@
+"""The relative page."""
+
+import ui
+
+ui.page_header("relative")

@@ -1,0 +1,5 @@
+"""The versus page."""
+
+import ui
+
+ui.page_header("versus")

@@ -1,0 +1,11 @@
+"""Plotly figure builders: numpy arrays and translated strings in, go.Figure out.
+
+They draw and never compute RoPE math; every chart shares the style in `style`.
+"""
+
+from .basic import bar_chart, heatmap, line_chart, plane_vectors
+from .clocks import clock_animation
+from .style import PALETTE, color, styled
+
+__all__ = ["PALETTE", "bar_chart", "clock_animation", "color", "heatmap", "line_chart", "plane_vectors",
+           "styled"]

@@ -1,0 +1,74 @@
+"""The frequency clocks: one unit circle per rotating pair, animated in the browser."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .style import color, styled
+
+_CIRCLE = np.linspace(0.0, 2.0 * math.pi, 121)
+
+
+def clock_animation(positions: np.ndarray, cos: np.ndarray, sin: np.ndarray, pair_titles: list[str], *,
+                    title: str, play: str, pause: str, position_label: str, frame_ms: int = 120
+                    ) -> go.Figure:
+    """Unit circles with a hand at angle m * theta_i for each chosen pair, one frame per position.
+
+    cos, sin: (len(positions), n_pairs) of the hand angles. The play/pause buttons and the
+    position slider are Plotly's own, so the animation runs entirely in the browser.
+    """
+    n = len(pair_titles)
+    cols = min(n, 4)
+    rows = math.ceil(n / cols)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=pair_titles,
+                        horizontal_spacing=0.04, vertical_spacing=0.12)
+    circle_x, circle_y = np.cos(_CIRCLE).astype(np.float32), np.sin(_CIRCLE).astype(np.float32)
+    for j in range(n):
+        r, c = divmod(j, cols)
+        fig.add_trace(go.Scatter(x=circle_x, y=circle_y, mode="lines", hoverinfo="skip", showlegend=False,
+                                 line={"color": "#cccccc", "width": 1}), row=r + 1, col=c + 1)
+    hand_traces = []
+    for j in range(n):
+        r, c = divmod(j, cols)
+        fig.add_trace(go.Scatter(x=[0.0, float(cos[0, j])], y=[0.0, float(sin[0, j])], mode="lines+markers",
+                                 showlegend=False, line={"color": color(j), "width": 4},
+                                 marker={"size": [0, 9]}), row=r + 1, col=c + 1)
+        hand_traces.append(n + j)
+    for axis in fig.layout:
+        if axis.startswith("xaxis") or axis.startswith("yaxis"):
+            fig.layout[axis].update(range=[-1.15, 1.15], showticklabels=False, showgrid=False, zeroline=True,
+                                    zerolinecolor="#e5e5e5")
+    for j in range(n):
+        suffix = "" if j == 0 else str(j + 1)
+        fig.layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
+    fig.frames = [
+        go.Frame(name=str(int(m)), traces=hand_traces,
+                 data=[go.Scatter(x=[0.0, float(cos[f, j])], y=[0.0, float(sin[f, j])]) for j in range(n)])
+        for f, m in enumerate(positions)
+    ]
+    play_args = {"frame": {"duration": frame_ms, "redraw": False}, "fromcurrent": True,
+                 "transition": {"duration": 0}, "mode": "immediate"}
+    fig.update_layout(
+        updatemenus=[{
+            "type": "buttons", "direction": "left", "x": 0.0, "y": -0.06, "xanchor": "left", "yanchor": "top",
+            "pad": {"r": 10, "t": 10}, "showactive": False,
+            "buttons": [
+                {"label": f"▶ {play}", "method": "animate", "args": [None, play_args]},
+                {"label": f"⏸ {pause}", "method": "animate",
+                 "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate",
+                                   "transition": {"duration": 0}}]},
+            ],
+        }],
+        sliders=[{
+            "active": 0, "x": 0.2, "len": 0.8, "y": -0.04, "yanchor": "top",
+            "currentvalue": {"prefix": f"{position_label} m = "},
+            "steps": [{"label": str(int(m)), "method": "animate",
+                       "args": [[str(int(m))], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate",
+                                                "transition": {"duration": 0}}]} for m in positions],
+        }],
+    )
+    return styled(fig, title=title, height=230 * rows + 140, legend=False)

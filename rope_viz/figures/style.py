@@ -1,0 +1,43 @@
+"""The one look of every chart in the app: palette, fonts, margins, axis titles."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+PALETTE = ("#d1495b", "#00798c", "#edae49", "#30638e", "#66a182", "#8d6a9f", "#003d5b", "#e07a5f")
+DIVERGING = "RdBu_r"
+SEQUENTIAL = "Viridis"
+FONT = "Inter, 'Noto Sans SC', 'Microsoft YaHei', sans-serif"
+HEIGHT = 420
+
+
+def color(i: int) -> str:
+    return PALETTE[i % len(PALETTE)]
+
+
+def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: str | None = None,
+           height: int = HEIGHT, log_x: bool = False, log_y: bool = False, equal_axes: bool = False,
+           legend: bool = True) -> go.Figure:
+    """Apply the house style and the (already translated) titles to `fig`, and return it."""
+    fig.update_layout(
+        title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": 16}},
+        font={"family": FONT, "size": 13},
+        template="plotly_white",
+        height=height,
+        margin={"l": 60, "r": 20, "t": 56, "b": 50},
+        colorway=list(PALETTE),
+        showlegend=legend,
+        legend={"orientation": "h", "y": -0.18, "x": 0},
+        hovermode="closest",
+    )
+    if x_title is not None:
+        fig.update_xaxes(title_text=x_title)
+    if y_title is not None:
+        fig.update_yaxes(title_text=y_title)
+    if log_x:
+        fig.update_xaxes(type="log")
+    if log_y:
+        fig.update_yaxes(type="log")
+    if equal_axes:
+        fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    return fig

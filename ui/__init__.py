@@ -1,0 +1,21 @@
+"""Streamlit glue shared by the pages: language, URL-backed knobs, notices, charts."""
+
+from .params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob
+from .state import (
+    LANG_KNOB,
+    begin_run,
+    cached,
+    chart,
+    device,
+    device_fell_back,
+    finish_run,
+    knob,
+    lang,
+    notice,
+    page_header,
+    t,
+)
+
+__all__ = ["BoolKnob", "ChoiceKnob", "FloatKnob", "IntKnob", "IntSetKnob", "LANG_KNOB", "NumberChoiceKnob",
+           "begin_run", "cached", "chart", "device", "device_fell_back", "finish_run", "knob", "lang", "notice",
+           "page_header", "t"]
