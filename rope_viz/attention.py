@@ -196,3 +196,52 @@ def random_tokens(seq: int, dim: int, *, same: bool = False, seed: int = 0, dtyp
     rows = 1 if same else seq
     x = torch.randn(rows, dim, generator=gen, dtype=torch.float64).expand(seq, dim)
     return x.to(dtype=dtype, device=device).contiguous()
+
+
+# Added to the seed of the projections (the CPU generator keeps 32 bits of a seed), so that
+# random_projections(seed=s) never repeats the draws of random_tokens(seed=s).
+_PROJECTION_STREAM = 0x9E3779B9
+
+
+def random_projections(d_model: int, d_head: int, *, seed: int = 0, dtype=torch.float32, device=None
+                       ) -> tuple[torch.Tensor, torch.Tensor]:
+    """Reproducible query and key projections W_q, W_k, each (d_model, d_head), with independent
+    N(0, 1/d_model) entries, so x W keeps the scale of a standard-normal x. They are drawn from a
+    stream of their own: random_tokens(..., seed=s) and random_projections(..., seed=s) are unrelated."""
+    d_model = check_int(d_model, "d_model", minimum=1)
+    d_head = check_int(d_head, "d_head", minimum=1)
+    check_budget(2 * d_model * d_head, "random_projections")
+    gen = torch.Generator().manual_seed((int(seed) + _PROJECTION_STREAM) % (1 << 32))
+    w = torch.randn(2, d_model, d_head, generator=gen, dtype=torch.float64) / math.sqrt(d_model)
+    w = w.to(dtype=dtype, device=device)
+    return w[0], w[1]
+
+
+def dot_product_scale(d_head: int) -> float:
+    """1 / sqrt(d_head): the factor scaled dot-product attention multiplies its logits by."""
+    return 1.0 / math.sqrt(check_int(d_head, "d_head", minimum=1))
+
+
+def depends_only_on_offset(scores, *, rtol: float = 1e-4) -> bool:
+    """Whether a square score matrix is Toeplitz (a function of m - n alone) up to rounding:
+    its toeplitz_deviation is at most rtol times its largest absolute entry."""
+    if not (isinstance(rtol, (int, float)) and math.isfinite(rtol) and rtol >= 0):
+        raise ValueError(f"rtol must be a finite number >= 0, got {rtol!r}")
+    return toeplitz_deviation(scores) <= rtol * float(scores.abs().max())
+
+
+def encoded_norms(x, positions=None, *, base: float = 10000.0, layout: str = "interleaved"
+                  ) -> dict[str, torch.Tensor]:
+    """The length of each token x_m (..., seq, dim) after encoding its position m:
+    "rope" |R_m x_m| (a rotation: equal to |x_m|), "sinusoidal" |x_m + PE(m)| (changes with m),
+    "none" |x_m|. Each is (..., seq)."""
+    _check_tensor(x, "x")
+    if x.dim() < 2:
+        raise ValueError(f"x must be shaped (..., seq, dim), got shape {tuple(x.shape)}")
+    pos = as_positions(positions, x.shape[-2])
+    pe = sinusoidal_at(pos, x.shape[-1], base, dtype=x.dtype, device=x.device)
+    return {
+        "rope": apply_rope(x, pos, base=base, layout=layout).norm(dim=-1),
+        "sinusoidal": (x + pe).norm(dim=-1),
+        "none": x.norm(dim=-1),
+    }
