@@ -12,6 +12,7 @@ from ._checks import max_elements
 from .attention import (
     ENCODINGS,
     additive_decomposition,
+    attention_costs,
     attention_weights,
     depends_only_on_offset,
     diagonal_profile,
@@ -26,7 +27,7 @@ from .attention import (
     softmax_attention,
     toeplitz_deviation,
 )
-from .decay import decay_bound, empirical_decay
+from .decay import count_rises, decay_bound, distance_grid, empirical_decay
 from .device import describe, get_device, run_with_cpu_fallback, to_numpy
 from .frequencies import angles, inv_freq, layout_permutation, pair_indices, wavelengths, wrapped_angles
 from .rotary import METHODS, apply_rope, rotation_matrices, rotation_matrix
@@ -34,7 +35,8 @@ from .sinusoidal import sinusoidal_at, sinusoidal_encoding
 from .timing import time_call
 
 __all__ = [
-    "ENCODINGS", "METHODS", "additive_decomposition", "angles", "apply_rope", "attention_weights",
+    "ENCODINGS", "METHODS", "additive_decomposition", "angles", "apply_rope", "attention_costs",
+    "attention_weights", "count_rises", "distance_grid",
     "decay_bound", "describe", "diagonal_profile", "empirical_decay", "encoded_scores", "get_device",
     "inv_freq", "layout_permutation", "linear_attention", "max_elements", "pair_indices",
     "random_tokens", "rope_scores", "rotation_matrices", "rotation_matrix", "run_with_cpu_fallback",

@@ -245,3 +245,19 @@ def encoded_norms(x, positions=None, *, base: float = 10000.0, layout: str = "in
         "sinusoidal": (x + pe).norm(dim=-1),
         "none": x.norm(dim=-1),
     }
+
+
+def attention_costs(seq_lens, dim: int, d_v: int | None = None) -> dict[str, torch.Tensor]:
+    """Multiply-adds in the matrix products of one attention head, for each sequence length n (float64).
+
+    softmax: Q K^T (n * n * d), then weights @ V (n * n * d_v): n^2 (d + d_v), quadratic in n.
+    linear: K^T V (n * d * d_v), Q (K^T V) (n * d * d_v), sum_j phi(k_j) and phi(q_i) . sum (n * d each):
+    2 n d (d_v + 1), linear in n. Feature maps, rotations and the softmax itself cost O(n d) or
+    O(n^2) alike in both and are left out.
+    """
+    dim = check_int(dim, "dim", minimum=1)
+    d_v = dim if d_v is None else check_int(d_v, "d_v", minimum=1)
+    n = as_positions(seq_lens, name="seq_lens")
+    if bool((n < 0).any()):
+        raise ValueError("seq_lens must be lengths >= 0")
+    return {"softmax": n * n * (dim + d_v), "linear": 2 * n * dim * (d_v + 1)}

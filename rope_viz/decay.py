@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from ._checks import as_positions, check_base, check_budget, check_dim, check_int
@@ -38,3 +40,40 @@ def empirical_decay(dim: int, base: float, distances, *, samples: int = 64, tied
     k = q if tied else torch.rand(samples, dim, generator=gen, dtype=torch.float64)
     k_rot = apply_rope(k[:, None, :].expand(samples, r.numel(), dim), r, base=base)
     return torch.einsum("sd,srd->r", q, k_rot) / samples
+
+
+def distance_grid(max_distance: int, points: int, *, log: bool = False) -> torch.Tensor:
+    """At most `points` distinct integer distances from 0 to max_distance (both included), float64.
+
+    Every integer when they fit; otherwise evenly spaced, or (log=True) geometrically spaced from 1
+    so that a log-scaled axis is covered evenly, with 0 kept in front.
+    """
+    max_distance = check_int(max_distance, "max_distance", minimum=1)
+    points = check_int(points, "points", minimum=2)
+    check_budget(min(max_distance + 1, points), "distance_grid")
+    if max_distance + 1 <= points:
+        return torch.arange(max_distance + 1, dtype=torch.float64)
+    if log:
+        spread = torch.logspace(0, math.log10(max_distance), points - 1, dtype=torch.float64)
+        grid = torch.cat([torch.zeros(1, dtype=torch.float64), spread])
+    else:
+        grid = torch.linspace(0, max_distance, points, dtype=torch.float64)
+    return grid.round().unique()
+
+
+def count_rises(values, *, rel_tol: float = 1e-9) -> int:
+    """How many consecutive steps of a 1-D curve go up by more than rel_tol * max|values|.
+
+    For decay_bound over consecutive distances this measures the ripple: a monotone decay gives 0.
+    The tolerance keeps rounding noise on a flat curve (d = 2 gives the constant 1) from counting.
+    """
+    curve = torch.as_tensor(values, dtype=torch.float64)
+    if curve.dim() != 1:
+        raise ValueError(f"values must be a 1-D sequence of numbers, got shape {tuple(curve.shape)}")
+    if not bool(torch.isfinite(curve).all()):
+        raise ValueError("values must be finite numbers; got NaN or infinity")
+    if not 0 <= rel_tol < 1:
+        raise ValueError(f"rel_tol must be in [0, 1), got {rel_tol!r}")
+    if curve.numel() < 2:
+        return 0
+    return int((curve.diff() > rel_tol * curve.abs().max()).sum())
