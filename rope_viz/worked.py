@@ -13,7 +13,7 @@ from itertools import combinations
 
 import torch
 
-from .attention import random_tokens, rope_scores, softmax_attention
+from .attention import rope_scores, softmax_attention
 from .frequencies import layout_permutation, pair_indices
 from .rotary import METHODS, apply_rope, rotation_matrix
 from .timing import time_call
@@ -100,13 +100,6 @@ def coordinate_pairs(dim: int, layout: str = "interleaved") -> torch.Tensor:
     owner[first] = torch.arange(first.numel())
     owner[second] = torch.arange(second.numel())
     return owner
-
-
-def random_projection(d_model: int, d_head: int, *, seed: int = 0, dtype=torch.float32, device=None
-                      ) -> torch.Tensor:
-    """A reproducible random projection (d_model, d_head) scaled by 1/sqrt(d_model), like an initialised W_q."""
-    w = random_tokens(d_model, d_head, seed=seed, dtype=torch.float64) / math.sqrt(d_model)
-    return w.to(dtype=dtype, device=device)
 
 
 def layout_gaps(x: torch.Tensor, w_q: torch.Tensor, w_k: torch.Tensor, *, base: float = 10000.0
