@@ -1,5 +1,230 @@
-"""The implementation page."""
+"""How RoPE is computed: one rotation worked by hand, three equal formulas and their cost, the two
+pair layouts, partial rotary, and why the values are left alone."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
 
 import ui
+from rope_viz import METHODS, describe, random_projections, random_tokens, to_numpy, worked
+from rope_viz.figures import bar_chart, heatmap, line_chart, plane_vectors, series_bars
+from ui import controls
 
-ui.page_header("implementation")
+PAGE = "implementation"
+LAYOUTS = ("interleaved", "half")
+VALUE_VARIANTS = ("plain", "rotated_values", "rotated_back")
+
+
+def number(value: float) -> str:
+    """A value for the hand calculation: five decimals, in brackets when negative."""
+    return f"({value:.5f})" if value < 0 else f"{value:.5f}"
+
+
+def worked_latex(r: worked.WorkedRotation, theta: float, m: int) -> str:
+    (a, b), (c, d) = r.matrix
+    rows = [rf"m\theta &= {m} \times {theta:g} = {r.angle:.5f}\ \mathrm{{rad}}",
+            rf"\cos m\theta &= {r.cos:.5f},\qquad \sin m\theta = {r.sin:.5f}",
+            rf"R_m &= \begin{{pmatrix}} {a:.5f} & {b:.5f} \\ {c:.5f} & {d:.5f} \end{{pmatrix}}"]
+    for i, (row, terms) in enumerate(zip(r.matrix, r.terms), start=1):
+        products = " + ".join(f"{number(entry)}\\,{number(q)}" for entry, q in zip(row, r.q))
+        sums = " + ".join(number(term) for term in terms)
+        rows.append(rf"q'_{i} &= R_{{{i}1}} q_1 + R_{{{i}2}} q_2 = {products} = {sums} = {r.result[i - 1]:.5f}")
+    rows.append(rf"|q| &= {r.norm_before:.5f} \ \longrightarrow\ |q'| = {r.norm_after:.5f}")
+    return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
+
+
+@ui.cached
+def worked_figure(q1: float, q2: float, theta: float, m: int, lang: str):
+    r = worked.worked_rotation(q1, q2, theta, m)
+    return plane_vectors([(ui.t("implementation.worked_before"), *r.q),
+                          (ui.t("implementation.worked_after", m=m), *r.result)],
+                         title=ui.t("implementation.worked_plot_title", angle=r.angle),
+                         x_title=ui.t("implementation.first_coord"), y_title=ui.t("implementation.second_coord"))
+
+
+@ui.cached
+def method_gaps(seq: int, dim: int, seed: int, device: str, methods: tuple) -> dict:
+    return worked.method_gaps(random_tokens(seq, dim, seed=seed, device=device), methods)
+
+
+@ui.cached(max_entries=32)
+def method_seconds(seq: int, dim: int, device: str, methods: tuple) -> dict:
+    return worked.time_methods(random_tokens(seq, dim, device=device), methods)
+
+
+@ui.cached
+def layout_gaps(seq: int, dim: int, seed: int, device: str) -> dict:
+    w_q, w_k = random_projections(dim, dim, seed=seed, device=device)
+    return worked.layout_gaps(random_tokens(seq, dim, seed=seed, device=device), w_q, w_k)
+
+
+@ui.cached
+def pairs_figure(dim: int, lang: str):
+    owners = np.stack([to_numpy(worked.coordinate_pairs(dim, layout)) for layout in LAYOUTS])
+    return heatmap(owners, x=np.arange(dim), y=[ui.t(f"common.layout_{layout}") for layout in LAYOUTS],
+                   title=ui.t("implementation.pairs_title"), x_title=ui.t("implementation.coordinate_axis"),
+                   y_title=ui.t("implementation.layout_axis"), colorscale="Viridis", zmid=None,
+                   colorbar_title=ui.t("implementation.pair_colorbar"), height=260)
+
+
+@ui.cached
+def partial_figure(dim: int, seed: int, position: int, rotary_dim: int, lang: str):
+    change = to_numpy(worked.rotation_change(random_tokens(1, dim, seed=seed)[0], position, rotary_dim))
+    coords = np.arange(dim)
+    return series_bars({ui.t("implementation.rotated_series", r=rotary_dim): (coords[:rotary_dim],
+                                                                              change[:rotary_dim]),
+                        ui.t("implementation.passed_series"): (coords[rotary_dim:], change[rotary_dim:])},
+                       title=ui.t("implementation.partial_title", r=rotary_dim, d=dim, m=position),
+                       x_title=ui.t("implementation.coordinate_axis"), y_title=ui.t("implementation.change_axis"))
+
+
+@ui.cached
+def value_gaps(seq: int, dim: int, seed: int, shift: int, device: str) -> dict:
+    q, k, v = (random_tokens(seq, dim, seed=seed + i, device=device) for i in range(3))
+    return {name: to_numpy(gap) for name, gap in worked.value_rotation_gaps(q, k, v, shift).items()}
+
+
+@ui.cached
+def values_figure(seq: int, dim: int, seed: int, shift: int, device: str, lang: str):
+    gaps = value_gaps(seq, dim, seed, shift, device)
+    return line_chart(np.arange(seq), {ui.t(f"implementation.value_{name}"): gaps[name] for name in VALUE_VARIANTS},
+                      title=ui.t("implementation.value_title", shift=shift), x_title=ui.t("implementation.query_axis"),
+                      y_title=ui.t("implementation.output_gap_axis"),
+                      dashed=(ui.t("implementation.value_rotated_back"),))
+
+
+def method_name(method: str) -> str:
+    return ui.t(f"implementation.method_{method}")
+
+
+def microseconds(seconds: dict, methods: tuple) -> np.ndarray:
+    return np.array([seconds[method] * 1e6 for method in methods], dtype=np.float32)
+
+
+@ui.cached
+def cost_figure(seq: int, dim: int, device: str, methods: tuple, lang: str):
+    micro = microseconds(method_seconds(seq, dim, device, methods), methods)
+    return bar_chart([method_name(method) for method in methods], micro,
+                     title=ui.t("implementation.cost_title", seq=seq, dim=dim),
+                     x_title=ui.t("implementation.method_axis"), y_title=ui.t("implementation.time_axis"),
+                     log_y=True, text=[f"{v:,.1f} µs" for v in micro])
+
+
+ui.page_header(PAGE)
+
+# 1. One rotation by hand
+st.subheader(ui.t("implementation.worked_header"))
+st.markdown(ui.t("implementation.worked_text"))
+cols = st.columns(4)
+q1 = ui.knob(PAGE, ui.FloatKnob("q1", 1.0, -5.0, 5.0, 2), ui.t("implementation.q1"),
+             help=ui.t("implementation.q_help"), where=cols[0])
+q2 = ui.knob(PAGE, ui.FloatKnob("q2", 2.0, -5.0, 5.0, 2), ui.t("implementation.q2"),
+             help=ui.t("implementation.q_help"), where=cols[1])
+theta = ui.knob(PAGE, ui.FloatKnob("theta", 0.5, -3.142, 3.142, 3), ui.t("implementation.theta"),
+                help=ui.t("implementation.theta_help"), where=cols[2])
+m = ui.knob(PAGE, ui.IntKnob("m", 1, 0, 64, 1), ui.t("implementation.m"), help=ui.t("implementation.m_help"),
+            where=cols[3])
+rot = worked.worked_rotation(q1, q2, theta, m)
+left, right = st.columns([3, 2])
+with left:
+    st.latex(worked_latex(rot, theta, m))
+    metric_cols = st.columns(3)
+    metric_cols[0].metric(ui.t("implementation.result_first"), f"{rot.result[0]:.5f}")
+    metric_cols[1].metric(ui.t("implementation.result_second"), f"{rot.result[1]:.5f}")
+    metric_cols[2].metric(ui.t("implementation.norms"), f"{rot.norm_before:.5f} → {rot.norm_after:.5f}")
+with right:
+    ui.chart(worked_figure(q1, q2, theta, m, ui.lang()), key="worked")
+note = worked.check_printed_result()
+st.info(ui.t("implementation.note_typo", x=note.printed[0], y=note.printed[1], norm=note.true_norm,
+             printed_norm=note.printed_norm, rounded=note.with_rounded_table[1]), icon="📝")
+
+# 2. Three forms, one result, different costs
+st.subheader(ui.t("implementation.forms_header"))
+st.markdown(ui.t("implementation.forms_text"))
+form_cols = st.columns(3)
+for col, form, latex in zip(form_cols, ("matrix", "pairs", "complex"), (
+        r"q'_m = R_{\Theta,m}\,q,\quad R_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0), \dots, "
+        r"R(m\theta_{d/2-1})\big)",
+        r"q'_m = q \odot \cos(m\boldsymbol\theta) + \tilde q \odot \sin(m\boldsymbol\theta),\quad "
+        r"\tilde q = (-q_1, q_0, -q_3, q_2, \dots)",
+        r"z_i = q_{2i} + \mathrm{i}\,q_{2i+1},\quad z'_i = z_i\, e^{\mathrm{i}\, m\theta_i}")):
+    with col:
+        st.markdown(f"**{method_name(form)}** · {ui.t(f'implementation.cost_{form}')}")
+        st.latex(latex)
+
+st.markdown(ui.t("implementation.batch_text"))
+cols = st.columns(3)
+seq = ui.knob(PAGE, ui.IntKnob("seq", 256, 16, 512, 16), ui.t("common.seq_len"),
+              help=ui.t("implementation.seq_help"), where=cols[0])
+dim = controls.head_dim(PAGE, lo=2, hi=128, where=cols[1])
+seed = controls.seed(PAGE, where=cols[2])
+device = str(ui.device())
+methods = METHODS
+try:
+    gaps = method_gaps(seq, dim, seed, device, methods)
+except ValueError:
+    ui.notice(ui.t("implementation.matrix_too_large"))
+    methods = tuple(method for method in METHODS if method != "matrix")
+    gaps = method_gaps(seq, dim, seed, device, methods)
+with st.spinner(ui.t("implementation.timing_spinner", methods=len(methods))):
+    seconds = method_seconds(seq, dim, device, methods)
+
+left, right = st.columns([3, 2])
+labels = [method_name(method) for method in methods]
+micro = microseconds(seconds, methods)
+with left:
+    ui.chart(cost_figure(seq, dim, device, methods, ui.lang()), key="costs")
+with right:
+    fastest = float(micro.min())
+    st.table(pd.DataFrame({
+        ui.t("implementation.col_method"): labels,
+        ui.t("implementation.col_time"): [f"{v:,.1f}" for v in micro],
+        ui.t("implementation.col_relative"): [f"{v / fastest:,.1f}×" for v in micro],
+    }))
+    st.table(pd.DataFrame({
+        ui.t("implementation.col_pair"): [f"{method_name(a)} ↔ {method_name(b)}" for a, b in gaps],
+        ui.t("implementation.col_gap"): [f"{g:.1e}" for g in gaps.values()],
+    }))
+st.caption(ui.t("implementation.timing_caption", device=describe(ui.device()), seq=seq, dim=dim,
+                gap=max(gaps.values())))
+
+# 3. Two layouts, one model
+st.subheader(ui.t("implementation.layout_header"))
+st.markdown(ui.t("implementation.layout_text"))
+st.latex(r"p = (0, 2, 4, \dots, d-2,\ 1, 3, \dots, d-1),\qquad "
+         r"W_q' = W_q[:, p],\quad W_k' = W_k[:, p]\ \Longrightarrow\ "
+         r"\mathrm{scores}_{\text{half}}(W_q', W_k') = \mathrm{scores}_{\text{interleaved}}(W_q, W_k)")
+layout_result = layout_gaps(seq, dim, seed, device)
+cols = st.columns(3)
+for col, name in zip(cols, ("rotated", "scores_same_weights", "scores_permuted_weights")):
+    col.metric(ui.t(f"implementation.gap_{name}"), f"{layout_result[name]:.2e}",
+               help=ui.t(f"implementation.gap_{name}_help"))
+ui.chart(pairs_figure(dim, ui.lang()), key="pairs")
+
+# 4. Partial rotary
+st.subheader(ui.t("implementation.partial_header"))
+st.markdown(ui.t("implementation.partial_text"))
+st.latex(r"x' = \big(R_{\Theta,m}\, x_{0:r},\ x_{r:d}\big)")
+cols = st.columns(2)
+rotary_dim = ui.knob(PAGE, ui.IntKnob("rotary_dim", max(2, dim // 4 * 2), 2, dim, 2),
+                     ui.t("implementation.rotary_dim"), help=ui.t("implementation.rotary_dim_help"), where=cols[0])
+position = ui.knob(PAGE, ui.IntKnob("pos", 100, 0, 4096, 1), ui.t("implementation.position"),
+                   help=ui.t("implementation.position_help"), where=cols[1])
+ui.chart(partial_figure(dim, seed, position, rotary_dim, ui.lang()), key="partial")
+st.caption(ui.t("implementation.partial_caption", r=rotary_dim, d=dim, rest=dim - rotary_dim))
+
+# 5. Why V is not rotated
+st.subheader(ui.t("implementation.value_header"))
+st.markdown(ui.t("implementation.value_text"))
+st.latex(r"o_m = \sum_n a_{mn}\, v_n,\qquad a_{mn} = \operatorname{softmax}_n\!\Big("
+         r"\tfrac{q_m^\top R_{\Theta,n-m}\, k_n}{\sqrt d}\Big)")
+st.latex(r"\text{V rotated:}\ \ o_m = \sum_n a_{mn}\, R_{\Theta,n}\, v_n,\qquad "
+         r"\text{rotated back:}\ \ R_{\Theta,-m}\, o_m = \sum_n a_{mn}\, R_{\Theta,n-m}\, v_n")
+shift = ui.knob(PAGE, ui.IntKnob("shift", 100, 0, 4096, 1), ui.t("implementation.shift"),
+                help=ui.t("implementation.shift_help"))
+value_result = value_gaps(seq, dim, seed, shift, device)
+cols = st.columns(3)
+for col, name in zip(cols, VALUE_VARIANTS):
+    col.metric(ui.t(f"implementation.value_{name}"), f"{float(value_result[name].max()):.2e}")
+ui.chart(values_figure(seq, dim, seed, shift, device, ui.lang()), key="values")
+st.markdown(ui.t("implementation.value_takeaway"))
