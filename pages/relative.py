@@ -1,5 +1,130 @@
-"""The relative page."""
+"""Relative attention: RoPE scores depend only on m - n, and moving the whole sequence changes nothing."""
+
+import streamlit as st
 
 import ui
+from rope_viz import (
+    attention_weights,
+    diagonal_profile,
+    dot_product_scale,
+    encoded_scores,
+    random_projections,
+    random_tokens,
+    shift_residual,
+    to_numpy,
+    toeplitz_deviation,
+)
+from rope_viz.figures import heatmap, profile_band
+from rope_viz.sampling import downsample
+from ui import controls
 
-ui.page_header("relative")
+PAGE = "relative"
+DRAW_SIDE = 256  # heatmaps draw at most this many rows and columns; statistics use the full matrix
+
+
+def tokens(seq: int, dim: int, same: bool, seed: int):
+    """The tokens x (seq, dim) and random projections W_q, W_k (dim, dim) on the compute device."""
+    x = random_tokens(seq, dim, same=same, seed=seed, device=ui.device())
+    return (x, *random_projections(dim, dim, seed=seed, device=ui.device()))
+
+
+@ui.cached
+def score_view(seq: int, dim: int, base: float, same: bool, seed: int):
+    """The scores thinned for drawing, their profile along m - n, and full-size statistics."""
+    scores = encoded_scores(*tokens(seq, dim, same, seed), base=base)
+    drawn, kept, _ = downsample(scores, DRAW_SIDE)
+    profile = {name: to_numpy(values) for name, values in diagonal_profile(scores).items()}
+    return drawn, kept, profile, toeplitz_deviation(scores), float(scores.abs().max())
+
+
+@ui.cached
+def shift_view(seq: int, dim: int, base: float, same: bool, seed: int, shift: int):
+    residual = shift_residual(*tokens(seq, dim, same, seed), shift, base=base)
+    drawn, kept, _ = downsample(residual, DRAW_SIDE)
+    return drawn, kept, float(residual.max())
+
+
+@ui.cached
+def weights_view(seq: int, dim: int, base: float, same: bool, seed: int, causal: bool):
+    scores = encoded_scores(*tokens(seq, dim, same, seed), base=base)
+    return downsample(attention_weights(scores, causal=causal, scale=dot_product_scale(dim)), DRAW_SIDE)[:2]
+
+
+def position_axes(kept) -> dict:
+    """Heatmap axes labelled with the original positions of the rows and columns drawn."""
+    return dict(x=kept, y=kept, x_title=ui.t("common.key_position"), y_title=ui.t("common.query_position"))
+
+
+@ui.cached
+def score_figures(seq: int, dim: int, base: float, same: bool, seed: int, lang: str):
+    drawn, kept, profile, _, _ = score_view(seq, dim, base, same, seed)
+    scores = heatmap(drawn, title=ui.t("relative.scores_title"), colorbar_title=ui.t("relative.score_bar"),
+                     **position_axes(kept))
+    band = profile_band(profile["offset"], profile["mean"], profile["min"], profile["max"],
+                        title=ui.t("relative.profile_title"), x_title=ui.t("common.offset"),
+                        y_title=ui.t("common.score"), mean_name=ui.t("relative.profile_mean"),
+                        band_name=ui.t("relative.profile_band"))
+    return scores, band
+
+
+@ui.cached
+def residual_figure(seq: int, dim: int, base: float, same: bool, seed: int, shift: int, lang: str):
+    drawn, kept, _ = shift_view(seq, dim, base, same, seed, shift)
+    return heatmap(drawn, title=ui.t("relative.residual_title", k=shift), colorscale="Viridis", zmid=None,
+                   colorbar_title=ui.t("relative.residual_bar"), **position_axes(kept))
+
+
+@ui.cached
+def weights_figure(seq: int, dim: int, base: float, same: bool, seed: int, causal: bool, lang: str):
+    drawn, kept = weights_view(seq, dim, base, same, seed, causal)
+    title = ui.t("relative.weights_title_causal" if causal else "relative.weights_title")
+    return heatmap(drawn, title=title, colorscale="Viridis", zmid=None, colorbar_title=ui.t("relative.weight_bar"),
+                   **position_axes(kept))
+
+
+ui.page_header(PAGE)
+st.latex(r"(R_m q)^\top (R_n k) = q^\top R_m^\top R_n\, k = q^\top R_{n-m}\, k")
+
+cols = st.columns(5)
+seq = ui.knob(PAGE, ui.IntKnob("seq", 128, 8, 2048, 8), ui.t("relative.seq"), help=ui.t("relative.seq_help"),
+              where=cols[0])
+dim = controls.head_dim(PAGE, where=cols[1])
+base = controls.base(PAGE, where=cols[2])
+content = ui.knob(PAGE, ui.ChoiceKnob("content", "same", ("same", "random")), ui.t("relative.content"),
+                  help=ui.t("relative.content_help"), where=cols[3],
+                  format_func=lambda v: ui.t(f"relative.content_{v}"))
+seed = controls.seed(PAGE, where=cols[4])
+same = content == "same"
+
+_, kept, _, deviation, largest = score_view(seq, dim, base, same, seed)
+left, right = st.columns(2)
+scores_fig, profile_fig = score_figures(seq, dim, base, same, seed, ui.lang())
+with left:
+    ui.chart(scores_fig, key="scores")
+with right:
+    ui.chart(profile_fig, key="profile")
+if len(kept) < seq:
+    st.caption(ui.t("relative.thinned", s=int(kept[1]), s2=int(kept[2]), n=seq))
+
+st.subheader(ui.t("relative.why_header"))
+st.markdown(ui.t("relative.why_text"))
+st.markdown(ui.t("relative.same_text" if same else "relative.random_text"))
+cols = st.columns(2)
+cols[0].metric(ui.t("relative.deviation"), f"{deviation:.3g}")
+cols[1].metric(ui.t("relative.largest"), f"{largest:.3g}")
+
+st.subheader(ui.t("relative.shift_header"))
+st.markdown(ui.t("relative.shift_text"))
+st.latex(r"A(m+k,\,n+k) = q_m^\top R_{(n+k)-(m+k)}\, k_n = q_m^\top R_{n-m}\, k_n = A(m,\,n)")
+cols = st.columns([2, 1, 1])
+shift = ui.knob(PAGE, ui.IntKnob("shift", 100, 0, 4096, 1), ui.t("relative.shift"), help=ui.t("relative.shift_help"),
+                where=cols[0])
+max_residual = shift_view(seq, dim, base, same, seed, shift)[2]
+cols[1].metric(ui.t("relative.max_residual"), f"{max_residual:.2e}")
+cols[2].metric(ui.t("relative.relative_residual"), f"{max_residual / largest:.1e}")
+ui.chart(residual_figure(seq, dim, base, same, seed, shift, ui.lang()), key="residual")
+
+st.subheader(ui.t("relative.weights_header"))
+st.markdown(ui.t("relative.weights_text"))
+causal = ui.knob(PAGE, ui.BoolKnob("causal", False), ui.t("relative.causal"), help=ui.t("relative.causal_help"))
+ui.chart(weights_figure(seq, dim, base, same, seed, causal, ui.lang()), key="weights")

@@ -3,11 +3,12 @@
 They draw and never compute RoPE math; every chart shares the style in `style`.
 """
 
+from .attention import heatmap_grid, profile_band
 from .basic import bar_chart, heatmap, line_chart, plane_vectors
 from .clocks import clock_animation
 from .implementation import series_bars
 from .style import PALETTE, color, styled
 
 __all__ = ["PALETTE", "bar_chart", "clock_animation", "color", "heatmap", "line_chart", "plane_vectors",
-           "styled"]
+           "styled", "heatmap_grid", "profile_band"]
 __all__ += ["series_bars"]
