@@ -8,8 +8,7 @@ from rope_viz import (
     diagonal_profile,
     dot_product_scale,
     encoded_scores,
-    random_projections,
-    random_tokens,
+    random_attention_inputs,
     shift_residual,
     to_numpy,
     toeplitz_deviation,
@@ -22,16 +21,15 @@ PAGE = "relative"
 DRAW_SIDE = 256  # heatmaps draw at most this many rows and columns; statistics use the full matrix
 
 
-def tokens(seq: int, dim: int, same: bool, seed: int):
-    """The tokens x (seq, dim) and random projections W_q, W_k (dim, dim) on the compute device."""
-    x = random_tokens(seq, dim, same=same, seed=seed, device=ui.device())
-    return (x, *random_projections(dim, dim, seed=seed, device=ui.device()))
+def inputs(seq: int, dim: int, same: bool, seed: int):
+    """Tokens x and projections W_q, W_k on the compute device."""
+    return random_attention_inputs(seq, dim, same=same, seed=seed, device=ui.device())
 
 
 @ui.cached
 def score_view(seq: int, dim: int, base: float, same: bool, seed: int):
     """The scores thinned for drawing, their profile along m - n, and full-size statistics."""
-    scores = encoded_scores(*tokens(seq, dim, same, seed), base=base)
+    scores = encoded_scores(*inputs(seq, dim, same, seed), base=base)
     drawn, kept, _ = downsample(scores, DRAW_SIDE)
     profile = {name: to_numpy(values) for name, values in diagonal_profile(scores).items()}
     return drawn, kept, profile, toeplitz_deviation(scores), float(scores.abs().max())
@@ -39,14 +37,14 @@ def score_view(seq: int, dim: int, base: float, same: bool, seed: int):
 
 @ui.cached
 def shift_view(seq: int, dim: int, base: float, same: bool, seed: int, shift: int):
-    residual = shift_residual(*tokens(seq, dim, same, seed), shift, base=base)
+    residual = shift_residual(*inputs(seq, dim, same, seed), shift, base=base)
     drawn, kept, _ = downsample(residual, DRAW_SIDE)
     return drawn, kept, float(residual.max())
 
 
 @ui.cached
 def weights_view(seq: int, dim: int, base: float, same: bool, seed: int, causal: bool):
-    scores = encoded_scores(*tokens(seq, dim, same, seed), base=base)
+    scores = encoded_scores(*inputs(seq, dim, same, seed), base=base)
     return downsample(attention_weights(scores, causal=causal, scale=dot_product_scale(dim)), DRAW_SIDE)[:2]
 
 

@@ -20,6 +20,7 @@ from .attention import (
     encoded_norms,
     encoded_scores,
     linear_attention,
+    random_attention_inputs,
     random_projections,
     random_tokens,
     rope_scores,
@@ -43,4 +44,5 @@ __all__ = [
     "shift_residual", "sinusoidal_at", "sinusoidal_encoding", "softmax_attention", "time_call",
     "to_numpy", "toeplitz_deviation", "wavelengths", "wrapped_angles",
     "depends_only_on_offset", "dot_product_scale", "encoded_norms", "random_projections",
+    "random_attention_inputs",
 ]

@@ -261,3 +261,11 @@ def attention_costs(seq_lens, dim: int, d_v: int | None = None) -> dict[str, tor
     if bool((n < 0).any()):
         raise ValueError("seq_lens must be lengths >= 0")
     return {"softmax": n * n * (dim + d_v), "linear": 2 * n * dim * (d_v + 1)}
+
+
+def random_attention_inputs(seq: int, dim: int, *, same: bool = False, seed: int = 0, dtype=torch.float32,
+                            device=None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Tokens x (seq, dim) from random_tokens and square projections W_q, W_k (dim, dim) from
+    random_projections, all from one seed: the inputs of encoded_scores and shift_residual."""
+    x = random_tokens(seq, dim, same=same, seed=seed, dtype=dtype, device=device)
+    return (x, *random_projections(dim, dim, seed=seed, dtype=dtype, device=device))

@@ -13,6 +13,7 @@ from rope_viz import (
     depends_only_on_offset,
     dot_product_scale,
     encoded_norms,
+    random_attention_inputs,
     random_projections,
     random_tokens,
 )
@@ -49,6 +50,17 @@ def test_random_projections_keep_the_scale_of_standard_normal_tokens():
     x = random_tokens(512, 128, seed=0, dtype=torch.float64)
     w_q, _ = random_projections(128, 64, seed=0, dtype=torch.float64)
     assert float((x @ w_q).std()) == pytest.approx(1.0, rel=0.05)
+
+
+def test_random_attention_inputs_bundle_tokens_and_square_projections():
+    x, w_q, w_k = random_attention_inputs(6, 4, same=True, seed=7, dtype=torch.float64)
+    assert x.shape == (6, 4) and w_q.shape == w_k.shape == (4, 4)
+    assert torch.equal(x, random_tokens(6, 4, same=True, seed=7, dtype=torch.float64))
+    expected_q, expected_k = random_projections(4, 4, seed=7, dtype=torch.float64)
+    assert torch.equal(w_q, expected_q) and torch.equal(w_k, expected_k)
+    assert torch.equal(x[0], x[5])  # one token repeated
+    with pytest.raises(ValueError, match="seq"):
+        random_attention_inputs(0, 4)
 
 
 def test_dot_product_scale():
