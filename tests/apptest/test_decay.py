@@ -1,0 +1,139 @@
+"""The long-term decay page through AppTest: the bound and the sampled means against formulas
+written here in float64, the measured ripple, extremes, Chinese and hostile links."""
+
+import base64
+import math
+import re
+
+import numpy as np
+import pytest
+
+from conftest import axis_titles, chart_specs, has_cjk, open_page, page_text
+
+
+def array(field) -> np.ndarray:
+    """Trace values from a plotly spec field, packed ({"dtype", "bdata"}) or a plain list."""
+    if isinstance(field, dict):
+        return np.frombuffer(base64.b64decode(field["bdata"]), dtype=field["dtype"]).astype(np.float64)
+    return np.asarray(field, dtype=np.float64)
+
+
+def hand_bound(dim, base, distances):
+    """(1/(d/2)) sum_{j=1..d/2} |S_j| with S_j = sum_{k<j} e^{i r theta_k}, theta_k = base^(-2k/d)."""
+    theta = np.array([base ** (-2.0 * k / dim) for k in range(dim // 2)])
+    arrows = np.exp(1j * np.outer(np.asarray(distances, dtype=np.float64), theta))
+    return np.abs(np.cumsum(arrows, axis=1)).mean(axis=1)
+
+
+def cos_sum(dim, base, distances):
+    """sum_i cos(r theta_i): the shape of the expected score q . R_r k for entries uniform in [0, 1)."""
+    theta = np.array([base ** (-2.0 * i / dim) for i in range(dim // 2)])
+    return np.cos(np.outer(np.asarray(distances, dtype=np.float64), theta)).sum(axis=1)
+
+
+def ripple_text(at) -> str:
+    return next(md.value for md in at.markdown if "**" in md.value and re.search(r"\*\*\d+\*\*", md.value))
+
+
+def test_defaults_draw_the_bound_sweep_and_the_measured_means(assert_clean):
+    at = open_page("decay")
+    assert_clean(at)
+    specs = chart_specs(at)
+    assert len(specs) == 2
+    for spec in specs:
+        assert len(axis_titles(spec)) == 2 and spec["layout"]["title"]["text"]
+    bound = specs[0]["data"]
+    # the chosen base 10,000 plus the sweep 10^5 and 10^6 (10^4 is the chosen one, drawn once)
+    assert [t["name"] for t in bound] == ["base 10,000 (chosen)", "base 100,000", "base 1,000,000"]
+    assert [t["line"]["dash"] for t in bound] == ["solid", "dash", "dash"]
+    chosen = array(bound[0]["y"])
+    assert len(chosen) == 1025 and array(bound[0]["x"])[-1] == 1024
+    assert chosen[0] == pytest.approx((128 / 2 + 1) / 2, rel=1e-6)  # every arrow aligned: |S_j| = j
+    for trace, base in zip(bound, (1e4, 1e5, 1e6)):
+        assert array(trace["y"])[[0, 1, 37, 500, 1024]] == pytest.approx(
+            hand_bound(128, base, [0, 1, 37, 500, 1024]), rel=1e-5)
+    assert [t["name"] for t in specs[1]["data"]] == ["independent q, k", "q = k"]
+    assert dict(at.query_params) | {"lang": "en"} == {
+        "lang": "en", "dim": "128", "base": "10000", "max_r": "1024", "log_x": "0", "sweep": "4,5,6",
+        "samples": "64", "seed": "0"}
+
+
+def test_measured_ripple_matches_an_independent_count():
+    at = open_page("decay", {"dim": 16, "base": 10000, "max_r": 256})
+    bound = hand_bound(16, 10000.0, range(257))
+    steps = np.diff(bound)
+    rises = int((steps > 1e-9 * np.abs(bound).max()).sum())
+    assert 0 < rises < 256
+    text = ripple_text(at)
+    assert f"**{rises}** of the 256 steps" in text
+    assert f"at r = {int(bound.argmin())}" in text
+    np.testing.assert_allclose(array(chart_specs(at)[0]["data"][0]["y"]), bound, rtol=1e-5)
+
+
+def test_two_dimensions_give_a_flat_bound_with_no_ripple():
+    at = open_page("decay", {"dim": 2, "max_r": 64, "sweep": "4"})
+    assert "**0** of the 64 steps" in ripple_text(at)
+    np.testing.assert_allclose(array(chart_specs(at)[0]["data"][0]["y"]), 1.0, rtol=1e-6)
+
+
+def test_sampled_means_follow_the_cosine_sum():
+    at = open_page("decay", {"dim": 16, "base": 100, "max_r": 64, "samples": 128, "seed": 3})
+    free, tied = chart_specs(at)[1]["data"]
+    r = array(free["x"])
+    assert r.tolist() == list(range(65))  # every integer distance fits
+    # E[q . R_r k] = sum_i E[h_i] cos(r theta_i): E[h_i] = 2 * (1/2)^2 for independent entries,
+    # 2 * E[u^2] = 2/3 for q = k (u uniform in [0, 1))
+    assert array(free["y"]) == pytest.approx(0.5 * cos_sum(16, 100.0, r), abs=0.45)
+    assert array(tied["y"]) == pytest.approx(2 / 3 * cos_sum(16, 100.0, r), abs=0.6)
+    assert array(free["y"])[0] == pytest.approx(16 / 4, abs=0.3)
+    assert array(tied["y"])[0] == pytest.approx(16 / 3, abs=0.3)
+
+
+def test_log_axis_spreads_the_sampled_distances_geometrically():
+    at = open_page("decay", {"max_r": 4096, "log_x": 1})
+    specs = chart_specs(at)
+    assert all(spec["layout"]["xaxis"]["type"] == "log" for spec in specs)
+    r = array(specs[1]["data"][0]["x"])
+    assert r[0] == 0 and r[-1] == 4096 and len(r) <= 256
+    assert np.all(np.diff(r) > 0) and np.all(r == np.round(r))
+    assert (r <= 16).sum() >= 10  # dense near the start, where a log axis has room
+    assert len(array(specs[0]["data"][0]["y"])) == 4097  # the bound itself keeps every integer
+
+
+@pytest.mark.parametrize("params", [
+    {"dim": 2, "base": 10, "max_r": 16, "log_x": 1, "sweep": "2", "samples": 8, "seed": 0},
+    {"dim": 256, "base": 1e7, "max_r": 4096, "log_x": 0, "sweep": "2,3,4,5,8,9", "samples": 128, "seed": 999},
+])
+def test_extreme_knobs(params, assert_clean):
+    at = open_page("decay", params)
+    assert_clean(at)
+    assert not at.warning
+    specs = chart_specs(at)
+    assert len(specs) == 2
+    assert len(specs[0]["data"]) == 1 + len(params["sweep"].split(","))
+    chosen = array(specs[0]["data"][0]["y"])
+    assert len(chosen) == params["max_r"] + 1
+    assert chosen[0] == pytest.approx((params["dim"] / 2 + 1) / 2, rel=1e-6)
+    assert sum(len(el.proto.spec) for el in at.get("plotly_chart")) < 2_000_000
+
+
+def test_chinese():
+    at = open_page("decay", lang="zh")
+    assert has_cjk(page_text(at))
+    specs = chart_specs(at)
+    assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
+    assert has_cjk(specs[0]["data"][0]["name"])
+
+
+def test_hostile_link_is_repaired_with_notices(assert_clean):
+    at = open_page("decay", {"dim": "abc", "max_r": "-5", "sweep": "<script>alert(1)</script>", "log_x": "maybe",
+                             "samples": "1e9", "base": "inf"})
+    assert_clean(at)
+    assert at.query_params["dim"] == "128"
+    assert at.query_params["max_r"] == "16"
+    assert at.query_params["sweep"] == "4,5,6"
+    assert at.query_params["log_x"] == "0"
+    assert at.query_params["samples"] == "128"
+    assert at.query_params["base"] == "10000"
+    assert len(at.warning) == 6
+    assert not math.isnan(array(chart_specs(at)[0]["data"][0]["y"])[0])
