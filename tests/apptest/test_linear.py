@@ -1,0 +1,166 @@
+"""The linear-attention page through AppTest: outputs and denominators against an O(n^2) computation
+written here with numpy, counted costs, extremes, Chinese and hostile links."""
+
+import base64
+
+import numpy as np
+import pytest
+import torch
+
+from conftest import axis_titles, chart_specs, has_cjk, open_page, page_text
+from rope_viz import random_tokens
+
+
+def array(field) -> np.ndarray:
+    """Trace values from a plotly spec field, packed ({"dtype", "bdata", "shape"}) or a plain list."""
+    if isinstance(field, dict):
+        values = np.frombuffer(base64.b64decode(field["bdata"]), dtype=field["dtype"]).astype(np.float64)
+        return values.reshape([int(s) for s in field["shape"].split(",")]) if "shape" in field else values
+    return np.asarray(field, dtype=np.float64)
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def page_tokens(seq, dim, seed):
+    """The page's inputs: q, k, v are three (seq, dim) slices of one random_tokens draw."""
+    x = random_tokens(seq, 3 * dim, seed=seed, dtype=torch.float64).numpy()
+    return x[:, :dim], x[:, dim:2 * dim], x[:, 2 * dim:]
+
+
+def rotate(x, base):
+    """Turn pair (2i, 2i+1) of row m by m * base^(-2i/d), written out with cos and sin."""
+    seq, dim = x.shape
+    out = np.empty_like(x)
+    for i in range(dim // 2):
+        angle = np.arange(seq) * base ** (-2.0 * i / dim)
+        c, s = np.cos(angle), np.sin(angle)
+        out[:, 2 * i] = x[:, 2 * i] * c - x[:, 2 * i + 1] * s
+        out[:, 2 * i + 1] = x[:, 2 * i] * s + x[:, 2 * i + 1] * c
+    return out
+
+
+def hand_attention(seq, dim, base, phi, seed):
+    """Both attentions by the full n x n route: (softmax out, linear out, unrotated den, rotated den)."""
+    q, k, v = page_tokens(seq, dim, seed)
+    feature = (lambda t: np.where(t > 0, t + 1.0, np.exp(np.minimum(t, 0)))) if phi == "elu" else (
+        lambda t: np.maximum(t, 0.0))
+    fq, fk = feature(q), feature(k)
+    rotated = rotate(fq, base) @ rotate(fk, base).T  # [R_i phi(q_i)] . [R_j phi(k_j)] for every i, j
+    den = (fq @ fk.T).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        linear = rotated @ v / den[:, None]
+    logits = rotate(q, base) @ rotate(k, base).T / np.sqrt(dim)
+    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+    softmax = weights / weights.sum(axis=1, keepdims=True) @ v
+    return softmax, linear, den, rotated.sum(axis=1)
+
+
+def test_defaults_draw_outputs_denominators_and_costs(assert_clean):
+    at = open_page("linear")
+    assert_clean(at)
+    specs = chart_specs(at)
+    assert len(specs) == 5
+    for spec in specs:
+        assert len(axis_titles(spec)) == 2 and spec["layout"]["title"]["text"]
+    softmax, linear, den, den_rot = hand_attention(256, 64, 10000.0, "elu", 0)
+    np.testing.assert_allclose(array(specs[0]["data"][0]["z"]), softmax, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(array(specs[1]["data"][0]["z"]), linear, rtol=1e-4, atol=1e-6)
+    channel = specs[2]["data"]
+    np.testing.assert_allclose(array(channel[0]["y"]), softmax[:, 0], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(array(channel[1]["y"]), linear[:, 0], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(array(specs[3]["data"][0]["y"]), den, rtol=1e-5)
+    np.testing.assert_allclose(array(specs[3]["data"][1]["y"]), den_rot, rtol=1e-5)
+    shown = metrics(at)
+    assert float(shown["Smallest unrotated sum"]) == pytest.approx(den.min(), rel=1e-3)
+    assert float(shown["Smallest rotated sum"]) == pytest.approx(den_rot.min(), rel=1e-3)
+    assert shown["Rotated sums ≤ 0"] == f"{int((den_rot <= 0).sum())} of 256"
+    assert float(shown["Shift all positions by 1000"]) < 1e-9  # offsets only: a shift changes nothing
+    assert float(shown["Correlation softmax ↔ linear"]) == pytest.approx(
+        np.corrcoef(softmax.ravel(), linear.ravel())[0, 1], abs=1e-3)
+    assert dict(at.query_params) == {"lang": "en", "seq": "256", "dim": "64", "base": "10000", "phi": "elu",
+                                     "seed": "0", "channel": "0", "timing": "0"}
+
+
+def test_costs_are_the_counted_multiply_adds():
+    at = open_page("linear", {"seq": 512, "dim": 32})
+    costs = chart_specs(at)[4]
+    n = array(costs["data"][0]["x"])
+    assert n[0] == 16 and n[-1] == 16384
+    np.testing.assert_allclose(array(costs["data"][0]["y"]), n * n * (32 + 32), rtol=1e-6)  # Q K^T, then @ V
+    np.testing.assert_allclose(array(costs["data"][1]["y"]), 2 * n * 32 * 33, rtol=1e-6)  # K^T V, Q(.), sums
+    assert costs["layout"]["xaxis"]["type"] == "log" and costs["layout"]["yaxis"]["type"] == "log"
+    assert "softmax 16,777,216, linear 1,081,344 multiply-adds" in page_text(at)
+
+
+def test_a_small_base_drives_rotated_denominators_below_zero():
+    at = open_page("linear", {"seq": 64, "dim": 8, "base": 10, "seed": 2, "channel": 5})
+    _, linear, den, den_rot = hand_attention(64, 8, 10.0, "elu", 2)
+    nonpositive = int((den_rot <= 0).sum())
+    assert nonpositive > 0 and den.min() > 0
+    assert metrics(at)["Rotated sums ≤ 0"] == f"{nonpositive} of 64"
+    assert "flip the sign of the output" in page_text(at)
+    np.testing.assert_allclose(array(chart_specs(at)[2]["data"][1]["y"]), linear[:, 5], rtol=1e-4, atol=1e-6)
+
+
+def test_relu_queries_without_features_are_left_blank():
+    at = open_page("linear", {"seq": 32, "dim": 2, "phi": "relu", "seed": 1})
+    _, linear, den, _ = hand_attention(32, 2, 10000.0, "relu", 1)
+    zero = int((den == 0).sum())
+    assert zero > 0  # with d = 2, a quarter of the queries have both entries <= 0
+    assert f"{zero} of the 32 queries have φ(q) = 0" in at.info[0].value
+    shown = array(chart_specs(at)[1]["data"][0]["z"])
+    assert np.isnan(shown).any(axis=1).sum() == zero
+    np.testing.assert_allclose(shown, linear, rtol=1e-4, atol=1e-6)  # NaN where the page is blank
+
+
+def test_measured_timings_when_asked(assert_clean):
+    at = open_page("linear", {"dim": 8, "timing": 1})
+    assert_clean(at)
+    specs = chart_specs(at)
+    assert len(specs) == 6
+    timings = specs[5]
+    assert array(timings["data"][0]["x"]).tolist() == [256, 1024, 4096]
+    for trace in timings["data"]:
+        assert np.all(array(trace["y"]) > 0)
+    assert len(axis_titles(timings)) == 2
+
+
+@pytest.mark.parametrize("params", [
+    {"seq": 16, "dim": 2, "base": 10, "phi": "relu", "seed": 0, "channel": 0},
+    {"seq": 2048, "dim": 256, "base": 1e7, "phi": "elu", "seed": 999, "channel": 255},
+])
+def test_extreme_knobs(params, assert_clean):
+    at = open_page("linear", params)
+    assert_clean(at)
+    assert not at.warning
+    specs = chart_specs(at)
+    assert len(specs) == 5
+    heat = array(specs[1]["data"][0]["z"])
+    assert heat.shape == (min(params["seq"], 256), params["dim"])  # thinned rows for drawing
+    assert len(array(specs[3]["data"][0]["y"])) == params["seq"]  # statistics keep every position
+    assert np.all(array(specs[3]["data"][0]["y"]) >= 0)
+    assert sum(len(el.proto.spec) for el in at.get("plotly_chart")) < 2_000_000
+
+
+def test_chinese():
+    at = open_page("linear", lang="zh")
+    assert has_cjk(page_text(at))
+    specs = chart_specs(at)
+    assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
+    assert has_cjk(" ".join(m.label for m in at.metric))
+
+
+def test_hostile_link_is_repaired_with_notices(assert_clean):
+    at = open_page("linear", {"seq": "1e308", "dim": "-4", "phi": "<script>alert(1)</script>", "channel": "nan",
+                              "timing": "yes", "seed": "[a](javascript:alert(1))"})
+    assert_clean(at)
+    assert at.query_params["seq"] == "2048"
+    assert at.query_params["dim"] == "2"
+    assert at.query_params["phi"] == "elu"
+    assert at.query_params["channel"] == "0"
+    assert at.query_params["timing"] == "0"
+    assert at.query_params["seed"] == "0"
+    assert len(at.warning) == 6
+    assert len(chart_specs(at)) == 5
