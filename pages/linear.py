@@ -139,7 +139,9 @@ with left:
     ui.chart(soft_fig, key="softmax_output")
 with right:
     ui.chart(lin_fig, key="linear_output")
-st.caption(ui.t("linear.heatmap_caption", step=step, soft_std=out["soft_std"], lin_std=out["lin_std"]))
+st.caption(ui.t("linear.heatmap_caption", soft_std=out["soft_std"], lin_std=out["lin_std"]))
+if step > 1:
+    st.caption(ui.t("linear.heatmap_thinned", step=step))
 if out["zero_queries"]:
     st.info(ui.t("linear.zero_queries", count=out["zero_queries"], seq=seq))
 

@@ -21,10 +21,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "因此分数是 d/2 个被转动的项之和的实部，其中 hᵢ 是 q 的第 *i* 对与 k 的第 *i* 对的共轭之积：",
     ),
     "decay.argument_abel": (
-        "Now collect the rotations into running sums Sⱼ of unit arrows, with S₀ = 0 and h_{d/2} = 0. "
+        "Now collect the rotations into running sums Sⱼ of unit arrows, with S₀ = 0 and h = 0 past the last pair. "
         "Summation by parts, the discrete twin of integration by parts, moves the differences from the "
         "arrows onto the hᵢ:",
-        "再把这些旋转累加成单位箭头的部分和 Sⱼ，并约定 S₀ = 0、h_{d/2} = 0。分部求和（离散版的分部积分）"
+        "再把这些旋转累加成单位箭头的部分和 Sⱼ，并约定 S₀ = 0、最后一对之后的 h 为 0。分部求和（离散版的分部积分）"
         "把“差分”从箭头转移到 hᵢ 上：",
     ),
     "decay.argument_bound": (

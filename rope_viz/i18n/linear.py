@@ -44,11 +44,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "linear.channel_axis": ("Output channel", "输出通道"),
     "linear.output_axis": ("output", "输出"),
     "linear.heatmap_caption": (
-        "Each panel has its own colour scale; rows are every {step}-th position when n is large. "
-        "Spread of the entries: softmax {soft_std:.3g}, linear {lin_std:.3g}: the linear kernel is "
-        "much flatter than exp, so it averages over more tokens and its outputs are smoother and smaller.",
-        "两幅图各自使用独立的色标；n 较大时每隔 {step} 个位置取一行。输出的标准差：softmax 为 {soft_std:.3g}，"
-        "线性为 {lin_std:.3g}：线性核比 exp 平坦得多，平均了更多词元，因此输出更平滑、幅度更小。",
+        "Each panel has its own colour scale. Spread of the entries: softmax {soft_std:.3g}, linear "
+        "{lin_std:.3g}. The linear kernel is much flatter than exp, so every query averages over nearly "
+        "all tokens: its output barely changes along the positions (vertical stripes) and stays small.",
+        "两幅图各自使用独立的色标。输出的标准差：softmax 为 {soft_std:.3g}，线性为 {lin_std:.3g}。线性核比 "
+        "exp 平坦得多，每个查询几乎对所有词元求平均：输出沿位置方向几乎不变（竖直条纹），幅度也小。",
+    ),
+    "linear.heatmap_thinned": (
+        "Drawn from every {step}-th position; the numbers on this page use all of them.",
+        "图中每隔 {step} 个位置取一行；本页的数值统计使用全部位置。",
     ),
     "linear.channel": ("Channel shown", "显示的通道"),
     "linear.channel_help": ("Which output channel (column of the output) the line chart follows.",
