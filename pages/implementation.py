@@ -15,9 +15,9 @@ LAYOUTS = ("interleaved", "half")
 VALUE_VARIANTS = ("plain", "rotated_values", "rotated_back")
 
 
-def number(value: float) -> str:
-    """A value for the hand calculation: five decimals, in brackets when negative."""
-    return f"({value:.5f})" if value < 0 else f"{value:.5f}"
+def number(value: float, spec: str = ".5f") -> str:
+    """A value for the hand calculation (five decimals by default), in brackets when negative."""
+    return f"({value:{spec}})" if value < 0 else f"{value:{spec}}"
 
 
 def worked_latex(r: worked.WorkedRotation, theta: float, m: int) -> str:
@@ -26,9 +26,10 @@ def worked_latex(r: worked.WorkedRotation, theta: float, m: int) -> str:
             rf"\cos m\theta &= {r.cos:.5f},\qquad \sin m\theta = {r.sin:.5f}",
             rf"R_m &= \begin{{pmatrix}} {a:.5f} & {b:.5f} \\ {c:.5f} & {d:.5f} \end{{pmatrix}}"]
     for i, (row, terms) in enumerate(zip(r.matrix, r.terms), start=1):
-        products = " + ".join(f"{number(entry)}\\,{number(q)}" for entry, q in zip(row, r.q))
+        products = " + ".join(rf"{number(entry)} \times {number(q, 'g')}" for entry, q in zip(row, r.q))
         sums = " + ".join(number(term) for term in terms)
-        rows.append(rf"q'_{i} &= R_{{{i}1}} q_1 + R_{{{i}2}} q_2 = {products} = {sums} = {r.result[i - 1]:.5f}")
+        rows.append(rf"q'_{i} &= R_{{{i}1}} q_1 + R_{{{i}2}} q_2 = {products}")
+        rows.append(rf"&= {sums} = {r.result[i - 1]:.5f}")
     rows.append(rf"|q| &= {r.norm_before:.5f} \ \longrightarrow\ |q'| = {r.norm_after:.5f}")
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
 
@@ -128,12 +129,12 @@ rot = worked.worked_rotation(q1, q2, theta, m)
 left, right = st.columns([3, 2])
 with left:
     st.latex(worked_latex(rot, theta, m))
-    metric_cols = st.columns(3)
-    metric_cols[0].metric(ui.t("implementation.result_first"), f"{rot.result[0]:.5f}")
-    metric_cols[1].metric(ui.t("implementation.result_second"), f"{rot.result[1]:.5f}")
-    metric_cols[2].metric(ui.t("implementation.norms"), f"{rot.norm_before:.5f} → {rot.norm_after:.5f}")
 with right:
     ui.chart(worked_figure(q1, q2, theta, m, ui.lang()), key="worked")
+metric_cols = st.columns(4)
+for col, key, value in zip(metric_cols, ("result_first", "result_second", "norm_before", "norm_after"),
+                           (*rot.result, rot.norm_before, rot.norm_after)):
+    col.metric(ui.t(f"implementation.{key}"), f"{value:.5f}")
 note = worked.check_printed_result()
 st.info(ui.t("implementation.note_typo", x=note.printed[0], y=note.printed[1], norm=note.true_norm,
              printed_norm=note.printed_norm, rounded=note.with_rounded_table[1]), icon="📝")
@@ -141,16 +142,15 @@ st.info(ui.t("implementation.note_typo", x=note.printed[0], y=note.printed[1], n
 # 2. Three forms, one result, different costs
 st.subheader(ui.t("implementation.forms_header"))
 st.markdown(ui.t("implementation.forms_text"))
-form_cols = st.columns(3)
-for col, form, latex in zip(form_cols, ("matrix", "pairs", "complex"), (
-        r"q'_m = R_{\Theta,m}\,q,\quad R_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0), \dots, "
+for form, latex in zip(("matrix", "pairs", "complex"), (
+        r"q'_m = R_{\Theta,m}\,q,\qquad R_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0), \dots, "
         r"R(m\theta_{d/2-1})\big)",
-        r"q'_m = q \odot \cos(m\boldsymbol\theta) + \tilde q \odot \sin(m\boldsymbol\theta),\quad "
+        r"q'_m = q \odot \cos(m\boldsymbol\theta) + \tilde q \odot \sin(m\boldsymbol\theta),\qquad "
         r"\tilde q = (-q_1, q_0, -q_3, q_2, \dots)",
-        r"z_i = q_{2i} + \mathrm{i}\,q_{2i+1},\quad z'_i = z_i\, e^{\mathrm{i}\, m\theta_i}")):
-    with col:
-        st.markdown(f"**{method_name(form)}** · {ui.t(f'implementation.cost_{form}')}")
-        st.latex(latex)
+        r"z_i = q_{2i} + \mathrm{i}\,q_{2i+1},\qquad z'_i = z_i\, e^{\mathrm{i}\, m\theta_i}")):
+    name_col, formula_col = st.columns([1, 3], vertical_alignment="center")
+    name_col.markdown(f"**{method_name(form)}**  \n{ui.t(f'implementation.cost_{form}')}")
+    formula_col.latex(latex)
 
 st.markdown(ui.t("implementation.batch_text"))
 cols = st.columns(3)
@@ -191,9 +191,10 @@ st.caption(ui.t("implementation.timing_caption", device=describe(ui.device()), s
 # 3. Two layouts, one model
 st.subheader(ui.t("implementation.layout_header"))
 st.markdown(ui.t("implementation.layout_text"))
-st.latex(r"p = (0, 2, 4, \dots, d-2,\ 1, 3, \dots, d-1),\qquad "
-         r"W_q' = W_q[:, p],\quad W_k' = W_k[:, p]\ \Longrightarrow\ "
-         r"\mathrm{scores}_{\text{half}}(W_q', W_k') = \mathrm{scores}_{\text{interleaved}}(W_q, W_k)")
+st.latex(r"\begin{gathered}p = (0, 2, 4, \dots, d-2,\ 1, 3, \dots, d-1),\qquad "
+         r"W_q' = W_q[:, p],\quad W_k' = W_k[:, p] \\ "
+         r"\mathrm{scores}_{\text{half}}(W_q', W_k') = \mathrm{scores}_{\text{interleaved}}(W_q, W_k)"
+         r"\end{gathered}")
 layout_result = layout_gaps(seq, dim, seed, device)
 cols = st.columns(3)
 for col, name in zip(cols, ("rotated", "scores_same_weights", "scores_permuted_weights")):

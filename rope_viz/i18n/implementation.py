@@ -33,7 +33,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "implementation.m_help": ("The token's position; the pair turns by m·θ.", "词元所在位置；该对转过 m·θ。"),
     "implementation.result_first": ("q′₁", "q′₁"),
     "implementation.result_second": ("q′₂", "q′₂"),
-    "implementation.norms": ("|q| → |q′|", "|q| → |q′|"),
+    "implementation.norm_before": ("|q| before", "旋转前 |q|"),
+    "implementation.norm_after": ("|q′| after", "旋转后 |q′|"),
     "implementation.worked_before": ("q (before)", "q（旋转前）"),
     "implementation.worked_after": ("q′ at m = {m}", "m = {m} 处的 q′"),
     "implementation.worked_plot_title": ("q turned by mθ = {angle:.4g} rad", "q 转过 mθ = {angle:.4g} 弧度"),
@@ -65,7 +66,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "implementation.method_matrix": ("Matrix R·x", "矩阵 R·x"),
     "implementation.method_pairs": ("Elementwise cos/sin", "逐元素 cos/sin"),
-    "implementation.method_complex": ("Complex e^{imθ}", "复数 e^{imθ}"),
+    "implementation.method_complex": ("Complex e^(imθ)", "复数 e^(imθ)"),
     "implementation.method_fast": ("Fast path", "快速路径"),
     "implementation.cost_matrix": ("O(d²) per token", "每个词元 O(d²)"),
     "implementation.cost_pairs": ("O(d) per token", "每个词元 O(d)"),
@@ -164,9 +165,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "implementation.change_axis": ("|rotated − original|", "|旋转后 − 原值|"),
     "implementation.partial_caption": (
         "{r} of {d} coordinates rotate; the other {rest} are exactly unchanged. Within the rotated part the "
-        "first pairs (fast clocks) move most, the last ones (slow clocks) barely at all.",
-        "{d} 个坐标中有 {r} 个旋转，其余 {rest} 个完全不变。在旋转部分中，前面的维度对（快时钟）变化最大，"
-        "后面的维度对（慢时钟）几乎不动。",
+        "first pairs (fast clocks) have turned many times and land anywhere on their circle, while the last "
+        "pairs (slow clocks) have hardly moved.",
+        "{d} 个坐标中有 {r} 个旋转，其余 {rest} 个完全不变。在旋转部分中，前面的维度对（快时钟）已经转了许多圈，"
+        "可能停在圆上任意位置；后面的维度对（慢时钟）几乎没动。",
     ),
     # 5. values
     "implementation.value_header": ("5 · Why V is not rotated", "5 · 为什么不旋转 V"),
