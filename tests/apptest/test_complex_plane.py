@@ -1,0 +1,97 @@
+"""The complex-plane primer through AppTest: defaults, values read back from the charts, extremes,
+Chinese, hostile links. Expected numbers come from Python's complex type and cmath."""
+
+import cmath
+import math
+
+import pytest
+
+from conftest import axis_titles, chart_specs, has_cjk, open_page, page_text
+
+KNOBS = ("a", "b", "theta", "w_mod", "w_angle")
+
+
+def arrow_tips(spec: dict) -> dict[str, tuple[float, float]]:
+    """{legend name: (x, y) of the arrow tip} for the arrow traces (two points from the origin)."""
+    return {tr["name"]: (tr["x"][1], tr["y"][1]) for tr in spec["data"]
+            if isinstance(tr.get("x"), list) and len(tr["x"]) == 2 and tr["x"][0] == 0.0 and tr["y"][0] == 0.0}
+
+
+def table_cells(table) -> list[list[str]]:
+    return table.value.astype(str).values.tolist()
+
+
+def test_defaults_show_three_plane_charts_with_the_right_numbers(assert_clean):
+    at = open_page("complex_plane")
+    assert_clean(at)
+    specs = chart_specs(at)
+    assert len(specs) == 3
+    for spec in specs:
+        assert axis_titles(spec) == ["Re (real part)", "Im (imaginary part)"]
+        assert spec["layout"]["yaxis"]["scaleanchor"] == "x"  # equal aspect
+        assert spec["layout"]["title"]["text"]
+    z = complex(2.0, 1.0)
+    tips = arrow_tips(specs[0])
+    assert tips["z = a + bi"] == pytest.approx((2.0, 1.0))
+    assert tips["i·z"] == pytest.approx((-1.0, 2.0), abs=1e-12)  # i(a + bi) = -b + ai
+    zw = z * cmath.rect(1.5, math.radians(60))
+    assert arrow_tips(specs[1])["z·w"] == pytest.approx((zw.real, zw.imag), abs=1e-12)
+    turned = z * cmath.exp(1j * math.radians(50))
+    rotor_tips = arrow_tips(specs[2])
+    assert rotor_tips["z·e<sup>iθ</sup>"] == pytest.approx((turned.real, turned.imag), abs=1e-12)
+    assert rotor_tips["z·e<sup>iθ</sup>·e<sup>−iθ</sup> (back to z)"] == pytest.approx((2.0, 1.0), abs=1e-12)
+    # the complex product and the matrix product agree to rounding, as printed
+    complex_row, matrix_row, difference = table_cells(at.table[1])
+    assert float(complex_row[0]) == pytest.approx(turned.real, abs=1e-14)
+    assert float(matrix_row[1]) == pytest.approx(turned.imag, abs=1e-14)
+    assert all(abs(float(v)) < 1e-14 for v in difference)
+    product = table_cells(at.table[0])[2]
+    assert [float(v) for v in product] == pytest.approx([zw.real, zw.imag, abs(zw), math.degrees(cmath.phase(zw))],
+                                                        abs=1e-2)
+    assert {k: at.query_params[k] for k in KNOBS} == {"a": "2", "b": "1", "theta": "50", "w_mod": "1.5",
+                                                      "w_angle": "60"}
+    payload = sum(len(el.proto.spec) for el in at.get("plotly_chart"))
+    assert payload < 1_000_000
+
+
+def test_own_values_are_read_back_from_the_charts():
+    at = open_page("complex_plane", {"a": -1.5, "b": 0.25, "theta": 90, "w_mod": 0.5, "w_angle": -120})
+    specs = chart_specs(at)
+    assert arrow_tips(specs[0])["i·z"] == pytest.approx((-0.25, -1.5), abs=1e-12)
+    zw = complex(-1.5, 0.25) * cmath.rect(0.5, math.radians(-120))
+    assert arrow_tips(specs[1])["z·w"] == pytest.approx((zw.real, zw.imag), abs=1e-12)
+    # a quarter turn by the rotor is the same as multiplying by i
+    assert arrow_tips(specs[2])["z·e<sup>iθ</sup>"] == pytest.approx((-0.25, -1.5), abs=1e-12)
+
+
+@pytest.mark.parametrize("params", [
+    {"a": -3, "b": -3, "theta": -180, "w_mod": 0, "w_angle": -180},
+    {"a": 3, "b": 3, "theta": 180, "w_mod": 3, "w_angle": 180},
+    {"a": 0, "b": 0, "theta": 0, "w_mod": 1, "w_angle": 0},
+])
+def test_extreme_knobs(params, assert_clean):
+    at = open_page("complex_plane", params)
+    assert_clean(at)
+    assert len(chart_specs(at)) == 3
+    assert not at.warning
+    assert sum(len(el.proto.spec) for el in at.get("plotly_chart")) < 2_000_000
+    if params["a"] == params["b"] == 0:
+        assert "origin" in page_text(at)
+
+
+def test_chinese():
+    at = open_page("complex_plane", lang="zh")
+    assert has_cjk(page_text(at))
+    specs = chart_specs(at)
+    assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
+    assert has_cjk(specs[2]["layout"]["title"]["text"])
+
+
+def test_hostile_link_is_repaired_with_notices(assert_clean):
+    at = open_page("complex_plane", {"a": "nan", "b": "1e308", "theta": "<script>alert(1)</script>",
+                                     "w_mod": "-5", "w_angle": "0x10"})
+    assert_clean(at)
+    assert {k: at.query_params[k] for k in KNOBS} == {"a": "2", "b": "3", "theta": "50", "w_mod": "0",
+                                                      "w_angle": "60"}
+    assert len(at.warning) == 5
+    assert len(chart_specs(at)) == 3
