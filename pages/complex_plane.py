@@ -8,7 +8,7 @@ import streamlit as st
 import ui
 from rope_viz import to_numpy
 from rope_viz.complex2d import (
-    I,
+    IMAGINARY_UNIT,
     arc,
     complex_multiply,
     conjugate,
@@ -36,7 +36,7 @@ def axes() -> dict:
 
 @ui.cached
 def quarter_turn_figure(z: tuple, lang: str):
-    iz = complex_multiply(I, z)
+    iz = complex_multiply(IMAGINARY_UNIT, z)
     modulus, angle = to_polar(z)
     arcs = (angle_arc(ui.t("complex_plane.arc_90"), 0.4 * modulus, angle, angle + math.pi / 2, 1),) if modulus else ()
     return plane_diagram([(ui.t("complex_plane.z_name"), *z), (ui.t("complex_plane.iz_name"), *iz)], arcs=arcs,
@@ -102,7 +102,7 @@ left, right = st.columns([3, 2])
 with left:
     ui.chart(quarter_turn_figure(z, ui.lang()), key="quarter_turn")
 with right:
-    iz = complex_multiply(I, z)
+    iz = complex_multiply(IMAGINARY_UNIT, z)
     turn = to_polar(complex_multiply(iz, conjugate(z)))[1]  # the angle from z to i·z
     st.metric(ui.t("complex_plane.iz_name"), ui.t("complex_plane.iz_value", x=iz[0], y=iz[1]))
     st.markdown(ui.t("complex_plane.iz_check", nb=-b, a=a, mz=z_modulus, miz=to_polar(iz)[0],

@@ -25,7 +25,7 @@ from ._checks import as_positions, check_base, check_dim, check_int, check_layou
 from .rotary import apply_rope, rotation_matrices, rotation_matrix
 
 Point = tuple[float, float]
-I = (0.0, 1.0)  # the imaginary unit i as a point of the plane
+IMAGINARY_UNIT = (0.0, 1.0)  # i as a point of the plane
 
 
 def _real(value, name: str) -> float:

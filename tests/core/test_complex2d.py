@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rope_viz.complex2d import (
-    I,
+    IMAGINARY_UNIT,
     arc,
     complex_multiply,
     conjugate,
@@ -83,8 +83,8 @@ def test_from_polar_matches_cmath_rect(r, angle):
 def test_known_values():
     assert to_polar((3.0, 4.0))[0] == 5.0
     assert to_polar((0.0, 0.0)) == (0.0, 0.0)
-    assert complex_multiply(I, (3.0, 4.0)) == (-4.0, 3.0)          # i(3 + 4i) = -4 + 3i
-    assert complex_multiply(I, I) == (-1.0, 0.0)                   # i^2 = -1
+    assert complex_multiply(IMAGINARY_UNIT, (3.0, 4.0)) == (-4.0, 3.0)  # i(3 + 4i) = -4 + 3i
+    assert complex_multiply(IMAGINARY_UNIT, IMAGINARY_UNIT) == (-1.0, 0.0)  # i^2 = -1
     assert complex_multiply((3.0, 4.0), conjugate((3.0, 4.0))) == (25.0, 0.0)  # z z* = |z|^2
     assert rotor(math.pi / 2) == pytest.approx((0.0, 1.0), abs=1e-16)
     assert rotor(math.pi) == pytest.approx((-1.0, 0.0), abs=1e-15)
