@@ -112,6 +112,17 @@ def measured_times(dim: int, phi: str, base: float, device_name: str):
     return run_with_cpu_fallback(measure, device=torch.device(device_name))
 
 
+@ui.cached
+def timing_figure(dim: int, phi: str, base: float, device_name: str, lang: str):
+    """The measured times as a chart, and whether the GPU failed and the CPU measured instead."""
+    (soft_s, lin_s, measured_on), fell_back = measured_times(dim, phi, base, device_name)
+    fig = line_chart(np.array(TIMED_LENGTHS, dtype=np.float32),
+                     {ui.t("linear.softmax_series"): soft_s * 1000, ui.t("linear.linear_series"): lin_s * 1000},
+                     title=ui.t("linear.timing_title", device=measured_on, dim=dim), x_title=ui.t("linear.length_axis"),
+                     y_title=ui.t("linear.time_axis"), log_x=True, log_y=True, markers=True)
+    return fig, fell_back
+
+
 ui.page_header(PAGE)
 st.markdown(ui.t("linear.formula_text"))
 st.latex(r"\mathrm{Attention}_i = \frac{\sum_{j=1}^{n} \phi(q_i)^\top \varphi(k_j)\, v_j}"
@@ -175,13 +186,8 @@ now = attention_costs([seq], dim)
 soft_now, lin_now = float(now["softmax"][0]), float(now["linear"][0])
 st.markdown(ui.t("linear.cost_now", seq=seq, dim=dim, soft=soft_now, lin=lin_now, ratio=soft_now / lin_now))
 if ui.knob(PAGE, ui.BoolKnob("timing", False), ui.t("linear.timing"), help=ui.t("linear.timing_help")):
-    (soft_s, lin_s, device_name), fell_back = measured_times(dim, phi, base, str(ui.device()))
+    timings, fell_back = timing_figure(dim, phi, base, str(ui.device()), ui.lang())
     if fell_back:
         ui.notice(ui.t("common.gpu_fallback"))
-    ui.chart(line_chart(np.array(TIMED_LENGTHS, dtype=np.float32),
-                        {ui.t("linear.softmax_series"): soft_s * 1000, ui.t("linear.linear_series"): lin_s * 1000},
-                        title=ui.t("linear.timing_title", device=device_name, dim=dim),
-                        x_title=ui.t("linear.length_axis"), y_title=ui.t("linear.time_axis"), log_x=True,
-                        log_y=True, markers=True),
-             key="timings")
+    ui.chart(timings, key="timings")
     st.caption(ui.t("linear.timing_caption"))
