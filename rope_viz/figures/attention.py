@@ -44,6 +44,7 @@ def heatmap_grid(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: st
                       col=i % columns + 1)
     fig.update_layout(coloraxis={"colorscale": colorscale, "cmid": zmid, "cmin": zmin, "cmax": zmax,
                                  "colorbar": {"title": {"text": colorbar_title}}})
-    styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 340 * rows + 80)
+    styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 340 * rows + 100)
+    fig.update_layout(margin={"t": 84})  # room for the panel titles under the figure title
     fig.update_yaxes(autorange="reversed")
     return fig
