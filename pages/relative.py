@@ -1,5 +1,6 @@
 """Relative attention: RoPE scores depend only on m - n, and moving the whole sequence changes nothing."""
 
+import numpy as np
 import streamlit as st
 
 import ui
@@ -13,12 +14,13 @@ from rope_viz import (
     to_numpy,
     toeplitz_deviation,
 )
-from rope_viz.figures import heatmap, profile_band
+from rope_viz.figures import heatmap, heatmap_grid, profile_band
 from rope_viz.sampling import downsample
 from ui import controls
 
 PAGE = "relative"
 DRAW_SIDE = 256  # heatmaps draw at most this many rows and columns; statistics use the full matrix
+WEIGHT_COLOUR_QUANTILE = 0.995  # weights above this quantile share the brightest colour
 
 
 def inputs(seq: int, dim: int, same: bool, seed: int):
@@ -44,8 +46,11 @@ def shift_view(seq: int, dim: int, base: float, same: bool, seed: int, shift: in
 
 @ui.cached
 def weights_view(seq: int, dim: int, base: float, same: bool, seed: int, causal: bool):
+    """The softmax weights thinned for drawing, and the top of their colour scale (a high
+    quantile: the first rows of a causal matrix hold weights near 1 that would wash out the rest)."""
     scores = encoded_scores(*inputs(seq, dim, same, seed), base=base)
-    return downsample(attention_weights(scores, causal=causal, scale=dot_product_scale(dim)), DRAW_SIDE)[:2]
+    drawn, kept, _ = downsample(attention_weights(scores, causal=causal, scale=dot_product_scale(dim)), DRAW_SIDE)
+    return drawn, kept, float(np.quantile(drawn, WEIGHT_COLOUR_QUANTILE))
 
 
 def position_axes(kept) -> dict:
@@ -74,10 +79,10 @@ def residual_figure(seq: int, dim: int, base: float, same: bool, seed: int, shif
 
 @ui.cached
 def weights_figure(seq: int, dim: int, base: float, same: bool, seed: int, causal: bool, lang: str):
-    drawn, kept = weights_view(seq, dim, base, same, seed, causal)
+    drawn, kept, top = weights_view(seq, dim, base, same, seed, causal)
     title = ui.t("relative.weights_title_causal" if causal else "relative.weights_title")
-    return heatmap(drawn, title=title, colorscale="Viridis", zmid=None, colorbar_title=ui.t("relative.weight_bar"),
-                   **position_axes(kept))
+    return heatmap_grid({"": drawn}, columns=1, title=title, colorscale="Viridis", zmid=None, zmin=0.0, zmax=top,
+                        colorbar_title=ui.t("relative.weight_bar"), height=440, **position_axes(kept))
 
 
 ui.page_header(PAGE)
@@ -112,17 +117,24 @@ cols[0].metric(ui.t("relative.deviation"), f"{deviation:.3g}")
 cols[1].metric(ui.t("relative.largest"), f"{largest:.3g}")
 
 st.subheader(ui.t("relative.shift_header"))
-st.markdown(ui.t("relative.shift_text"))
-st.latex(r"A(m+k,\,n+k) = q_m^\top R_{(n+k)-(m+k)}\, k_n = q_m^\top R_{n-m}\, k_n = A(m,\,n)")
-cols = st.columns([2, 1, 1])
-shift = ui.knob(PAGE, ui.IntKnob("shift", 100, 0, 4096, 1), ui.t("relative.shift"), help=ui.t("relative.shift_help"),
-                where=cols[0])
-max_residual = shift_view(seq, dim, base, same, seed, shift)[2]
-cols[1].metric(ui.t("relative.max_residual"), f"{max_residual:.2e}")
-cols[2].metric(ui.t("relative.relative_residual"), f"{max_residual / largest:.1e}")
-ui.chart(residual_figure(seq, dim, base, same, seed, shift, ui.lang()), key="residual")
+chart_col, text_col = st.columns([3, 2])
+with text_col:
+    st.markdown(ui.t("relative.shift_text"))
+    st.latex(r"A(m+k,\,n+k) = q_m^\top R_{n-m}\, k_n = A(m,\,n)")
+    shift = ui.knob(PAGE, ui.IntKnob("shift", 100, 0, 4096, 1), ui.t("relative.shift"),
+                    help=ui.t("relative.shift_help"))
+    max_residual = shift_view(seq, dim, base, same, seed, shift)[2]
+    cols = st.columns(2)
+    cols[0].metric(ui.t("relative.max_residual"), f"{max_residual:.2e}")
+    cols[1].metric(ui.t("relative.relative_residual"), f"{max_residual / largest:.1e}")
+with chart_col:
+    ui.chart(residual_figure(seq, dim, base, same, seed, shift, ui.lang()), key="residual")
 
 st.subheader(ui.t("relative.weights_header"))
-st.markdown(ui.t("relative.weights_text"))
-causal = ui.knob(PAGE, ui.BoolKnob("causal", False), ui.t("relative.causal"), help=ui.t("relative.causal_help"))
-ui.chart(weights_figure(seq, dim, base, same, seed, causal, ui.lang()), key="weights")
+chart_col, text_col = st.columns([3, 2])
+with text_col:
+    st.markdown(ui.t("relative.weights_text"))
+    causal = ui.knob(PAGE, ui.BoolKnob("causal", False), ui.t("relative.causal"), help=ui.t("relative.causal_help"))
+    st.caption(ui.t("relative.weights_caption", top=weights_view(seq, dim, base, same, seed, causal)[2]))
+with chart_col:
+    ui.chart(weights_figure(seq, dim, base, same, seed, causal, ui.lang()), key="weights")

@@ -37,7 +37,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "A query at position m may only look at keys at positions n ≤ m, as in a decoder.",
         "位置 m 的查询只能看到位置 n ≤ m 的键，与解码器相同。",
     ),
-    "relative.scores_title": ("Scores q_m·k_n with RoPE", "加入 RoPE 后的分数 q_m·k_n"),
+    "relative.scores_title": ("Scores q<sub>m</sub>·k<sub>n</sub> with RoPE", "加入 RoPE 后的分数 q<sub>m</sub>·k<sub>n</sub>"),
     "relative.thinned": (
         "The heatmaps draw 1 in {s} rows and columns (positions 0, {s}, {s2}, …: picked, not averaged, so "
         "the diagonals stay exact); every number on this page uses all {n} × {n} scores.",
@@ -50,11 +50,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "relative.profile_band": ("min … max over the diagonal", "该对角线上的最小值 … 最大值"),
     "relative.why_header": ("Why every diagonal is one colour", "为什么每条对角线只有一种颜色"),
     "relative.why_text": (
-        "Write the rotated query as R_m q and the rotated key as R_n k. A rotation undone is a rotation "
+        "Write the rotated query as $R_m q$ and the rotated key as $R_n k$. A rotation undone is a rotation "
         "backwards, so comparing them is the same as leaving q where it is and turning k by n − m steps. "
         "Position m and position n never enter on their own, only through their difference. Every cell on "
         "one diagonal of the matrix has the same m − n.",
-        "把旋转后的查询写成 R_m q，旋转后的键写成 R_n k。撤销一次旋转就是反向旋转，所以比较两者等价于让 q "
+        "把旋转后的查询写成 $R_m q$，旋转后的键写成 $R_n k$。撤销一次旋转就是反向旋转，所以比较两者等价于让 q "
         "保持不动、只把 k 转过 n − m 步。位置 m 与位置 n 从不单独出现，只以差值的形式出现，而矩阵同一条对角线上"
         "的每个格子都有相同的 m − n。",
     ),
@@ -101,8 +101,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "查询之后的键权重为 0，上三角变为空白。权重继承了相对结构：词元处处相同时，查询对某个键的关注程度"
         "取决于该键在它之前多远，只是还要在该行现有的键上做归一化。",
     ),
-    "relative.weights_title": ("Attention weights softmax(q_m·k_n / √d)", "注意力权重 softmax(q_m·k_n / √d)"),
+    "relative.weights_title": ("Attention weights softmax(q<sub>m</sub>·k<sub>n</sub> / √d)",
+                               "注意力权重 softmax(q<sub>m</sub>·k<sub>n</sub> / √d)"),
     "relative.weights_title_causal": ("Attention weights with the causal mask (n ≤ m)",
                                       "加因果掩码（n ≤ m）的注意力权重"),
     "relative.weight_bar": ("weight", "权重"),
+    "relative.weights_caption": (
+        "Colours stop at the 99.5th percentile of the weights drawn ({top:.3g}); the few larger weights, such "
+        "as the first rows of a causal matrix, where a query has only a handful of keys, share the brightest colour.",
+        "颜色上限为所绘权重的 99.5% 分位数（{top:.3g}）；少数更大的权重（例如因果矩阵的前几行，查询只有寥寥几个键）"
+        "都显示为最亮的颜色。",
+    ),
 }
