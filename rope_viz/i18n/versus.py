@@ -39,7 +39,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "这张表本身也是相对的：对每一对，$\\sin a \\sin b + \\cos a \\cos b = \\cos(a - b)$，所以两行的点积是若干 "
         "$(m - n)\\theta_t$ 的余弦之和，右图中的带宽始终闭合。",
     ),
-    "versus.pe_title": ("PE(m): sin and cos of m·θ_t", "PE(m)：m·θ_t 的正弦与余弦"),
+    "versus.pe_title": ("PE(m): sin and cos of m·θ<sub>t</sub>", "PE(m)：m·θ<sub>t</sub> 的正弦与余弦"),
     "versus.dim_axis": ("Dimension (2t: sin, 2t+1: cos)", "维度（2t：sin，2t+1：cos）"),
     "versus.pe_bar": ("value", "取值"),
     "versus.pe_dot_title": ("PE(m)·PE(n) against the offset m − n", "PE(m)·PE(n) 随距离 m − n 的变化"),
