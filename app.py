@@ -5,21 +5,7 @@ import streamlit as st
 import ui
 from rope_viz import i18n
 from rope_viz.device import describe
-
-# (i18n prefix = file stem, url path, icon), in teaching order. The url paths differ from the
-# file stems on purpose: a page whose url path equals its stem would also match the legacy
-# pages/ discovery, and test runs would then execute it without this router.
-PAGES = (
-    ("home", "", "🏠"),
-    ("complex_plane", "complex-numbers", "🧭"),
-    ("rotations", "frequency-clocks", "🕰️"),
-    ("phase", "phase-cancellation", "🔁"),
-    ("relative", "relative-attention", "🟦"),
-    ("implementation", "implementation-forms", "🛠️"),
-    ("versus", "rope-vs-sinusoidal", "⚖️"),
-    ("decay", "long-term-decay", "📉"),
-    ("linear", "linear-attention", "➗"),
-)
+from ui.pages import PAGES
 
 st.set_page_config(page_title="RoPE Explorer", page_icon="🌀", layout="wide")
 notice_slot = ui.begin_run()
