@@ -91,6 +91,9 @@ def as_positions(positions, length: int | None = None, *, name: str = "positions
         return torch.arange(length, dtype=torch.float64, device=device)
     try:
         pos = torch.as_tensor(positions, device=device)
+        if pos.is_floating_point() and not isinstance(positions, torch.Tensor):
+            # Python floats would be inferred as float32 (torch's default dtype): keep float64.
+            pos = torch.as_tensor(positions, dtype=torch.float64, device=device)
     except (TypeError, ValueError, RuntimeError) as err:
         raise ValueError(f"{name} must be a 1-D sequence of numbers, got {positions!r}") from err
     if pos.dtype == torch.bool or pos.is_complex():

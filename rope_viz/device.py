@@ -64,4 +64,4 @@ def to_numpy(t: torch.Tensor) -> np.ndarray:
     """A float32, C-contiguous numpy copy for plotting (complex tensors are refused)."""
     if t.is_complex():
         raise ValueError("to_numpy takes real tensors; pass .real, .imag or .abs() of a complex one")
-    return np.ascontiguousarray(t.detach().to("cpu", torch.float32).numpy())
+    return np.array(t.detach().to("cpu", torch.float32).numpy(), order="C")  # always a copy

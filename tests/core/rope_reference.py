@@ -1,0 +1,110 @@
+"""Independent RoPE references for the core tests.
+
+Nothing here imports rope_viz: every expected value in tests/core comes from these
+hand-written formulas (or from math.cos / math.sin directly), never from the code under test.
+
+- ``loop_rope``: a per-pair Python loop in float64 with math.cos / math.sin, any layout,
+  partial rotary.
+- ``llama_rope``: Meta's LLaMA formulation, view the interleaved pairs as complex numbers and
+  multiply by torch.polar(1, outer(positions, freqs)).
+- ``hf_rope``: Hugging Face's rotate_half formulation for the half layout,
+  x * cos + rotate_half(x) * sin with cos = cat(freqs, freqs).
+- ``loop_rotation_matrix``: the dense block-diagonal matrix written entry by entry.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+
+def hand_inv_freq(dim: int, base: float) -> list[float]:
+    """theta_i = base ** (-2 i / dim), i = 0 .. dim/2 - 1, as Python floats."""
+    return [float(base) ** (-2.0 * i / dim) for i in range(dim // 2)]
+
+
+def _positions_list(positions, seq: int) -> list[float]:
+    if positions is None:
+        return [float(m) for m in range(seq)]
+    if isinstance(positions, torch.Tensor):
+        return [float(v) for v in positions.reshape(-1).tolist()]
+    return [float(v) for v in positions]
+
+
+def loop_rope(x: torch.Tensor, positions=None, base: float = 10000.0, layout: str = "interleaved",
+              rotary_dim: int | None = None) -> torch.Tensor:
+    """Rotate x (..., seq, dim) pair by pair in float64 with a plain Python loop."""
+    dim = x.shape[-1]
+    seq = x.shape[-2]
+    r = dim if rotary_dim is None else rotary_dim
+    pos = _positions_list(positions, seq)
+    assert len(pos) == seq
+    theta = hand_inv_freq(r, base)
+    flat = x.detach().to(torch.float64).reshape(-1, seq, dim).tolist()
+    out = []
+    for block in flat:
+        rows = []
+        for m, row in zip(pos, block):
+            new = list(row)  # coordinates past r pass through unchanged
+            for i, t in enumerate(theta):
+                if layout == "interleaved":
+                    a, b = 2 * i, 2 * i + 1
+                else:
+                    a, b = i, i + r // 2
+                c, s = math.cos(m * t), math.sin(m * t)
+                new[a] = row[a] * c - row[b] * s
+                new[b] = row[a] * s + row[b] * c
+            rows.append(new)
+        out.append(rows)
+    return torch.tensor(out, dtype=torch.float64).reshape(x.shape)
+
+
+def _freqs64(dim: int, base: float) -> torch.Tensor:
+    # The formula as both reference codebases write it: 1 / base^(arange(0, d, 2) / d).
+    return 1.0 / (float(base) ** (torch.arange(0, dim, 2, dtype=torch.float64) / dim))
+
+
+def _positions64(positions, seq: int) -> torch.Tensor:
+    return torch.tensor(_positions_list(positions, seq), dtype=torch.float64)
+
+
+def llama_rope(x: torch.Tensor, positions=None, base: float = 10000.0) -> torch.Tensor:
+    """Meta LLaMA style: x viewed as (..., d/2) complex, times e^{i m theta}. Interleaved layout."""
+    seq, dim = x.shape[-2], x.shape[-1]
+    freqs = torch.outer(_positions64(positions, seq), _freqs64(dim, base))
+    freqs_cis = torch.polar(torch.ones_like(freqs), freqs)  # (seq, d/2) complex128
+    x_ = torch.view_as_complex(x.detach().to(torch.float64).reshape(*x.shape[:-1], -1, 2).contiguous())
+    return torch.view_as_real(x_ * freqs_cis).flatten(-2)
+
+
+def _rotate_half(x: torch.Tensor) -> torch.Tensor:
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2:]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def hf_rope(x: torch.Tensor, positions=None, base: float = 10000.0) -> torch.Tensor:
+    """Hugging Face style: x * cos + rotate_half(x) * sin, cos = cat(freqs, freqs). Half layout."""
+    seq, dim = x.shape[-2], x.shape[-1]
+    freqs = torch.outer(_positions64(positions, seq), _freqs64(dim, base))
+    emb = torch.cat((freqs, freqs), dim=-1)
+    x64 = x.detach().to(torch.float64)
+    return x64 * emb.cos() + _rotate_half(x64) * emb.sin()
+
+
+def loop_rotation_matrix(position: float, dim: int, base: float = 10000.0,
+                         layout: str = "interleaved") -> torch.Tensor:
+    """The dense R_{Theta,m}, filled entry by entry in float64."""
+    mat = [[0.0] * dim for _ in range(dim)]
+    for i, t in enumerate(hand_inv_freq(dim, base)):
+        a, b = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + dim // 2)
+        c, s = math.cos(position * t), math.sin(position * t)
+        mat[a][a], mat[a][b] = c, -s
+        mat[b][a], mat[b][b] = s, c
+    return torch.tensor(mat, dtype=torch.float64)
+
+
+def hand_layout_permutation(dim: int) -> list[int]:
+    """x_half = x_interleaved[p]: the first members of the pairs, then the second members."""
+    return [2 * i for i in range(dim // 2)] + [2 * i + 1 for i in range(dim // 2)]

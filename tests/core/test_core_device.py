@@ -1,0 +1,115 @@
+"""Device choice, numpy conversion, CPU fallback and timing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from rope_viz import describe, get_device, run_with_cpu_fallback, time_call, to_numpy
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64])
+def test_to_numpy_float32_c_contiguous(dtype):
+    t = torch.arange(12, dtype=torch.float64).reshape(3, 4).to(dtype).T  # non-contiguous view
+    assert not t.is_contiguous()
+    a = to_numpy(t)
+    assert isinstance(a, np.ndarray)
+    assert a.dtype == np.float32
+    assert a.flags["C_CONTIGUOUS"]
+    assert a.shape == (4, 3)
+    assert a.tolist() == [[float(4 * c + r) for c in range(3)] for r in range(4)]
+
+
+def test_to_numpy_detaches_and_copies():
+    t = torch.ones(2, 3, requires_grad=True)
+    a = to_numpy(t)
+    a[0, 0] = 5.0
+    assert t[0, 0].item() == 1.0
+
+
+def test_to_numpy_refuses_complex():
+    with pytest.raises(ValueError, match="complex"):
+        to_numpy(torch.zeros(3, dtype=torch.complex64))
+
+
+@pytest.mark.parametrize("value", ["cpu", "CPU", " cpu "])
+def test_get_device_env_cpu(monkeypatch, value):
+    monkeypatch.setenv("ROPE_VIZ_DEVICE", value)
+    assert get_device() == torch.device("cpu")
+
+
+@pytest.mark.parametrize("value", ["tpu", "gpu", "cuda0x", "bogus"])
+def test_get_device_env_bogus(monkeypatch, value):
+    monkeypatch.setenv("ROPE_VIZ_DEVICE", value)
+    with pytest.raises(ValueError, match="ROPE_VIZ_DEVICE") as err:
+        get_device()
+    assert value in str(err.value) and "cpu" in str(err.value)  # the value and what is allowed
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has CUDA")
+def test_get_device_env_missing_cuda(monkeypatch):
+    monkeypatch.setenv("ROPE_VIZ_DEVICE", "cuda")
+    with pytest.raises(ValueError, match="ROPE_VIZ_DEVICE"):
+        get_device()
+
+
+def test_get_device_automatic(monkeypatch):
+    monkeypatch.delenv("ROPE_VIZ_DEVICE", raising=False)
+    dev = get_device()
+    assert isinstance(dev, torch.device)
+    if torch.cuda.is_available():
+        assert dev.type == "cuda"
+    elif not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+        assert dev.type == "cpu"
+
+
+def test_describe_cpu():
+    assert describe(torch.device("cpu")) == "cpu"
+
+
+def test_run_with_cpu_fallback_on_cpu():
+    seen = []
+
+    def fn(x, *, device):
+        seen.append(device)
+        return x * 2
+
+    assert run_with_cpu_fallback(fn, 21, device=torch.device("cpu")) == (42, False)
+    assert seen == [torch.device("cpu")]
+
+
+def test_run_with_cpu_fallback_retries_on_cpu_after_gpu_error():
+    seen = []
+
+    def fn(x, *, device):
+        seen.append(device.type)
+        if device.type != "cpu":
+            raise RuntimeError("CUDA out of memory")
+        return x + 1
+
+    result, fell_back = run_with_cpu_fallback(fn, 1, device=torch.device("cuda"))
+    assert (result, fell_back) == (2, True)
+    assert seen == ["cuda", "cpu"]
+
+
+def test_run_with_cpu_fallback_does_not_swallow_other_errors():
+    def fn(*, device):
+        raise ValueError("bad argument")
+
+    with pytest.raises(ValueError, match="bad argument"):
+        run_with_cpu_fallback(fn, device=torch.device("cuda"))
+
+
+def test_time_call_counts_and_returns_seconds():
+    calls = []
+    seconds = time_call(lambda: calls.append(1), device=torch.device("cpu"), repeat=3, warmup=2)
+    assert len(calls) == 5
+    assert isinstance(seconds, float) and seconds >= 0.0
+
+
+def test_time_call_min_time_repeats_short_calls():
+    calls = []
+    seconds = time_call(lambda: calls.append(1), device=torch.device("cpu"), repeat=2, warmup=0, min_time=0.01)
+    assert len(calls) > 2
+    assert 0.0 < seconds < 0.01
