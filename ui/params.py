@@ -44,8 +44,26 @@ class Knob:
         return str(value)
 
 
+def _finite(value) -> bool:
+    """A real, finite int or float (not a bool)."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+
+
+class _NumberKnob(Knob):
+    """A knob whose URL value is a plain number, checked by `coerce`."""
+
+    def parse(self, raw):
+        value = _number(raw)
+        if value is None:
+            return self.default, True
+        return self.coerce(value)
+
+    def dump(self, value):
+        return f"{value:.10g}"
+
+
 @dataclass(frozen=True)
-class IntKnob(Knob):
+class IntKnob(_NumberKnob):
     """An integer on the grid lo, lo + step, ..., clamped to [lo, hi]."""
 
     lo: int = 0
@@ -53,21 +71,17 @@ class IntKnob(Knob):
     step: int = 1
 
     def coerce(self, value):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if not _finite(value):
             return self.default, True
         snapped = self.lo + round((min(max(value, self.lo), self.hi) - self.lo) / self.step) * self.step
         snapped = int(min(snapped, self.hi - (self.hi - self.lo) % self.step))
         return snapped, snapped != value
 
-    def parse(self, raw):
-        value = _number(raw)
-        if value is None:
-            return self.default, True
-        return self.coerce(value)
-
+    def dump(self, value):
+        return str(value)
 
 @dataclass(frozen=True)
-class FloatKnob(Knob):
+class FloatKnob(_NumberKnob):
     """A real number clamped to [lo, hi] and rounded to `digits` decimals."""
 
     lo: float = 0.0
@@ -75,41 +89,23 @@ class FloatKnob(Knob):
     digits: int = 3
 
     def coerce(self, value):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if not _finite(value):
             return self.default, True
         clamped = round(min(max(float(value), self.lo), self.hi), self.digits)
         return clamped, clamped != value
 
-    def parse(self, raw):
-        value = _number(raw)
-        if value is None:
-            return self.default, True
-        return self.coerce(value)
-
-    def dump(self, value):
-        return f"{value:g}"
-
 
 @dataclass(frozen=True)
-class NumberChoiceKnob(Knob):
+class NumberChoiceKnob(_NumberKnob):
     """One of a few positive numbers (a log-scale slider); others snap to the nearest in log space."""
 
     options: tuple = ()
 
     def coerce(self, value):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        if not _finite(value) or value <= 0:
             return self.default, True
         nearest = min(self.options, key=lambda opt: abs(math.log(opt) - math.log(value)))
         return nearest, nearest != value
-
-    def parse(self, raw):
-        value = _number(raw)
-        if value is None:
-            return self.default, True
-        return self.coerce(value)
-
-    def dump(self, value):
-        return f"{value:g}"
 
 
 @dataclass(frozen=True)
