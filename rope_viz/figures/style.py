@@ -9,6 +9,8 @@ DIVERGING = "RdBu_r"
 SEQUENTIAL = "Viridis"
 FONT = "Inter, 'Noto Sans SC', 'Microsoft YaHei', sans-serif"
 HEIGHT = 420
+GRID = "#ebebeb"
+AXIS_LINE = "#c8c8c8"
 
 
 def color(i: int) -> str:
@@ -22,7 +24,9 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
     fig.update_layout(
         title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": 16}},
         font={"family": FONT, "size": 13},
-        template="plotly_white",
+        template="none",  # the look is set below: a named template costs ~50 ms per figure to validate
+        paper_bgcolor="white",
+        plot_bgcolor="white",
         height=height,
         margin={"l": 60, "r": 20, "t": 56, "b": 50},
         colorway=list(PALETTE),
@@ -30,6 +34,8 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
         legend={"orientation": "h", "y": -0.18, "x": 0},
         hovermode="closest",
     )
+    fig.update_xaxes(gridcolor=GRID, zerolinecolor=AXIS_LINE, linecolor=AXIS_LINE, automargin=True)
+    fig.update_yaxes(gridcolor=GRID, zerolinecolor=AXIS_LINE, linecolor=AXIS_LINE, automargin=True)
     if x_title is not None:
         fig.update_xaxes(title_text=x_title)
     if y_title is not None:
