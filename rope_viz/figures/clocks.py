@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .animation import animation_controls
 from .style import color, styled
 
 _CIRCLE = np.linspace(0.0, 2.0 * math.pi, 121)
@@ -50,25 +51,6 @@ def clock_animation(positions: np.ndarray, cos: np.ndarray, sin: np.ndarray, pai
                  data=[go.Scatter(x=[0.0, float(cos[f, j])], y=[0.0, float(sin[f, j])]) for j in range(n)])
         for f, m in enumerate(positions)
     ]
-    play_args = {"frame": {"duration": frame_ms, "redraw": False}, "fromcurrent": True,
-                 "transition": {"duration": 0}, "mode": "immediate"}
-    fig.update_layout(
-        updatemenus=[{
-            "type": "buttons", "direction": "left", "x": 0.0, "y": -0.06, "xanchor": "left", "yanchor": "top",
-            "pad": {"r": 10, "t": 10}, "showactive": False,
-            "buttons": [
-                {"label": f"▶ {play}", "method": "animate", "args": [None, play_args]},
-                {"label": f"⏸ {pause}", "method": "animate",
-                 "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate",
-                                   "transition": {"duration": 0}}]},
-            ],
-        }],
-        sliders=[{
-            "active": 0, "x": 0.2, "len": 0.8, "y": -0.04, "yanchor": "top",
-            "currentvalue": {"prefix": f"{position_label} m = "},
-            "steps": [{"label": str(int(m)), "method": "animate",
-                       "args": [[str(int(m))], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate",
-                                                "transition": {"duration": 0}}]} for m in positions],
-        }],
-    )
+    fig.update_layout(**animation_controls([str(int(m)) for m in positions], play=play, pause=pause,
+                                           slider_prefix=f"{position_label} m = ", frame_ms=frame_ms))
     return styled(fig, title=title, height=230 * rows + 140, legend=False)

@@ -7,6 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .animation import animation_controls
 from .basic import plane_vectors
 from .style import DIVERGING, color, styled
 
@@ -41,27 +42,6 @@ def matrix_panels(matrices: list[np.ndarray], panel_titles: list[str], *, title:
     styled(fig, title=title, x_title=x_title, y_title=y_title, height=height, legend=False)
     fig.update_yaxes(autorange="reversed")
     return fig
-
-
-def animation_controls(frame_names: list[str], *, play: str, pause: str, slider_prefix: str,
-                       frame_ms: int = 150, redraw: bool = False) -> dict:
-    """Layout entries for Plotly's own play/pause buttons and frame slider (no server round-trip)."""
-    still = {"frame": {"duration": 0, "redraw": redraw}, "mode": "immediate", "transition": {"duration": 0}}
-    playing = {"frame": {"duration": frame_ms, "redraw": redraw}, "fromcurrent": True,
-               "transition": {"duration": 0}, "mode": "immediate"}
-    return {
-        "updatemenus": [{
-            "type": "buttons", "direction": "left", "x": 0.0, "y": -0.1, "xanchor": "left", "yanchor": "top",
-            "pad": {"r": 10, "t": 10}, "showactive": False,
-            "buttons": [{"label": f"▶ {play}", "method": "animate", "args": [None, playing]},
-                        {"label": f"⏸ {pause}", "method": "animate", "args": [[None], still]}],
-        }],
-        "sliders": [{
-            "active": 0, "x": 0.22, "len": 0.78, "y": -0.08, "yanchor": "top",
-            "currentvalue": {"prefix": slider_prefix},
-            "steps": [{"label": name, "method": "animate", "args": [[name], still]} for name in frame_names],
-        }],
-    }
 
 
 def pair_turn_animation(frame_names: list[str], query: np.ndarray, key: np.ndarray, frame_titles: list[str],
