@@ -1,6 +1,7 @@
 """RoPE Explorer: the router. Page config, the sidebar (language, device, share link), navigation."""
 
 import streamlit as st
+import torch
 
 import ui
 from rope_viz import i18n
@@ -19,5 +20,13 @@ with st.sidebar:
     st.caption(ui.t("common.device", device=describe(ui.device())))
 if ui.device_fell_back():
     ui.notice(ui.t("common.device_fallback"))
-page.run()
+if ui.gpu_failed():
+    ui.notice(ui.t("common.gpu_fallback"))
+try:
+    page.run()
+except (torch.OutOfMemoryError, RuntimeError, NotImplementedError):
+    # a GPU out of memory, a driver error or an operator the device lacks: redo the run on the CPU
+    if not ui.fall_back_to_cpu():
+        raise
+    st.rerun()
 ui.finish_run(notice_slot)

@@ -8,7 +8,9 @@ from .state import (
     chart,
     device,
     device_fell_back,
+    fall_back_to_cpu,
     finish_run,
+    gpu_failed,
     knob,
     lang,
     notice,
@@ -17,5 +19,5 @@ from .state import (
 )
 
 __all__ = ["BoolKnob", "ChoiceKnob", "FloatKnob", "IntKnob", "IntSetKnob", "LANG_KNOB", "NumberChoiceKnob",
-           "begin_run", "cached", "chart", "device", "device_fell_back", "finish_run", "knob", "lang", "notice",
-           "page_header", "t"]
+           "begin_run", "cached", "chart", "device", "device_fell_back", "fall_back_to_cpu", "finish_run",
+           "gpu_failed", "knob", "lang", "notice", "page_header", "t"]

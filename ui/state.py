@@ -31,9 +31,26 @@ def _resolve_device() -> tuple[str, bool]:
         return "cpu", True
 
 
+_CPU_ONLY = "_cpu_only"
+
+
 def device() -> torch.device:
-    """The compute device for this server (CPU when the configured one is unusable)."""
+    """The compute device: the server's, or the CPU when it is unusable or failed in this session."""
+    if st.session_state.get(_CPU_ONLY):
+        return torch.device("cpu")
     return torch.device(_resolve_device()[0])
+
+
+def fall_back_to_cpu() -> bool:
+    """After a GPU failure, compute on the CPU for the rest of the session; False if already on the CPU."""
+    if device().type == "cpu":
+        return False
+    st.session_state[_CPU_ONLY] = True
+    return True
+
+
+def gpu_failed() -> bool:
+    return bool(st.session_state.get(_CPU_ONLY))
 
 
 def device_fell_back() -> bool:
