@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -27,6 +29,30 @@ def open_page(page: str, params: dict | None = None, lang: str = "en", timeout: 
 def chart_specs(at: AppTest) -> list[dict]:
     """The plotly figure spec of every chart on the page, in order."""
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def spec_array(field) -> np.ndarray:
+    """Values of a figure-spec field as float64: a plain (nested) list, or numpy data that plotly
+    sent base64-packed as {"dtype", "bdata"} with "shape" ("rows, cols") for more than one axis."""
+    if not isinstance(field, dict):
+        return np.asarray(field, dtype=np.float64)
+    flat = np.frombuffer(base64.b64decode(field["bdata"]), dtype=field["dtype"]).astype(np.float64)
+    return flat.reshape([int(side) for side in field["shape"].split(",")]) if "shape" in field else flat
+
+
+def chart_payload(at: AppTest) -> int:
+    """Characters of plotly JSON the page sends for all its charts."""
+    return sum(len(el.proto.spec) for el in at.get("plotly_chart"))
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    """{label: shown value} of every st.metric on the page."""
+    return {el.label: el.value for el in at.metric}
+
+
+def url_values(at: AppTest, names) -> dict[str, str | None]:
+    """{name: value} of the given URL query parameters after the run (None where one is missing)."""
+    return {name: at.query_params.get(name) for name in names}
 
 
 def axis_titles(spec: dict) -> list[str]:

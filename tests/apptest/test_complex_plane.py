@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from conftest import axis_titles, chart_specs, has_cjk, open_page, page_text
+from conftest import axis_titles, chart_payload, chart_specs, has_cjk, open_page, page_text, url_values
 
 KNOBS = ("a", "b", "theta", "w_mod", "w_angle")
 
@@ -48,10 +48,8 @@ def test_defaults_show_three_plane_charts_with_the_right_numbers(assert_clean):
     product = table_cells(at.table[0])[2]
     assert [float(v) for v in product] == pytest.approx([zw.real, zw.imag, abs(zw), math.degrees(cmath.phase(zw))],
                                                         abs=1e-2)
-    assert {k: at.query_params[k] for k in KNOBS} == {"a": "2", "b": "1", "theta": "50", "w_mod": "1.5",
-                                                      "w_angle": "60"}
-    payload = sum(len(el.proto.spec) for el in at.get("plotly_chart"))
-    assert payload < 1_000_000
+    assert url_values(at, KNOBS) == {"a": "2", "b": "1", "theta": "50", "w_mod": "1.5", "w_angle": "60"}
+    assert chart_payload(at) < 1_000_000
 
 
 def test_own_values_are_read_back_from_the_charts():
@@ -74,7 +72,7 @@ def test_extreme_knobs(params, assert_clean):
     assert_clean(at)
     assert len(chart_specs(at)) == 3
     assert not at.warning
-    assert sum(len(el.proto.spec) for el in at.get("plotly_chart")) < 2_000_000
+    assert chart_payload(at) < 2_000_000
     if params["a"] == params["b"] == 0:
         assert "origin" in page_text(at)
 
@@ -91,7 +89,6 @@ def test_hostile_link_is_repaired_with_notices(assert_clean):
     at = open_page("complex_plane", {"a": "nan", "b": "1e308", "theta": "<script>alert(1)</script>",
                                      "w_mod": "-5", "w_angle": "0x10"})
     assert_clean(at)
-    assert {k: at.query_params[k] for k in KNOBS} == {"a": "2", "b": "3", "theta": "50", "w_mod": "0",
-                                                      "w_angle": "60"}
+    assert url_values(at, KNOBS) == {"a": "2", "b": "3", "theta": "50", "w_mod": "0", "w_angle": "60"}
     assert len(at.warning) == 5
     assert len(chart_specs(at)) == 3

@@ -1,21 +1,13 @@
 """The long-term decay page through AppTest: the bound and the sampled means against formulas
 written here in float64, the measured ripple, extremes, Chinese and hostile links."""
 
-import base64
 import math
 import re
 
 import numpy as np
 import pytest
 
-from conftest import axis_titles, chart_specs, has_cjk, open_page, page_text
-
-
-def array(field) -> np.ndarray:
-    """Trace values from a plotly spec field, packed ({"dtype", "bdata"}) or a plain list."""
-    if isinstance(field, dict):
-        return np.frombuffer(base64.b64decode(field["bdata"]), dtype=field["dtype"]).astype(np.float64)
-    return np.asarray(field, dtype=np.float64)
+from conftest import axis_titles, chart_payload, chart_specs, has_cjk, open_page, page_text, spec_array, url_values
 
 
 def hand_bound(dim, base, distances):
@@ -46,11 +38,11 @@ def test_defaults_draw_the_bound_sweep_and_the_measured_means(assert_clean):
     # the chosen base 10,000 plus the sweep 10^5 and 10^6 (10^4 is the chosen one, drawn once)
     assert [t["name"] for t in bound] == ["base 10,000 (chosen)", "base 100,000", "base 1,000,000"]
     assert [t["line"]["dash"] for t in bound] == ["solid", "dash", "dash"]
-    chosen = array(bound[0]["y"])
-    assert len(chosen) == 1025 and array(bound[0]["x"])[-1] == 1024
+    chosen = spec_array(bound[0]["y"])
+    assert len(chosen) == 1025 and spec_array(bound[0]["x"])[-1] == 1024
     assert chosen[0] == pytest.approx((128 / 2 + 1) / 2, rel=1e-6)  # every arrow aligned: |S_j| = j
     for trace, base in zip(bound, (1e4, 1e5, 1e6)):
-        assert array(trace["y"])[[0, 1, 37, 500, 1024]] == pytest.approx(
+        assert spec_array(trace["y"])[[0, 1, 37, 500, 1024]] == pytest.approx(
             hand_bound(128, base, [0, 1, 37, 500, 1024]), rel=1e-5)
     assert [t["name"] for t in specs[1]["data"]] == ["independent q, k", "q = k"]
     assert dict(at.query_params) | {"lang": "en"} == {
@@ -67,37 +59,37 @@ def test_measured_ripple_matches_an_independent_count():
     text = ripple_text(at)
     assert f"**{rises}** of the 256 steps" in text
     assert f"at r = {int(bound.argmin())}" in text
-    np.testing.assert_allclose(array(chart_specs(at)[0]["data"][0]["y"]), bound, rtol=1e-5)
+    np.testing.assert_allclose(spec_array(chart_specs(at)[0]["data"][0]["y"]), bound, rtol=1e-5)
 
 
 def test_two_dimensions_give_a_flat_bound_with_no_ripple():
     at = open_page("decay", {"dim": 2, "max_r": 64, "sweep": "4"})
     assert "**0** of the 64 steps" in ripple_text(at)
-    np.testing.assert_allclose(array(chart_specs(at)[0]["data"][0]["y"]), 1.0, rtol=1e-6)
+    np.testing.assert_allclose(spec_array(chart_specs(at)[0]["data"][0]["y"]), 1.0, rtol=1e-6)
 
 
 def test_sampled_means_follow_the_cosine_sum():
     at = open_page("decay", {"dim": 16, "base": 100, "max_r": 64, "samples": 128, "seed": 3})
     free, tied = chart_specs(at)[1]["data"]
-    r = array(free["x"])
+    r = spec_array(free["x"])
     assert r.tolist() == list(range(65))  # every integer distance fits
     # E[q . R_r k] = sum_i E[h_i] cos(r theta_i): E[h_i] = 2 * (1/2)^2 for independent entries,
     # 2 * E[u^2] = 2/3 for q = k (u uniform in [0, 1))
-    assert array(free["y"]) == pytest.approx(0.5 * cos_sum(16, 100.0, r), abs=0.45)
-    assert array(tied["y"]) == pytest.approx(2 / 3 * cos_sum(16, 100.0, r), abs=0.6)
-    assert array(free["y"])[0] == pytest.approx(16 / 4, abs=0.3)
-    assert array(tied["y"])[0] == pytest.approx(16 / 3, abs=0.3)
+    assert spec_array(free["y"]) == pytest.approx(0.5 * cos_sum(16, 100.0, r), abs=0.45)
+    assert spec_array(tied["y"]) == pytest.approx(2 / 3 * cos_sum(16, 100.0, r), abs=0.6)
+    assert spec_array(free["y"])[0] == pytest.approx(16 / 4, abs=0.3)
+    assert spec_array(tied["y"])[0] == pytest.approx(16 / 3, abs=0.3)
 
 
 def test_log_axis_spreads_the_sampled_distances_geometrically():
     at = open_page("decay", {"max_r": 4096, "log_x": 1})
     specs = chart_specs(at)
     assert all(spec["layout"]["xaxis"]["type"] == "log" for spec in specs)
-    r = array(specs[1]["data"][0]["x"])
+    r = spec_array(specs[1]["data"][0]["x"])
     assert r[0] == 0 and r[-1] == 4096 and len(r) <= 256
     assert np.all(np.diff(r) > 0) and np.all(r == np.round(r))
     assert (r <= 16).sum() >= 10  # dense near the start, where a log axis has room
-    assert len(array(specs[0]["data"][0]["y"])) == 4097  # the bound itself keeps every integer
+    assert len(spec_array(specs[0]["data"][0]["y"])) == 4097  # the bound itself keeps every integer
 
 
 @pytest.mark.parametrize("params", [
@@ -111,10 +103,10 @@ def test_extreme_knobs(params, assert_clean):
     specs = chart_specs(at)
     assert len(specs) == 2
     assert len(specs[0]["data"]) == 1 + len(params["sweep"].split(","))
-    chosen = array(specs[0]["data"][0]["y"])
+    chosen = spec_array(specs[0]["data"][0]["y"])
     assert len(chosen) == params["max_r"] + 1
     assert chosen[0] == pytest.approx((params["dim"] / 2 + 1) / 2, rel=1e-6)
-    assert sum(len(el.proto.spec) for el in at.get("plotly_chart")) < 2_000_000
+    assert chart_payload(at) < 2_000_000
 
 
 def test_chinese():
@@ -129,11 +121,7 @@ def test_hostile_link_is_repaired_with_notices(assert_clean):
     at = open_page("decay", {"dim": "abc", "max_r": "-5", "sweep": "<script>alert(1)</script>", "log_x": "maybe",
                              "samples": "1e9", "base": "inf"})
     assert_clean(at)
-    assert at.query_params["dim"] == "128"
-    assert at.query_params["max_r"] == "16"
-    assert at.query_params["sweep"] == "4,5,6"
-    assert at.query_params["log_x"] == "0"
-    assert at.query_params["samples"] == "128"
-    assert at.query_params["base"] == "10000"
+    repaired = {"dim": "128", "max_r": "16", "sweep": "4,5,6", "log_x": "0", "samples": "128", "base": "10000"}
+    assert url_values(at, repaired) == repaired
     assert len(at.warning) == 6
-    assert not math.isnan(array(chart_specs(at)[0]["data"][0]["y"])[0])
+    assert not math.isnan(spec_array(chart_specs(at)[0]["data"][0]["y"])[0])

@@ -2,28 +2,17 @@
 comparison and its cached timings, layouts, partial rotary, unrotated V; extremes, Chinese,
 hostile links and the matrix method over the size budget."""
 
-import base64
 import math
 
 import numpy as np
 import pytest
 import torch
 
-from conftest import axis_titles, chart_specs, has_cjk, open_page, page_text
+from conftest import (axis_titles, chart_payload, chart_specs, has_cjk, metrics, open_page,
+                      page_text, spec_array, url_values)
 from rope_viz import random_tokens, worked
 
 CHARTS = ("worked", "costs", "pairs", "partial", "values")
-
-
-def array(packed) -> np.ndarray:
-    """A plotly array from a figure spec: a plain list, or numpy data sent base64-packed."""
-    if isinstance(packed, dict):
-        return np.frombuffer(base64.b64decode(packed["bdata"]), dtype=packed["dtype"])
-    return np.asarray(packed)
-
-
-def metrics(at) -> dict:
-    return {m.label: m.value for m in at.metric}
 
 
 def hand_rotation(q1, q2, theta, m):
@@ -86,17 +75,17 @@ def test_layout_and_value_numbers():
         moved = max(moved, abs(a * c - b * s - a), abs(a * s + b * c - b))
     values = chart_specs(at)[4]
     rotated = next(tr for tr in values["data"] if tr["name"] == "V rotated by its position")
-    assert array(rotated["y"])[0] == pytest.approx(moved, rel=1e-4)
+    assert spec_array(rotated["y"])[0] == pytest.approx(moved, rel=1e-4)
     plain = next(tr for tr in values["data"] if tr["name"] == "V not rotated (RoPE as used)")
-    assert array(plain["y"]).max() < 1e-5
+    assert spec_array(plain["y"]).max() < 1e-5
 
 
 def test_partial_rotary_leaves_the_tail_alone():
     at = open_page("implementation", {"dim": 16, "rotary_dim": 6, "pos": 7})
     spec = chart_specs(at)[3]
-    rotated, passed = (array(trace["y"]) for trace in spec["data"])
-    assert array(spec["data"][0]["x"]).tolist() == [0, 1, 2, 3, 4, 5]
-    assert array(spec["data"][1]["x"]).tolist() == list(range(6, 16))
+    rotated, passed = (spec_array(trace["y"]) for trace in spec["data"])
+    assert spec_array(spec["data"][0]["x"]).tolist() == [0, 1, 2, 3, 4, 5]
+    assert spec_array(spec["data"][1]["x"]).tolist() == list(range(6, 16))
     assert np.all(passed == 0) and np.all(rotated > 0)
     # pair 0 turns by 7 radians (theta_0 = 1): its change is |R(7) x - x| on coordinates 0 and 1
     x0, x1 = random_tokens(1, 16, seed=0, dtype=torch.float64)[0, :2].tolist()
@@ -132,7 +121,7 @@ def test_extreme_knobs(params, assert_clean):
     assert len(chart_specs(at)) == len(CHARTS)
     first, second = hand_rotation(params["q1"], params["q2"], params["theta"], params["m"])
     assert metrics(at)["q′₁"] == f"{first:.5f}" and metrics(at)["q′₂"] == f"{second:.5f}"
-    assert sum(len(el.proto.spec) for el in at.get("plotly_chart")) < 2_000_000
+    assert chart_payload(at) < 2_000_000
 
 
 def test_chinese():
@@ -146,12 +135,8 @@ def test_hostile_link_is_repaired_with_notices(assert_clean):
     at = open_page("implementation", {"q1": "nan", "theta": "1e308", "seq": "7", "dim": "7",
                                       "rotary_dim": "999", "shift": "<script>"})
     assert_clean(at)
-    assert at.query_params["q1"] == "1"
-    assert at.query_params["theta"] == "3.142"
-    assert at.query_params["seq"] == "16"
-    assert at.query_params["dim"] == "6"
-    assert at.query_params["rotary_dim"] == "6"
-    assert at.query_params["shift"] == "100"
+    repaired = {"q1": "1", "theta": "3.142", "seq": "16", "dim": "6", "rotary_dim": "6", "shift": "100"}
+    assert url_values(at, repaired) == repaired
     assert len(at.warning) == 6
 
 

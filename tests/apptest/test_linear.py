@@ -1,26 +1,14 @@
 """The linear-attention page through AppTest: outputs and denominators against an O(n^2) computation
 written here with numpy, counted costs, extremes, Chinese and hostile links."""
 
-import base64
 
 import numpy as np
 import pytest
 import torch
 
-from conftest import axis_titles, chart_specs, has_cjk, open_page, page_text
+from conftest import (axis_titles, chart_payload, chart_specs, has_cjk, metrics, open_page,
+                      page_text, spec_array, url_values)
 from rope_viz import random_tokens
-
-
-def array(field) -> np.ndarray:
-    """Trace values from a plotly spec field, packed ({"dtype", "bdata", "shape"}) or a plain list."""
-    if isinstance(field, dict):
-        values = np.frombuffer(base64.b64decode(field["bdata"]), dtype=field["dtype"]).astype(np.float64)
-        return values.reshape([int(s) for s in field["shape"].split(",")]) if "shape" in field else values
-    return np.asarray(field, dtype=np.float64)
-
-
-def metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 def page_tokens(seq, dim, seed):
@@ -65,13 +53,13 @@ def test_defaults_draw_outputs_denominators_and_costs(assert_clean):
     for spec in specs:
         assert len(axis_titles(spec)) == 2 and spec["layout"]["title"]["text"]
     softmax, linear, den, den_rot = hand_attention(256, 64, 10000.0, "elu", 0)
-    np.testing.assert_allclose(array(specs[0]["data"][0]["z"]), softmax, rtol=1e-4, atol=1e-6)
-    np.testing.assert_allclose(array(specs[1]["data"][0]["z"]), linear, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(spec_array(specs[0]["data"][0]["z"]), softmax, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(spec_array(specs[1]["data"][0]["z"]), linear, rtol=1e-4, atol=1e-6)
     channel = specs[2]["data"]
-    np.testing.assert_allclose(array(channel[0]["y"]), softmax[:, 0], rtol=1e-4, atol=1e-6)
-    np.testing.assert_allclose(array(channel[1]["y"]), linear[:, 0], rtol=1e-4, atol=1e-6)
-    np.testing.assert_allclose(array(specs[3]["data"][0]["y"]), den, rtol=1e-5)
-    np.testing.assert_allclose(array(specs[3]["data"][1]["y"]), den_rot, rtol=1e-5)
+    np.testing.assert_allclose(spec_array(channel[0]["y"]), softmax[:, 0], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(spec_array(channel[1]["y"]), linear[:, 0], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(spec_array(specs[3]["data"][0]["y"]), den, rtol=1e-5)
+    np.testing.assert_allclose(spec_array(specs[3]["data"][1]["y"]), den_rot, rtol=1e-5)
     shown = metrics(at)
     assert float(shown["Smallest unrotated sum"]) == pytest.approx(den.min(), rel=1e-3)
     assert float(shown["Smallest rotated sum"]) == pytest.approx(den_rot.min(), rel=1e-3)
@@ -86,10 +74,10 @@ def test_defaults_draw_outputs_denominators_and_costs(assert_clean):
 def test_costs_are_the_counted_multiply_adds():
     at = open_page("linear", {"seq": 512, "dim": 32})
     costs = chart_specs(at)[4]
-    n = array(costs["data"][0]["x"])
+    n = spec_array(costs["data"][0]["x"])
     assert n[0] == 16 and n[-1] == 16384
-    np.testing.assert_allclose(array(costs["data"][0]["y"]), n * n * (32 + 32), rtol=1e-6)  # Q K^T, then @ V
-    np.testing.assert_allclose(array(costs["data"][1]["y"]), 2 * n * 32 * 33, rtol=1e-6)  # K^T V, Q(.), sums
+    np.testing.assert_allclose(spec_array(costs["data"][0]["y"]), n * n * (32 + 32), rtol=1e-6)  # Q K^T, then @ V
+    np.testing.assert_allclose(spec_array(costs["data"][1]["y"]), 2 * n * 32 * 33, rtol=1e-6)  # K^T V, Q(.), sums
     assert costs["layout"]["xaxis"]["type"] == "log" and costs["layout"]["yaxis"]["type"] == "log"
     assert "softmax 16,777,216, linear 1,081,344 multiply-adds" in page_text(at)
 
@@ -101,7 +89,7 @@ def test_a_small_base_drives_rotated_denominators_below_zero():
     assert nonpositive > 0 and den.min() > 0
     assert metrics(at)["Rotated sums ≤ 0"] == f"{nonpositive} of 64"
     assert "flip the sign of the output" in page_text(at)
-    np.testing.assert_allclose(array(chart_specs(at)[2]["data"][1]["y"]), linear[:, 5], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(spec_array(chart_specs(at)[2]["data"][1]["y"]), linear[:, 5], rtol=1e-4, atol=1e-6)
 
 
 def test_relu_queries_without_features_are_left_blank():
@@ -110,7 +98,7 @@ def test_relu_queries_without_features_are_left_blank():
     zero = int((den == 0).sum())
     assert zero > 0  # with d = 2, a quarter of the queries have both entries <= 0
     assert f"{zero} of the 32 queries have φ(q) = 0" in at.info[0].value
-    shown = array(chart_specs(at)[1]["data"][0]["z"])
+    shown = spec_array(chart_specs(at)[1]["data"][0]["z"])
     assert np.isnan(shown).any(axis=1).sum() == zero
     np.testing.assert_allclose(shown, linear, rtol=1e-4, atol=1e-6)  # NaN where the page is blank
 
@@ -121,9 +109,9 @@ def test_measured_timings_when_asked(assert_clean):
     specs = chart_specs(at)
     assert len(specs) == 6
     timings = specs[5]
-    assert array(timings["data"][0]["x"]).tolist() == [256, 1024, 4096]
+    assert spec_array(timings["data"][0]["x"]).tolist() == [256, 1024, 4096]
     for trace in timings["data"]:
-        assert np.all(array(trace["y"]) > 0)
+        assert np.all(spec_array(trace["y"]) > 0)
     assert len(axis_titles(timings)) == 2
 
 
@@ -137,11 +125,11 @@ def test_extreme_knobs(params, assert_clean):
     assert not at.warning
     specs = chart_specs(at)
     assert len(specs) == 5
-    heat = array(specs[1]["data"][0]["z"])
+    heat = spec_array(specs[1]["data"][0]["z"])
     assert heat.shape == (min(params["seq"], 256), params["dim"])  # thinned rows for drawing
-    assert len(array(specs[3]["data"][0]["y"])) == params["seq"]  # statistics keep every position
-    assert np.all(array(specs[3]["data"][0]["y"]) >= 0)
-    assert sum(len(el.proto.spec) for el in at.get("plotly_chart")) < 2_000_000
+    assert len(spec_array(specs[3]["data"][0]["y"])) == params["seq"]  # statistics keep every position
+    assert np.all(spec_array(specs[3]["data"][0]["y"]) >= 0)
+    assert chart_payload(at) < 2_000_000
 
 
 def test_chinese():
@@ -156,11 +144,7 @@ def test_hostile_link_is_repaired_with_notices(assert_clean):
     at = open_page("linear", {"seq": "1e308", "dim": "-4", "phi": "<script>alert(1)</script>", "channel": "nan",
                               "timing": "yes", "seed": "[a](javascript:alert(1))"})
     assert_clean(at)
-    assert at.query_params["seq"] == "2048"
-    assert at.query_params["dim"] == "2"
-    assert at.query_params["phi"] == "elu"
-    assert at.query_params["channel"] == "0"
-    assert at.query_params["timing"] == "0"
-    assert at.query_params["seed"] == "0"
+    repaired = {"seq": "2048", "dim": "2", "phi": "elu", "channel": "0", "timing": "0", "seed": "0"}
+    assert url_values(at, repaired) == repaired
     assert len(at.warning) == 6
     assert len(chart_specs(at)) == 5

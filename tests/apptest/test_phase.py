@@ -1,33 +1,20 @@
 """The phase-cancellation page through AppTest: defaults, values read back from the charts against
 math.cos/sin by hand, extremes, Chinese, hostile links."""
 
-import base64
 import math
 import re
 
 import numpy as np
 import pytest
 
-from conftest import axis_titles, chart_specs, has_cjk, open_page, page_text
+from conftest import (axis_titles, chart_payload, chart_specs, has_cjk, metrics, open_page,
+                      page_text, spec_array, url_values)
 
 KNOBS = ("m", "n", "seed", "dim", "base", "pair")
 
 
-def array(value) -> np.ndarray:
-    """A plotly spec array: a plain list, or a base64-packed typed array {dtype, bdata, shape}."""
-    if isinstance(value, dict):
-        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
-        shape = [int(s) for s in str(value.get("shape", len(flat))).split(",")]
-        return flat.reshape(shape).astype(np.float64)
-    return np.asarray(value, dtype=np.float64)
-
-
 def hand_rotation(angle: float) -> np.ndarray:
     return np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
-
-
-def metric_values(at) -> dict[str, str]:
-    return {el.label: el.value for el in at.metric}
 
 
 def test_defaults_show_every_step_and_the_numbers_agree(assert_clean):
@@ -40,7 +27,7 @@ def test_defaults_show_every_step_and_the_numbers_agree(assert_clean):
     theta = 10000 ** (-2 / 16)  # pair 1 of d = 16
     m, n = 2, 5
     # step 2: the four 2x2 panels, R_m, R_n, R_n R_m^-1, R_{n-m}
-    panels = [array(tr["z"]) for tr in specs[0]["data"]]
+    panels = [spec_array(tr["z"]) for tr in specs[0]["data"]]
     assert len(panels) == 4
     for panel, angle in zip(panels, (m * theta, n * theta, (n - m) * theta, (n - m) * theta)):
         np.testing.assert_allclose(panel, hand_rotation(angle), atol=1e-6)
@@ -59,27 +46,26 @@ def test_defaults_show_every_step_and_the_numbers_agree(assert_clean):
     turned = math.atan2(q1y, q1x) - math.atan2(q0y, q0x)
     assert math.remainder(turned - 10 * theta, 2 * math.pi) == pytest.approx(0.0, abs=1e-5)  # 10 steps of theta
     # d dimensions: the block-diagonal matrix, pair 1 occupies rows/columns 2 and 3
-    block = array(specs[2]["data"][0]["z"])
+    block = spec_array(specs[2]["data"][0]["z"])
     assert block.shape == (16, 16)
     np.testing.assert_allclose(block[2:4, 2:4], hand_rotation(m * theta), atol=1e-6)
     np.testing.assert_allclose(block[0:2, 2:], 0.0)
     # both sides of (R_m q)^T (R_n k) = q^T R_{n-m} k, and the shift chart
-    values = metric_values(at)
+    values = metrics(at)
     lhs = float(next(v for k, v in values.items() if k.startswith("Rotate, then dot")))
     rhs = float(next(v for k, v in values.items() if k.startswith("Offset only")))
     assert lhs == pytest.approx(rhs, abs=1e-12)
     assert float(values["|difference|"]) < 1e-12
-    both, key_only = (array(tr["y"]) for tr in specs[3]["data"])
+    both, key_only = (spec_array(tr["y"]) for tr in specs[3]["data"])
     assert both == pytest.approx(np.full(65, lhs), abs=1e-5)
     assert key_only[0] == pytest.approx(lhs, abs=1e-5) and np.ptp(key_only) > 0.1
-    assert {k: at.query_params[k] for k in KNOBS} == {"m": "2", "n": "5", "seed": "0", "dim": "16",
-                                                      "base": "10000", "pair": "1"}
-    assert sum(len(el.proto.spec) for el in at.get("plotly_chart")) < 1_000_000
+    assert url_values(at, KNOBS) == {"m": "2", "n": "5", "seed": "0", "dim": "16", "base": "10000", "pair": "1"}
+    assert chart_payload(at) < 1_000_000
 
 
 def test_sliding_both_positions_keeps_the_relative_panels():
     near, far = open_page("phase", {"m": 3, "n": 10}), open_page("phase", {"m": 100, "n": 107})
-    (near_panels, far_panels) = ([array(tr["z"]) for tr in chart_specs(at)[0]["data"]] for at in (near, far))
+    (near_panels, far_panels) = ([spec_array(tr["z"]) for tr in chart_specs(at)[0]["data"]] for at in (near, far))
     assert not np.allclose(near_panels[0], far_panels[0], atol=1e-3)   # R_m moved
     np.testing.assert_allclose(near_panels[2], far_panels[2], atol=1e-6)  # R_n R_m^-1 did not
     np.testing.assert_allclose(near_panels[3], far_panels[3], atol=1e-6)
@@ -95,9 +81,9 @@ def test_extreme_knobs(params, assert_clean):
     specs = chart_specs(at)
     assert len(specs) == 4
     assert not at.warning
-    assert array(specs[2]["data"][0]["z"]).shape == (params["dim"], params["dim"])
-    assert float(metric_values(at)["|difference|"]) < 1e-10
-    assert sum(len(el.proto.spec) for el in at.get("plotly_chart")) < 2_000_000
+    assert spec_array(specs[2]["data"][0]["z"]).shape == (params["dim"], params["dim"])
+    assert float(metrics(at)["|difference|"]) < 1e-10
+    assert chart_payload(at) < 2_000_000
 
 
 def test_chinese():
@@ -112,7 +98,6 @@ def test_hostile_link_is_repaired_with_notices(assert_clean):
     at = open_page("phase", {"m": "-4", "n": "1e9", "dim": "7", "base": "nan", "pair": "99",
                              "seed": "<img src=x onerror=alert(1)>"})
     assert_clean(at)
-    assert {k: at.query_params[k] for k in KNOBS} == {"m": "0", "n": "128", "seed": "0", "dim": "6",
-                                                      "base": "10000", "pair": "2"}
+    assert url_values(at, KNOBS) == {"m": "0", "n": "128", "seed": "0", "dim": "6", "base": "10000", "pair": "2"}
     assert len(at.warning) == 6
     assert len(chart_specs(at)) == 4

@@ -1,27 +1,22 @@
 """The relative-attention page through AppTest: defaults, a score checked by hand, the thinned
 2048-position view, extremes, Chinese, hostile links."""
 
-import base64
 import math
 
 import numpy as np
 import pytest
 import torch
 
-from conftest import axis_titles, chart_specs, has_cjk, open_page, page_text
+from conftest import (axis_titles, chart_payload, chart_specs, has_cjk, metrics, open_page,
+                      page_text, spec_array, url_values)
 from rope_viz import random_projections, random_tokens
 
+KNOBS = ("seq", "dim", "base", "content", "shift", "causal", "seed")
 LARGEST = {"seq": 2048, "dim": 256, "base": 1e7, "shift": 4096, "content": "same", "causal": 1, "seed": 999}
 
 
-def array(field) -> np.ndarray:
-    """A numpy array from a plotly spec field packed as {"dtype", "bdata", "shape"}."""
-    shape = [int(s) for s in field["shape"].split(",")] if "shape" in field else -1
-    return np.frombuffer(base64.b64decode(field["bdata"]), dtype=field["dtype"]).reshape(shape)
-
-
-def metrics(at) -> dict[str, float]:
-    return {m.label: float(m.value) for m in at.metric}
+def metric_numbers(at) -> dict[str, float]:
+    return {label: float(value) for label, value in metrics(at).items()}
 
 
 def hand_score(q, k, m, n, dim, base):
@@ -44,14 +39,14 @@ def test_defaults(assert_clean):
     for spec in specs:
         assert spec["layout"]["title"]["text"]
         assert len(axis_titles(spec)) >= 2
-    assert array(specs[0]["data"][0]["z"]).shape == (128, 128)
+    assert spec_array(specs[0]["data"][0]["z"]).shape == (128, 128)
     assert len(at.latex) >= 2
-    values = metrics(at)
+    values = metric_numbers(at)
     largest = values["Largest |score|, for scale"]
     # the same token everywhere: Toeplitz up to float32 rounding; the shift leaves only rounding
     assert values["Toeplitz deviation (max − min on one diagonal)"] < 1e-5 * largest
     assert values["Largest residual"] < 1e-5 * largest
-    assert {k: at.query_params[k] for k in ("seq", "dim", "base", "content", "shift", "causal", "seed")} == {
+    assert url_values(at, KNOBS) == {
         "seq": "128", "dim": "64", "base": "10000", "content": "same", "shift": "100", "causal": "0", "seed": "0"}
 
 
@@ -59,8 +54,8 @@ def test_scores_match_a_hand_dot_product_and_the_profile_their_diagonals():
     seq, dim, base, seed = 16, 8, 100.0, 3
     at = open_page("relative", {"seq": seq, "dim": dim, "base": base, "content": "random", "seed": seed, "shift": 5})
     specs = chart_specs(at)
-    z = array(specs[0]["data"][0]["z"])
-    assert list(array(specs[0]["data"][0]["x"])) == list(range(seq))
+    z = spec_array(specs[0]["data"][0]["z"])
+    assert list(spec_array(specs[0]["data"][0]["x"])) == list(range(seq))
     x = random_tokens(seq, dim, seed=seed, dtype=torch.float64)
     w_q, w_k = random_projections(dim, dim, seed=seed, dtype=torch.float64)
     for m, n in [(0, 0), (5, 2), (2, 5), (15, 0), (9, 9)]:
@@ -68,22 +63,22 @@ def test_scores_match_a_hand_dot_product_and_the_profile_their_diagonals():
         k = [sum(x[n, r].item() * w_k[r, c].item() for r in range(dim)) for c in range(dim)]
         assert z[m, n] == pytest.approx(hand_score(q, k, m, n, dim, base), rel=1e-4, abs=1e-5)
     # the band chart: offsets -15..15, the mean of each diagonal m - n = r, min and max around it
-    high, low, mean = (array(specs[1]["data"][i]["y"]) for i in range(3))
-    offsets = array(specs[1]["data"][2]["x"])
+    high, low, mean = (spec_array(specs[1]["data"][i]["y"]) for i in range(3))
+    offsets = spec_array(specs[1]["data"][2]["x"])
     assert list(offsets) == list(range(-(seq - 1), seq))
     for r in (-15, -3, 0, 7):
         diagonal = [z[m, m - r] for m in range(seq) if 0 <= m - r < seq]
         assert mean[r + seq - 1] == pytest.approx(np.mean(diagonal), rel=1e-4, abs=1e-5)
         assert low[r + seq - 1] == pytest.approx(min(diagonal)) and high[r + seq - 1] == pytest.approx(max(diagonal))
     # random content: far from Toeplitz, yet the shift by 5 leaves only rounding
-    values = metrics(at)
+    values = metric_numbers(at)
     assert values["Toeplitz deviation (max − min on one diagonal)"] > 0.1
     assert values["Largest residual"] < 1e-5 * values["Largest |score|, for scale"]
 
 
 def test_causal_weights_are_rows_of_a_softmax():
     at = open_page("relative", {"seq": 24, "dim": 16, "causal": 1})
-    weights = array(chart_specs(at)[3]["data"][0]["z"])
+    weights = spec_array(chart_specs(at)[3]["data"][0]["z"])
     assert np.allclose(weights.sum(axis=1), 1.0, atol=1e-5)
     assert np.all(weights[np.triu_indices(24, k=1)] == 0.0)
     assert weights[0, 0] == pytest.approx(1.0)
@@ -95,13 +90,13 @@ def test_largest_knobs_draw_thinned_heatmaps_with_exact_diagonals(assert_clean):
     assert not at.warning
     specs = chart_specs(at)
     assert len(specs) == 4
-    assert sum(len(el.proto.spec) for el in at.get("plotly_chart")) < 2_000_000
-    z = array(specs[0]["data"][0]["z"])
+    assert chart_payload(at) < 2_000_000
+    z = spec_array(specs[0]["data"][0]["z"])
     assert z.shape == (256, 256)
-    assert list(array(specs[0]["data"][0]["y"])[:3]) == [0, 8, 16]  # original positions label the axes
+    assert list(spec_array(specs[0]["data"][0]["y"])[:3]) == [0, 8, 16]  # original positions label the axes
     spread = max(np.ptp(np.diagonal(z, offset=r)) for r in range(-255, 256))
     assert spread < 1e-4 * np.abs(z).max()  # the thinned matrix is still Toeplitz
-    assert len(array(specs[1]["data"][2]["x"])) == 2 * 2048 - 1  # the profile uses every offset
+    assert len(spec_array(specs[1]["data"][2]["x"])) == 2 * 2048 - 1  # the profile uses every offset
     assert "2048 × 2048" in page_text(at)
 
 
@@ -111,7 +106,7 @@ def test_smallest_knobs(assert_clean):
     assert_clean(at)
     assert not at.warning
     assert len(chart_specs(at)) == 4
-    assert metrics(at)["Largest residual"] == 0.0  # a shift of 0 changes nothing at all
+    assert metric_numbers(at)["Largest residual"] == 0.0  # a shift of 0 changes nothing at all
 
 
 def test_chinese():
@@ -125,7 +120,7 @@ def test_hostile_link_is_repaired_with_notices(assert_clean):
     at = open_page("relative", {"seq": "1e308", "dim": "7", "content": "<script>alert(1)</script>",
                                 "causal": "maybe", "shift": "-5", "seed": "nan", "base": "-1"})
     assert_clean(at)
-    assert {k: at.query_params[k] for k in ("seq", "dim", "content", "causal", "shift", "seed", "base")} == {
+    assert url_values(at, KNOBS) == {
         "seq": "2048", "dim": "6", "content": "same", "causal": "0", "shift": "0", "seed": "0", "base": "10000"}
     assert len(at.warning) == 7
     assert len(chart_specs(at)) == 4

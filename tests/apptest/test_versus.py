@@ -1,24 +1,17 @@
 """The RoPE-versus-sinusoidal page through AppTest: defaults, the table, terms, residuals and
 lengths checked against loops written here, extremes, Chinese, hostile links."""
 
-import base64
 import math
 
-import numpy as np
 import pytest
 import torch
 
-from conftest import axis_titles, chart_specs, has_cjk, open_page, page_text
+from conftest import axis_titles, chart_payload, chart_specs, has_cjk, open_page, page_text, spec_array, url_values
 from rope_viz import random_projections, random_tokens
 
 SMALL = {"seq": 8, "dim": 4, "base": 100, "seed": 2, "shift": 3}
 ROWS = ["shift", "deviation", "relative", "norm", "cost"]
-
-
-def array(field) -> np.ndarray:
-    """A numpy array from a plotly spec field packed as {"dtype", "bdata", "shape"}."""
-    shape = [int(s) for s in field["shape"].split(",")] if "shape" in field else -1
-    return np.frombuffer(base64.b64decode(field["bdata"]), dtype=field["dtype"]).reshape(shape)
+KNOBS = ("seq", "dim", "base", "shift", "seed")
 
 
 def table_cells(at) -> dict[str, tuple[str, str]]:
@@ -55,15 +48,14 @@ def test_defaults(assert_clean):
     for spec in specs:
         assert spec["layout"]["title"]["text"]
         assert len(axis_titles(spec)) >= 2
-    assert array(specs[0]["data"][0]["z"]).shape == (64, 64)
+    assert spec_array(specs[0]["data"][0]["z"]).shape == (64, 64)
     assert len(at.latex) >= 3
     cells = table_cells(at)
     assert float(cells["shift"][0]) < 1e-3 < 1.0 < float(cells["shift"][1])
     assert cells["relative"] == ("yes", "no")
     assert float(cells["norm"][0]) < 1e-4 < 0.5 < float(cells["norm"][1])
     assert all(cell.endswith(" ns") for cell in cells["cost"])
-    assert {k: at.query_params[k] for k in ("seq", "dim", "base", "shift", "seed")} == {
-        "seq": "64", "dim": "64", "base": "10000", "shift": "100", "seed": "0"}
+    assert url_values(at, KNOBS) == {"seq": "64", "dim": "64", "base": "10000", "shift": "100", "seed": "0"}
 
 
 def test_small_view_against_hand_loops():
@@ -71,18 +63,18 @@ def test_small_view_against_hand_loops():
     at = open_page("versus", SMALL)
     specs = chart_specs(at)
     # the encoding table, cell by cell
-    table = array(specs[0]["data"][0]["z"])
+    table = spec_array(specs[0]["data"][0]["z"])
     for m in range(seq):
         assert table[m] == pytest.approx(hand_pe(m, dim, base), abs=1e-6)
     # PE(m).PE(n) at offset r is sum_t cos(r θ_t)
-    mean = array(specs[1]["data"][2]["y"])
+    mean = spec_array(specs[1]["data"][2]["y"])
     for r in range(-(seq - 1), seq):
         expected = sum(math.cos(r * base ** (-2 * t / dim)) for t in range(dim // 2))
         assert mean[r + seq - 1] == pytest.approx(expected, abs=1e-5)
     # the four panels add up to the additive logits of one repeated token
     x = random_tokens(seq, dim, same=True, seed=seed, dtype=torch.float64).tolist()
     w_q, w_k = (w.tolist() for w in random_projections(dim, dim, seed=seed, dtype=torch.float64))
-    total = sum(array(trace["z"]).astype(np.float64) for trace in specs[2]["data"])
+    total = sum(spec_array(trace["z"]) for trace in specs[2]["data"])
     for m, n in [(0, 0), (3, 1), (1, 6), (7, 7)]:
         assert total[m, n] == pytest.approx(hand_logit(x[m], x[n], m, n, w_q, w_k, dim, base), rel=1e-4, abs=1e-4)
     # the shift test on random tokens: the sinusoidal residual by hand, RoPE's at rounding level
@@ -92,11 +84,11 @@ def test_small_view_against_hand_loops():
                    for m in range(seq) for n in range(seq))
     cells = table_cells(at)
     assert float(cells["shift"][1]) == pytest.approx(residual, rel=2e-3)
-    assert array(specs[3]["data"][1]["z"]).max() == pytest.approx(residual, rel=1e-4)
+    assert spec_array(specs[3]["data"][1]["z"]).max() == pytest.approx(residual, rel=1e-4)
     assert float(cells["shift"][0]) < 1e-5 * residual
     # lengths: |x + p_m| of the repeated token by hand, |R_m x| = |x|
     token = random_tokens(1, dim, seed=seed, dtype=torch.float64)[0].tolist()
-    lengths = {trace["name"]: array(trace["y"]) for trace in specs[4]["data"]}
+    lengths = {trace["name"]: spec_array(trace["y"]) for trace in specs[4]["data"]}
     for m in range(seq):
         assert lengths["|x + p<sub>m</sub>| (sinusoidal)"][m] == pytest.approx(
             math.sqrt(sum((a + b) ** 2 for a, b in zip(token, hand_pe(m, dim, base)))), rel=1e-5)
@@ -112,13 +104,13 @@ def test_extreme_knobs(params, assert_clean):
     assert_clean(at)
     assert not at.warning
     assert len(chart_specs(at)) == 5
-    assert sum(len(el.proto.spec) for el in at.get("plotly_chart")) < 2_000_000
+    assert chart_payload(at) < 2_000_000
     cells = table_cells(at)
     assert cells["relative"][0] == "yes"
     if params["shift"] == 0:
         assert cells["shift"] == ("0", "0")  # moving by nothing changes nothing, for both
     else:
-        assert array(chart_specs(at)[2]["data"][0]["z"]).shape == (128, 128)  # drawn 1 in 8
+        assert spec_array(chart_specs(at)[2]["data"][0]["z"]).shape == (128, 128)  # drawn 1 in 8
         assert cells["relative"][1] == "no"
 
 
@@ -134,7 +126,6 @@ def test_chinese():
 def test_hostile_link_is_repaired_with_notices(assert_clean):
     at = open_page("versus", {"seq": "-3", "dim": "1e9", "base": "abc", "shift": "2.5e99", "seed": "<b>1</b>"})
     assert_clean(at)
-    assert {k: at.query_params[k] for k in ("seq", "dim", "base", "shift", "seed")} == {
-        "seq": "8", "dim": "256", "base": "10000", "shift": "4096", "seed": "0"}
+    assert url_values(at, KNOBS) == {"seq": "8", "dim": "256", "base": "10000", "shift": "4096", "seed": "0"}
     assert len(at.warning) == 5
     assert len(chart_specs(at)) == 5
