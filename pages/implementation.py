@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from rope_viz import METHODS, describe, random_projections, random_tokens, to_numpy, worked
+from rope_viz import METHODS, describe, random_attention_inputs, random_tokens, to_numpy, worked
 from rope_viz.figures import bar_chart, heatmap, line_chart, plane_vectors, series_bars
 from ui import controls
 
@@ -55,8 +55,7 @@ def method_seconds(seq: int, dim: int, device: str, methods: tuple) -> dict:
 
 @ui.cached
 def layout_gaps(seq: int, dim: int, seed: int, device: str) -> dict:
-    w_q, w_k = random_projections(dim, dim, seed=seed, device=device)
-    return worked.layout_gaps(random_tokens(seq, dim, seed=seed, device=device), w_q, w_k)
+    return worked.layout_gaps(*random_attention_inputs(seq, dim, seed=seed, device=device))
 
 
 @ui.cached
