@@ -20,6 +20,7 @@ from rope_viz.complex2d import (
     to_polar,
 )
 from rope_viz.figures import plane_diagram
+from ui import blocks
 
 PAGE = "complex_plane"
 
@@ -98,10 +99,7 @@ else:
 st.subheader(ui.t("complex_plane.i_header"))
 st.markdown(ui.t("complex_plane.i_text"))
 st.latex(r"i\,(a + b\,i) = a\,i + b\,i^2 = -b + a\,i \quad\Longleftrightarrow\quad (a, b) \mapsto (-b, a)")
-left, right = st.columns([3, 2])
-with left:
-    ui.chart(quarter_turn_figure(z, ui.lang()), key="quarter_turn")
-with right:
+with blocks.chart_beside(quarter_turn_figure(z, ui.lang()), key="quarter_turn"):
     iz = complex_multiply(IMAGINARY_UNIT, z)
     turn = to_polar(complex_multiply(iz, conjugate(z)))[1]  # the angle from z to i·z
     st.metric(ui.t("complex_plane.iz_name"), ui.t("complex_plane.iz_value", x=iz[0], y=iz[1]))
@@ -119,10 +117,7 @@ w_deg = ui.knob(PAGE, ui.IntKnob("w_angle", 60, -180, 180, 1), ui.t("complex_pla
                 help=ui.t("complex_plane.w_angle_help"), where=cols[1])
 w = from_polar(w_modulus, math.radians(w_deg))
 zw = complex_multiply(z, w)
-left, right = st.columns([3, 2])
-with left:
-    ui.chart(product_figure(z, w, ui.lang()), key="product")
-with right:
+with blocks.chart_beside(product_figure(z, w, ui.lang()), key="product"):
     st.table(pd.DataFrame([polar_row(ui.t("complex_plane.z_name"), z), polar_row(ui.t("complex_plane.w_name"), w),
                            polar_row(ui.t("complex_plane.zw_name"), zw)]).set_index(ui.t("complex_plane.col_number")))
     polar_modulus, polar_angle = multiply_in_polar(z, w)
@@ -137,10 +132,7 @@ st.latex(r"|e^{i\theta}| = \sqrt{\cos^2\theta + \sin^2\theta} = 1,\qquad "
          r"z\,e^{i\theta}\,e^{-i\theta} = z")
 turned = complex_multiply(z, rotor(theta))
 back = complex_multiply(turned, conjugate(rotor(theta)))
-left, right = st.columns([3, 2])
-with left:
-    ui.chart(rotor_figure(z, theta_deg, ui.lang()), key="rotor")
-with right:
+with blocks.chart_beside(rotor_figure(z, theta_deg, ui.lang()), key="rotor"):
     st.metric(ui.t("complex_plane.rotor_modulus"), f"{to_polar(rotor(theta))[0]:.15f}")
     st.metric(ui.t("complex_plane.lengths"), f"{z_modulus:.6f} → {to_polar(turned)[0]:.6f}")
     st.metric(ui.t("complex_plane.back_error"), f"{distance(back, z):.1e}")

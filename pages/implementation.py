@@ -8,7 +8,7 @@ import streamlit as st
 import ui
 from rope_viz import METHODS, describe, random_attention_inputs, random_tokens, to_numpy, worked
 from rope_viz.figures import bar_chart, heatmap, line_chart, plane_vectors, series_bars
-from ui import controls
+from ui import blocks, controls
 
 PAGE = "implementation"
 LAYOUTS = ("interleaved", "half")
@@ -168,12 +168,9 @@ except ValueError:
 with st.spinner(ui.t("implementation.timing_spinner", methods=len(methods))):
     seconds = method_seconds(seq, dim, device, methods)
 
-left, right = st.columns([3, 2])
 labels = [method_name(method) for method in methods]
 micro = microseconds(seconds, methods)
-with left:
-    ui.chart(cost_figure(seq, dim, device, methods, ui.lang()), key="costs")
-with right:
+with blocks.chart_beside(cost_figure(seq, dim, device, methods, ui.lang()), key="costs"):
     fastest = float(micro.min())
     st.table(pd.DataFrame({
         ui.t("implementation.col_method"): labels,

@@ -17,7 +17,7 @@ from rope_viz import (
 from rope_viz.device import describe
 from rope_viz.figures import heatmap, line_chart
 from rope_viz.sampling import downsample
-from ui import controls
+from ui import blocks, controls
 
 PAGE = "linear"
 HEATMAP_ROWS = 256  # two heatmaps side by side: keep each small
@@ -145,11 +145,7 @@ out = attention_outputs(seq, dim, base, phi, seed)
 
 st.subheader(ui.t("linear.outputs_header"))
 (soft_fig, lin_fig), step = output_heatmaps(seq, dim, base, phi, seed, ui.lang())
-left, right = st.columns(2)
-with left:
-    ui.chart(soft_fig, key="softmax_output")
-with right:
-    ui.chart(lin_fig, key="linear_output")
+blocks.charts_side_by_side(soft_fig, "softmax_output", lin_fig, "linear_output")
 st.caption(ui.t("linear.heatmap_caption", soft_std=out["soft_std"], lin_std=out["lin_std"]))
 if step > 1:
     st.caption(ui.t("linear.heatmap_thinned", step=step))
@@ -168,10 +164,8 @@ with left:
 
 st.subheader(ui.t("linear.denominator_header"))
 st.markdown(ui.t("linear.denominator_text"))
-left, right = st.columns([3, 1])
-with left:
-    ui.chart(denominator_figure(seq, dim, base, phi, seed, ui.lang()), key="denominators")
-with right:
+with blocks.chart_beside(denominator_figure(seq, dim, base, phi, seed, ui.lang()), key="denominators",
+                         widths=(3, 1)):
     st.metric(ui.t("linear.min_unrotated"), f"{out['min_den']:.4g}")
     st.metric(ui.t("linear.min_rotated"), f"{out['min_den_rot']:.4g}")
     st.metric(ui.t("linear.nonpositive"), ui.t("linear.nonpositive_value", count=out["nonpositive"], seq=seq))

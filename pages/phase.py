@@ -7,7 +7,7 @@ import ui
 from rope_viz import angles, inv_freq, random_tokens, rotation_matrix, to_numpy
 from rope_viz.complex2d import relative_rotation, score_identity, shared_shift, shifted_scores, turn_shifts
 from rope_viz.figures import heatmap, line_chart, matrix_panels, pair_turn_animation
-from ui import controls
+from ui import blocks, controls
 
 PAGE = "phase"
 SCORE_SHIFTS = tuple(range(65))  # shifts of the d-dimensional score chart
@@ -115,10 +115,7 @@ st.latex(r"R_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0),\, R(m\theta_1),\
          r"\qquad R_{\Theta,m}^{\top} R_{\Theta,n} = \operatorname{diag}\big(R((n-m)\theta_i)\big) = R_{\Theta,n-m}")
 q, k = query_and_key(dim, seed)
 identity = score_identity(q, k, m, n, base)
-left, right = st.columns([3, 2])
-with left:
-    ui.chart(block_figure(m, dim, base, ui.lang()), key="block")
-with right:
+with blocks.chart_beside(block_figure(m, dim, base, ui.lang()), key="block"):
     st.metric(ui.t("phase.lhs"), f"{identity.rotated:.15f}")
     st.metric(ui.t("phase.rhs"), f"{identity.relative:.15f}")
     st.metric(ui.t("phase.difference"), f"{identity.difference:.1e}")

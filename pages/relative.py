@@ -14,9 +14,9 @@ from rope_viz import (
     to_numpy,
     toeplitz_deviation,
 )
-from rope_viz.figures import heatmap, heatmap_grid, profile_band
+from rope_viz.figures import heatmap, heatmap_grid
 from rope_viz.sampling import downsample
-from ui import controls
+from ui import blocks, controls
 
 PAGE = "relative"
 DRAW_SIDE = 256  # heatmaps draw at most this many rows and columns; statistics use the full matrix
@@ -53,20 +53,13 @@ def weights_view(seq: int, dim: int, base: float, same: bool, seed: int, causal:
     return drawn, kept, float(np.quantile(drawn, WEIGHT_COLOUR_QUANTILE))
 
 
-def position_axes(kept) -> dict:
-    """Heatmap axes labelled with the original positions of the rows and columns drawn."""
-    return dict(x=kept, y=kept, x_title=ui.t("common.key_position"), y_title=ui.t("common.query_position"))
-
-
 @ui.cached
 def score_figures(seq: int, dim: int, base: float, same: bool, seed: int, lang: str):
     drawn, kept, profile, _, _ = score_view(seq, dim, base, same, seed)
     scores = heatmap(drawn, title=ui.t("relative.scores_title"), colorbar_title=ui.t("relative.score_bar"),
-                     **position_axes(kept))
-    band = profile_band(profile["offset"], profile["mean"], profile["min"], profile["max"],
-                        title=ui.t("relative.profile_title"), x_title=ui.t("common.offset"),
-                        y_title=ui.t("common.score"), mean_name=ui.t("relative.profile_mean"),
-                        band_name=ui.t("relative.profile_band"))
+                     **blocks.position_axes(kept))
+    band = blocks.offset_band(profile, title=ui.t("relative.profile_title"), y_title=ui.t("common.score"),
+                              mean_name=ui.t("relative.profile_mean"), band_name=ui.t("relative.profile_band"))
     return scores, band
 
 
@@ -74,7 +67,7 @@ def score_figures(seq: int, dim: int, base: float, same: bool, seed: int, lang: 
 def residual_figure(seq: int, dim: int, base: float, same: bool, seed: int, shift: int, lang: str):
     drawn, kept, _ = shift_view(seq, dim, base, same, seed, shift)
     return heatmap(drawn, title=ui.t("relative.residual_title", k=shift), colorscale="Viridis", zmid=None,
-                   colorbar_title=ui.t("relative.residual_bar"), **position_axes(kept))
+                   colorbar_title=ui.t("relative.residual_bar"), **blocks.position_axes(kept))
 
 
 @ui.cached
@@ -82,7 +75,7 @@ def weights_figure(seq: int, dim: int, base: float, same: bool, seed: int, causa
     drawn, kept, top = weights_view(seq, dim, base, same, seed, causal)
     title = ui.t("relative.weights_title_causal" if causal else "relative.weights_title")
     return heatmap_grid({"": drawn}, columns=1, title=title, colorscale="Viridis", zmid=None, zmin=0.0, zmax=top,
-                        colorbar_title=ui.t("relative.weight_bar"), height=440, **position_axes(kept))
+                        colorbar_title=ui.t("relative.weight_bar"), height=440, **blocks.position_axes(kept))
 
 
 ui.page_header(PAGE)
@@ -100,12 +93,8 @@ seed = controls.seed(PAGE, where=cols[4])
 same = content == "same"
 
 _, kept, _, deviation, largest = score_view(seq, dim, base, same, seed)
-left, right = st.columns(2)
 scores_fig, profile_fig = score_figures(seq, dim, base, same, seed, ui.lang())
-with left:
-    ui.chart(scores_fig, key="scores")
-with right:
-    ui.chart(profile_fig, key="profile")
+blocks.charts_side_by_side(scores_fig, "scores", profile_fig, "profile")
 if len(kept) < seq:
     st.caption(ui.t("relative.thinned", s=int(kept[1]), s2=int(kept[2]), n=seq))
 

@@ -21,9 +21,9 @@ from rope_viz import (
     to_numpy,
     toeplitz_deviation,
 )
-from rope_viz.figures import heatmap, heatmap_grid, line_chart, profile_band
+from rope_viz.figures import heatmap, heatmap_grid, line_chart
 from rope_viz.sampling import downsample
-from ui import controls
+from ui import blocks, controls
 
 PAGE = "versus"
 TABLE_SIDE = 256  # rows of the encoding table drawn (its columns are never thinned: d <= 256)
@@ -99,16 +99,9 @@ def table_figures(seq: int, dim: int, base: float, lang: str):
     (pe, rows, cols), profile, _, _ = table_view(seq, dim, base)
     table = heatmap(pe, x=cols, y=rows, title=ui.t("versus.pe_title"), x_title=ui.t("versus.dim_axis"),
                     y_title=ui.t("common.position"), colorbar_title=ui.t("versus.pe_bar"))
-    band = profile_band(profile["offset"], profile["mean"], profile["min"], profile["max"],
-                        title=ui.t("versus.pe_dot_title"), x_title=ui.t("common.offset"),
-                        y_title=ui.t("versus.pe_dot_axis"), mean_name=ui.t("versus.mean"),
-                        band_name=ui.t("versus.band"))
+    band = blocks.offset_band(profile, title=ui.t("versus.pe_dot_title"), y_title=ui.t("versus.pe_dot_axis"),
+                              mean_name=ui.t("versus.mean"), band_name=ui.t("versus.band"))
     return table, band
-
-
-def position_grid(panels: dict, kept, **kwargs):
-    return heatmap_grid(panels, x=kept, y=kept, x_title=ui.t("common.key_position"),
-                        y_title=ui.t("common.query_position"), **kwargs)
 
 
 @ui.cached
@@ -116,16 +109,16 @@ def terms_figure(seq: int, dim: int, base: float, seed: int, lang: str):
     kept, terms = terms_view(seq, dim, base, seed)[:2]
     panels = {ui.t("versus.panel", term=ui.t(f"versus.term_{name}"), formula=FORMULAS[name]): terms[name]
               for name in TERMS}
-    return position_grid(panels, kept,
-                         title=ui.t("versus.terms_title"), colorbar_title=ui.t("versus.logit_bar"))
+    return heatmap_grid(panels, title=ui.t("versus.terms_title"), colorbar_title=ui.t("versus.logit_bar"),
+                        **blocks.position_axes(kept))
 
 
 @ui.cached
 def shift_figure(seq: int, dim: int, base: float, seed: int, shift: int, lang: str):
     kept, residuals, _ = shift_view(seq, dim, base, seed, shift)
-    return position_grid({ui.t(f"versus.{enc}_panel"): residuals[enc] for enc in ENCODINGS}, kept,
-                         title=ui.t("versus.shift_title", k=shift), colorbar_title=ui.t("versus.residual_bar"),
-                         colorscale="Viridis", zmid=None, zmin=0.0)
+    return heatmap_grid({ui.t(f"versus.{enc}_panel"): residuals[enc] for enc in ENCODINGS},
+                        title=ui.t("versus.shift_title", k=shift), colorbar_title=ui.t("versus.residual_bar"),
+                        colorscale="Viridis", zmid=None, zmin=0.0, **blocks.position_axes(kept))
 
 
 @ui.cached
@@ -154,12 +147,8 @@ st.markdown(ui.t("versus.table_text"))
 st.latex(r"p_m = \big(\sin m\theta_0,\ \cos m\theta_0,\ \dots\big),\qquad "
          r"p_m \cdot p_n = \sum_t \cos\big((m-n)\,\theta_t\big)")
 _, _, pe_deviation, pe_largest = table_view(seq, dim, base)
-left, right = st.columns(2)
 table_fig, band_fig = table_figures(seq, dim, base, ui.lang())
-with left:
-    ui.chart(table_fig, key="table")
-with right:
-    ui.chart(band_fig, key="pe_dot")
+blocks.charts_side_by_side(table_fig, "table", band_fig, "pe_dot")
 cols = st.columns(2)
 cols[0].metric(ui.t("versus.pe_deviation"), f"{pe_deviation:.2e}")
 cols[1].metric(ui.t("versus.pe_largest"), f"{pe_largest:.4g}")
