@@ -77,8 +77,8 @@ seed = controls.seed(PAGE, where=cols[2])
 cols = st.columns(3)
 dim = controls.head_dim(PAGE, default=16, hi=64, where=cols[0])
 base = controls.base(PAGE, where=cols[1])
-pair = ui.knob(PAGE, ui.IntKnob("pair", 1, 0, dim // 2 - 1, 1), ui.t("phase.pair"), help=ui.t("phase.pair_help"),
-               where=cols[2])
+pair = ui.knob(PAGE, ui.IntKnob("pair", min(1, dim // 2 - 1), 0, dim // 2 - 1, 1), ui.t("phase.pair"),
+               help=ui.t("phase.pair_help"), where=cols[2])
 theta = theta_of(dim, base, pair)
 check = relative_rotation(m, n, theta)
 m_angle, n_angle = angles([m, n], dim, base)[:, pair].tolist()

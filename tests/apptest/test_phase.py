@@ -86,6 +86,14 @@ def test_extreme_knobs(params, assert_clean):
     assert chart_payload(at) < 2_000_000
 
 
+def test_two_dimensions_without_a_pair_in_the_link(assert_clean):
+    at = open_page("phase", {"dim": 2})  # the usual pair 1 does not exist: the only pair, 0, is shown
+    assert_clean(at)
+    assert not at.warning
+    assert url_values(at, ("dim", "pair")) == {"dim": "2", "pair": "0"}
+    assert len(chart_specs(at)) == 4
+
+
 def test_chinese():
     at = open_page("phase", lang="zh")
     assert has_cjk(page_text(at))
