@@ -72,9 +72,34 @@ def page_text(at: AppTest) -> str:
     return "\n".join(str(p) for p in parts)
 
 
+def check_clean(at: AppTest) -> None:
+    """The run raised nothing and the page shows no error element."""
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.get("error"), "the page shows an error element"
+
+
 @pytest.fixture
 def assert_clean():
-    def check(at: AppTest) -> None:
-        assert not at.exception, [e.value for e in at.exception]
-        assert not at.get("error"), "the page shows an error element"
-    return check
+    return check_clean
+
+
+def open_at_extremes(page: str, params: dict, charts: int) -> tuple[AppTest, list[dict]]:
+    """Open a page with knobs at the ends of their ranges: it runs cleanly, needs no notice, draws
+    `charts` charts and sends under 2 MB of chart JSON. Returns the run and its chart specs."""
+    at = open_page(page, params)
+    check_clean(at)
+    assert not at.warning, [w.value for w in at.warning]
+    specs = chart_specs(at)
+    assert len(specs) == charts
+    assert chart_payload(at) < 2_000_000
+    return at, specs
+
+
+def open_hostile_link(page: str, params: dict, repaired: dict[str, str], notices: int) -> AppTest:
+    """Open a page from a link with bad values: it runs cleanly, the URL then holds the `repaired`
+    values, and `notices` notices say what was replaced."""
+    at = open_page(page, params)
+    check_clean(at)
+    assert url_values(at, repaired) == repaired
+    assert len(at.warning) == notices
+    return at

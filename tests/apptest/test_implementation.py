@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import (axis_titles, chart_payload, chart_specs, has_cjk, metrics, open_page,
-                      page_text, spec_array, url_values)
+from conftest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
+                      page_text, spec_array)
 from rope_viz import random_tokens, worked
 
 CHARTS = ("worked", "costs", "pairs", "partial", "values")
@@ -114,14 +114,10 @@ def test_timings_are_cached_across_reruns(monkeypatch):
     {"q1": 5, "q2": 5, "theta": 3.142, "m": 64, "seq": 512, "dim": 128, "seed": 999, "rotary_dim": 128,
      "pos": 4096, "shift": 4096},
 ])
-def test_extreme_knobs(params, assert_clean):
-    at = open_page("implementation", params)
-    assert_clean(at)
-    assert not at.warning
-    assert len(chart_specs(at)) == len(CHARTS)
+def test_extreme_knobs(params):
+    at, _ = open_at_extremes("implementation", params, charts=len(CHARTS))
     first, second = hand_rotation(params["q1"], params["q2"], params["theta"], params["m"])
     assert metrics(at)["q′₁"] == f"{first:.5f}" and metrics(at)["q′₂"] == f"{second:.5f}"
-    assert chart_payload(at) < 2_000_000
 
 
 def test_chinese():
@@ -131,13 +127,11 @@ def test_chinese():
     assert has_cjk(" ".join(el.value for el in at.info))
 
 
-def test_hostile_link_is_repaired_with_notices(assert_clean):
-    at = open_page("implementation", {"q1": "nan", "theta": "1e308", "seq": "7", "dim": "7",
-                                      "rotary_dim": "999", "shift": "<script>"})
-    assert_clean(at)
-    repaired = {"q1": "1", "theta": "3.142", "seq": "16", "dim": "6", "rotary_dim": "6", "shift": "100"}
-    assert url_values(at, repaired) == repaired
-    assert len(at.warning) == 6
+def test_hostile_link_is_repaired_with_notices():
+    open_hostile_link("implementation", {"q1": "nan", "theta": "1e308", "seq": "7", "dim": "7", "rotary_dim": "999",
+                                         "shift": "<script>"},
+                      {"q1": "1", "theta": "3.142", "seq": "16", "dim": "6", "rotary_dim": "6", "shift": "100"},
+                      notices=6)
 
 
 def test_matrix_over_the_budget_is_left_out(monkeypatch, assert_clean):

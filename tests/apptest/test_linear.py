@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import (axis_titles, chart_payload, chart_specs, has_cjk, metrics, open_page,
-                      page_text, spec_array, url_values)
+from conftest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
+                      page_text, spec_array)
 from rope_viz import random_tokens
 
 
@@ -119,17 +119,12 @@ def test_measured_timings_when_asked(assert_clean):
     {"seq": 16, "dim": 2, "base": 10, "phi": "relu", "seed": 0, "channel": 0},
     {"seq": 2048, "dim": 256, "base": 1e7, "phi": "elu", "seed": 999, "channel": 255},
 ])
-def test_extreme_knobs(params, assert_clean):
-    at = open_page("linear", params)
-    assert_clean(at)
-    assert not at.warning
-    specs = chart_specs(at)
-    assert len(specs) == 5
+def test_extreme_knobs(params):
+    _, specs = open_at_extremes("linear", params, charts=5)
     heat = spec_array(specs[1]["data"][0]["z"])
     assert heat.shape == (min(params["seq"], 256), params["dim"])  # thinned rows for drawing
     assert len(spec_array(specs[3]["data"][0]["y"])) == params["seq"]  # statistics keep every position
     assert np.all(spec_array(specs[3]["data"][0]["y"]) >= 0)
-    assert chart_payload(at) < 2_000_000
 
 
 def test_chinese():
@@ -140,11 +135,9 @@ def test_chinese():
     assert has_cjk(" ".join(m.label for m in at.metric))
 
 
-def test_hostile_link_is_repaired_with_notices(assert_clean):
-    at = open_page("linear", {"seq": "1e308", "dim": "-4", "phi": "<script>alert(1)</script>", "channel": "nan",
-                              "timing": "yes", "seed": "[a](javascript:alert(1))"})
-    assert_clean(at)
-    repaired = {"seq": "2048", "dim": "2", "phi": "elu", "channel": "0", "timing": "0", "seed": "0"}
-    assert url_values(at, repaired) == repaired
-    assert len(at.warning) == 6
+def test_hostile_link_is_repaired_with_notices():
+    at = open_hostile_link("linear", {"seq": "1e308", "dim": "-4", "phi": "<script>alert(1)</script>",
+                                      "channel": "nan", "timing": "yes", "seed": "[a](javascript:alert(1))"},
+                           {"seq": "2048", "dim": "2", "phi": "elu", "channel": "0", "timing": "0", "seed": "0"},
+                           notices=6)
     assert len(chart_specs(at)) == 5

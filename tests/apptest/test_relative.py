@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import (axis_titles, chart_payload, chart_specs, has_cjk, metrics, open_page,
+from conftest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
                       page_text, spec_array, url_values)
 from rope_viz import random_projections, random_tokens
 
@@ -84,13 +84,8 @@ def test_causal_weights_are_rows_of_a_softmax():
     assert weights[0, 0] == pytest.approx(1.0)
 
 
-def test_largest_knobs_draw_thinned_heatmaps_with_exact_diagonals(assert_clean):
-    at = open_page("relative", LARGEST)
-    assert_clean(at)
-    assert not at.warning
-    specs = chart_specs(at)
-    assert len(specs) == 4
-    assert chart_payload(at) < 2_000_000
+def test_largest_knobs_draw_thinned_heatmaps_with_exact_diagonals():
+    at, specs = open_at_extremes("relative", LARGEST, charts=4)
     z = spec_array(specs[0]["data"][0]["z"])
     assert z.shape == (256, 256)
     assert list(spec_array(specs[0]["data"][0]["y"])[:3]) == [0, 8, 16]  # original positions label the axes
@@ -100,12 +95,9 @@ def test_largest_knobs_draw_thinned_heatmaps_with_exact_diagonals(assert_clean):
     assert "2048 × 2048" in page_text(at)
 
 
-def test_smallest_knobs(assert_clean):
-    at = open_page("relative", {"seq": 8, "dim": 2, "base": 10, "shift": 0, "content": "random", "causal": 0,
-                                "seed": 0})
-    assert_clean(at)
-    assert not at.warning
-    assert len(chart_specs(at)) == 4
+def test_smallest_knobs():
+    at, _ = open_at_extremes("relative", {"seq": 8, "dim": 2, "base": 10, "shift": 0, "content": "random",
+                                          "causal": 0, "seed": 0}, charts=4)
     assert metric_numbers(at)["Largest residual"] == 0.0  # a shift of 0 changes nothing at all
 
 
@@ -116,11 +108,9 @@ def test_chinese():
     assert all(has_cjk(m.label) for m in at.metric)
 
 
-def test_hostile_link_is_repaired_with_notices(assert_clean):
-    at = open_page("relative", {"seq": "1e308", "dim": "7", "content": "<script>alert(1)</script>",
-                                "causal": "maybe", "shift": "-5", "seed": "nan", "base": "-1"})
-    assert_clean(at)
-    assert url_values(at, KNOBS) == {
-        "seq": "2048", "dim": "6", "content": "same", "causal": "0", "shift": "0", "seed": "0", "base": "10000"}
-    assert len(at.warning) == 7
+def test_hostile_link_is_repaired_with_notices():
+    at = open_hostile_link("relative", {"seq": "1e308", "dim": "7", "content": "<script>alert(1)</script>",
+                                        "causal": "maybe", "shift": "-5", "seed": "nan", "base": "-1"},
+                           {"seq": "2048", "dim": "6", "content": "same", "causal": "0", "shift": "0", "seed": "0",
+                            "base": "10000"}, notices=7)
     assert len(chart_specs(at)) == 4

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from conftest import axis_titles, chart_specs, has_cjk, open_page, page_text
+from conftest import axis_titles, chart_specs, has_cjk, open_at_extremes, open_hostile_link, open_page, page_text
 
 
 def test_defaults_draw_the_clock_animation(assert_clean):
@@ -35,11 +35,8 @@ def test_hand_angles_follow_m_theta():
     {"dim": 2, "base": 10, "max_pos": 8, "pairs": "0"},
     {"dim": 256, "base": 1e7, "max_pos": 512, "pairs": "0,1,2,3,60,100,126,127", "m": 512, "pair": 127},
 ])
-def test_extreme_knobs(params, assert_clean):
-    at = open_page("rotations", params)
-    assert_clean(at)
-    assert len(chart_specs(at)) == 4
-    assert not at.warning
+def test_extreme_knobs(params):
+    open_at_extremes("rotations", params, charts=4)
 
 
 def test_chinese():
@@ -48,10 +45,7 @@ def test_chinese():
     assert has_cjk(" ".join(axis_titles(chart_specs(at)[2])))
 
 
-def test_hostile_link_is_repaired_with_notices(assert_clean):
-    at = open_page("rotations", {"dim": "7", "base": "nan", "pairs": "<script>alert(1)</script>", "max_pos": "1e308"})
-    assert_clean(at)
-    assert at.query_params["dim"] == "6"
-    assert at.query_params["base"] == "10000"
-    assert at.query_params["max_pos"] == "512"
-    assert len(at.warning) == 4
+def test_hostile_link_is_repaired_with_notices():
+    open_hostile_link("rotations", {"dim": "7", "base": "nan", "pairs": "<script>alert(1)</script>",
+                                    "max_pos": "1e308"},
+                      {"dim": "6", "base": "10000", "max_pos": "512"}, notices=4)
