@@ -4,15 +4,16 @@
 
 Starts the app (bench.serve), visits its home page once (the router and torch are then loaded, no page's
 figures built yet), then opens N browser sessions at the same time: one Chromium, one context per
-session, so each is a separate visitor with its own cache. Session i opens page i of the page list by
-its URL (round robin) and then moves on through the sidebar to the next `--more` pages. Meanwhile the
-server's resident memory (the process and its children) is sampled every 0.2 s. Prints a table, writes
-JSON to bench-results/load.json, and exits non-zero when a target is missed. Loopback only; it stops
-by itself after `--deadline` seconds at the latest.
+session, so each is a separate visitor with its own cache. Session i opens topic page i by its URL
+(round robin over the page list, home last) and then moves on through the sidebar to the next `--more`
+pages. Meanwhile the server's resident memory (the process and its children) is sampled every 0.2 s.
+Prints a table, writes JSON to bench-results/load.json, and exits non-zero when a target is missed.
+Loopback only; it stops by itself after `--deadline` seconds at the latest.
 
 The browsers run on the same machine as the server: each context loads and compiles the app's scripts
-and plotly.js, which competes with the server for the CPU. "run s" (navigation until the first script
-run ended) is mostly the server's part; "chart s" adds drawing the first chart in the browser.
+and plotly.js, which competes with the server for the CPU. So fresh loads are also timed in steps, from
+the start of navigation: "conn s" until the app connected (the browser's own start-up), "run s" until the
+first script run ended (the server's part follows "conn s"), "chart s" until the first chart's svg.
 """
 
 from __future__ import annotations
@@ -38,22 +39,24 @@ RESULTS = ROOT / "bench-results" / "load.json"
 TARGET_P95_S = 10.0
 TARGET_PEAK_RSS_MB = 1536.0
 NAV_LINKS = "[data-testid=stSidebarNav] a"
-# Browser-side clocks, in ms from the start of navigation: when the first script run ended (the server's
-# part) and when the first chart's svg appeared (the server's part plus the browser drawing the chart).
+# Browser-side clocks, in ms from the start of navigation: when the app connected to the server (the
+# browser has loaded the app's scripts), when the first script run ended, and when the first chart's svg
+# appeared (the browser has also loaded plotly.js and drawn the chart).
 _PAGE_CLOCKS = """
-window.__runDoneMs = null;
-window.__firstChartMs = null;
+window.__clocks = {connected: null, runDone: null, firstChart: null};
 new MutationObserver((_, observer) => {
+    const clocks = window.__clocks, now = performance.now();
     const app = document.querySelector('[data-testid=stApp]');
-    if (window.__runDoneMs === null && app && app.dataset.testScriptState === 'notRunning') {
-        window.__runDoneMs = performance.now();
+    if (clocks.connected === null && app && app.dataset.testConnectionState === 'CONNECTED') {
+        clocks.connected = now;
     }
-    if (window.__firstChartMs === null && document.querySelector('[data-testid=stPlotlyChart] .main-svg')) {
-        window.__firstChartMs = performance.now();
+    if (clocks.runDone === null && app && app.dataset.testScriptState === 'notRunning') clocks.runDone = now;
+    if (clocks.firstChart === null && document.querySelector('[data-testid=stPlotlyChart] .main-svg')) {
+        clocks.firstChart = now;
     }
-    if (window.__runDoneMs !== null && window.__firstChartMs !== null) observer.disconnect();
+    if (clocks.runDone !== null && clocks.firstChart !== null) observer.disconnect();
 }).observe(document, {childList: true, subtree: true, attributes: true,
-                      attributeFilter: ['data-test-script-state']});
+                      attributeFilter: ['data-test-script-state', 'data-test-connection-state']});
 """
 
 
@@ -62,6 +65,7 @@ class Visit:
     page: str
     how: str  # "url" (a fresh load) or "sidebar" (moving within the open app)
     ready_s: float | None = None  # until the run ended and every chart was drawn
+    connected_s: float | None = None  # url visits: until the app was connected to the server
     run_done_s: float | None = None  # url visits: until the first script run ended
     first_chart_s: float | None = None  # url visits of pages with charts: until the first chart's svg
     charts: int = 0
@@ -111,21 +115,23 @@ class MemorySampler(threading.Thread):
         self.join()
 
 
-async def _visit_by_url(page, base_url: str, stem: str, path: str, timeout_ms: float) -> Visit:
-    visit = Visit(stem, "url")
+async def _read_clocks(page, visit: Visit) -> None:
+    clocks = await page.evaluate("window.__clocks")
+    visit.connected_s, visit.run_done_s, visit.first_chart_s = (
+        None if clocks[name] is None else clocks[name] / 1000 for name in ("connected", "runDone", "firstChart"))
+
+
+async def _visit_by_url(page, base_url: str, path: str, visit: Visit, timeout_ms: float) -> None:
     started = time.perf_counter()
-    await page.goto(f"{base_url}/{path}", timeout=timeout_ms)
-    await wait_for_app(page, timeout=timeout_ms)
-    visit.ready_s = time.perf_counter() - started
-    run_done_ms, first_chart_ms = await page.evaluate("[window.__runDoneMs, window.__firstChartMs]")
-    visit.run_done_s = None if run_done_ms is None else run_done_ms / 1000
-    visit.first_chart_s = None if first_chart_ms is None else first_chart_ms / 1000
-    return visit
+    try:
+        await page.goto(f"{base_url}/{path}", timeout=timeout_ms)
+        await wait_for_app(page, timeout=timeout_ms)
+        visit.ready_s = time.perf_counter() - started
+    finally:  # a visit that timed out still tells how far it got
+        await _read_clocks(page, visit)
 
 
-async def _visit_by_sidebar(page, index: int, timeout_ms: float) -> Visit:
-    stem, path, _ = PAGES[index]
-    visit = Visit(stem, "sidebar")
+async def _visit_by_sidebar(page, index: int, path: str, timeout_ms: float) -> float:
     old_heading = await page.locator("[data-testid=stMain] h1").first.inner_text()
     started = time.perf_counter()
     await page.locator(NAV_LINKS).nth(index).click(timeout=timeout_ms)
@@ -135,31 +141,31 @@ async def _visit_by_sidebar(page, index: int, timeout_ms: float) -> Visit:
                                  " return h && h.innerText !== old; }", arg=old_heading, timeout=timeout_ms,
                                  polling=100)
     await wait_for_app(page, timeout=timeout_ms)
-    visit.ready_s = time.perf_counter() - started
-    return visit
+    return time.perf_counter() - started
 
 
 async def _run_session(browser, base_url: str, index: int, more: int, timeout_ms: float) -> Session:
+    """Session i loads topic page i by its URL (home comes last in the round robin), then moves on."""
     session = Session(index)
     context = await browser.new_context(viewport={"width": 1400, "height": 900})
     await context.add_init_script(_PAGE_CLOCKS)
     page = await context.new_page()
-    order = [(index + step) % len(PAGES) for step in range(more + 1)]
+    order = [(index + 1 + step) % len(PAGES) for step in range(more + 1)]
     try:
         for step, page_index in enumerate(order):
             stem, path, _ = PAGES[page_index]
+            visit = Visit(stem, "url" if step == 0 else "sidebar")
+            session.visits.append(visit)
             try:
                 if step == 0:
-                    visit = await _visit_by_url(page, base_url, stem, path, timeout_ms)
+                    await _visit_by_url(page, base_url, path, visit, timeout_ms)
                 else:
-                    visit = await _visit_by_sidebar(page, page_index, timeout_ms)
+                    visit.ready_s = await _visit_by_sidebar(page, page_index, path, timeout_ms)
                 visit.charts = await page.locator("[data-testid=stMain] [data-testid=stPlotlyChart]").count()
                 exceptions = await page.locator("[data-testid=stException]").count()
                 visit.error = f"{exceptions} exception element(s) on the page" if exceptions else None
             except Exception as error:  # a timeout or a broken page: this session was not served
-                visit = Visit(stem, "url" if step == 0 else "sidebar", error=f"{type(error).__name__}: "
-                              f"{str(error).splitlines()[0][:200]}")
-            session.visits.append(visit)
+                visit.error = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
             if visit.error:
                 break
     finally:
@@ -195,6 +201,7 @@ def summarize(sessions: list[Session], memory_mb: list[float], idle_mb: float | 
     visits = [v for s in sessions for v in s.visits]
     first_chart = [v.first_chart_s for v in visits if v.first_chart_s is not None]
     url_ready = [v.ready_s for v in visits if v.how == "url" and v.ready_s is not None]
+    connected = [v.connected_s for v in visits if v.connected_s is not None]
     run_done = [v.run_done_s for v in visits if v.run_done_s is not None]
     switch_ready = [v.ready_s for v in visits if v.how == "sidebar" and v.ready_s is not None]
     served = sum(s.served for s in sessions)
@@ -205,6 +212,8 @@ def summarize(sessions: list[Session], memory_mb: list[float], idle_mb: float | 
         "first_chart_p50_s": _percentile(first_chart, 0.50),
         "first_chart_p95_s": _percentile(first_chart, 0.95),
         "first_chart_samples": len(first_chart),
+        "connected_p50_s": _percentile(connected, 0.50),
+        "connected_p95_s": _percentile(connected, 0.95),
         "run_done_p50_s": _percentile(run_done, 0.50),
         "run_done_p95_s": _percentile(run_done, 0.95),
         "url_ready_p50_s": _percentile(url_ready, 0.50),
@@ -226,10 +235,12 @@ def _fmt(value: float | None, digits: int = 2) -> str:
 
 
 def print_report(sessions: list[Session], summary: dict) -> None:
-    print(f"{'session':>7}  {'page':<16} {'how':<8} {'run s':>7} {'chart s':>8} {'ready s':>8} {'charts':>6}  error")
+    print(f"{'session':>7}  {'page':<16} {'how':<8} {'conn s':>7} {'run s':>7} {'chart s':>8} {'ready s':>8} "
+          f"{'charts':>6}  error")
     for session in sessions:
         for visit in session.visits:
-            print(f"{session.index:>7}  {visit.page:<16} {visit.how:<8} {_fmt(visit.run_done_s):>7} "
+            print(f"{session.index:>7}  {visit.page:<16} {visit.how:<8} {_fmt(visit.connected_s):>7} "
+                  f"{_fmt(visit.run_done_s):>7} "
                   f"{_fmt(visit.first_chart_s):>8} {_fmt(visit.ready_s):>8} {visit.charts:>6}  {visit.error or ''}")
     print()
     rows = [
@@ -237,6 +248,8 @@ def print_report(sessions: list[Session], summary: dict) -> None:
         ("time to first chart p50 / p95 (s)",
          f"{_fmt(summary['first_chart_p50_s'])} / {_fmt(summary['first_chart_p95_s'])}"
          f"  (target p95 < {TARGET_P95_S:g}; {summary['first_chart_samples']} loads with charts)"),
+        ("fresh load, app connected p50 / p95 (s)",
+         f"{_fmt(summary['connected_p50_s'])} / {_fmt(summary['connected_p95_s'])}"),
         ("fresh load, script run ended p50 / p95 (s)",
          f"{_fmt(summary['run_done_p50_s'])} / {_fmt(summary['run_done_p95_s'])}"),
         ("fresh load, all charts p50 / p95 (s)",
