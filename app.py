@@ -1,5 +1,8 @@
 """RoPE Explorer: the router. Page config, the sidebar (language, device, share link), navigation."""
 
+# Plotly imports pandas lazily while it validates a figure: import it whole here, before any page runs,
+# so that sessions building their first figures at the same time never see it half-imported.
+import pandas  # noqa: F401
 import streamlit as st
 import torch
 
