@@ -26,6 +26,7 @@ from __future__ import annotations
 import threading
 
 import torch
+from torch.utils.weak import WeakIdKeyDictionary
 
 # Below this many elements the eager kernels cost about as much as the compiled call's guard
 # checks; they are also the app's sizes, which must never wait for a compiler.
@@ -33,6 +34,7 @@ COMPILED_MIN_ELEMENTS = 1 << 18
 
 _compile_lock = threading.Lock()  # held while compiling and while a compiled kernel runs
 _warm: set[tuple[str, torch.dtype, str]] = set()  # (device type, x dtype, layout) compiled so far
+_rotors = WeakIdKeyDictionary()  # cos table -> (sin table, cos + i sin)
 
 
 def _complex_view(work: torch.Tensor) -> torch.Tensor:
@@ -44,8 +46,18 @@ def _complex_view(work: torch.Tensor) -> torch.Tensor:
     return torch.view_as_complex(pairs)
 
 
+def _rotor(cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    """cos + i sin, made once per table: building it costs a pass over the tables on every call
+    otherwise. Kept while `cos` lives (rope_tables caches the tables of the default positions)."""
+    kept = _rotors.get(cos)
+    if kept is None or kept[0] is not sin:
+        kept = (sin, torch.complex(cos, sin))
+        _rotors[cos] = kept
+    return kept[1]
+
+
 def _eager_interleaved(work, cos, sin):
-    return torch.view_as_real(_complex_view(work) * torch.complex(cos, sin)).flatten(-2)
+    return torch.view_as_real(_complex_view(work) * _rotor(cos, sin)).flatten(-2)
 
 
 def _eager_half(work, cos, sin):

@@ -108,6 +108,16 @@ def test_apply_rope_fast_fractional_positions_and_base(layout):
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
+def test_eager_branch_with_the_same_cos_and_another_sin(layout):
+    # cos(-a) = cos(a) and sin(-a) = -sin(a): the same cos table with -sin turns the other way.
+    x = _randn(2, 6, 8)
+    positions = torch.arange(6, dtype=torch.float64) * 3
+    cos, sin = rope_tables(positions, 6, 8, 10000.0, torch.float32, "cpu")
+    assert_matches(kernels.rope_eager(x, cos, sin, layout), x, layout, positions=positions)
+    assert_matches(kernels.rope_eager(x, cos, -sin, layout), x, layout, positions=-positions)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
 def test_eager_branch_is_differentiable(layout):
     x = _randn(2, 4, 8, dtype=torch.float64).requires_grad_()
     kernels.rope_eager(x, *_tables(x), layout).square().sum().backward()
