@@ -34,13 +34,12 @@ def test_first_visit_after_start_by_a_page_link_shows_no_dialog(page):
         assert_clean(page)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "Plotly imports pandas lazily, on the first figure it validates; when several sessions build their "
-    "first figures at once, some get the half-imported module and fail with AttributeError: partially "
-    "initialized module 'pandas' has no attribute 'Series'. Importing pandas in app.py, before any page "
-    "runs, fixes it."))
 def test_every_chart_page_opened_at_once_after_start_is_served(browser_context):
-    """The first figures of a fresh server are built by several sessions at the same time."""
+    """The first figures of a fresh server are built by several sessions at the same time.
+
+    Plotly imports pandas on the first figure it validates; unless the router imports it first, some of
+    these sessions get the half-imported module and fail with AttributeError.
+    """
     chart_pages = [(stem, url) for stem, url, _ in PAGES if stem not in PAGES_WITHOUT_CHARTS]
     with streamlit_server() as fresh, output_on_failure(fresh):
         home = browser_context.new_page()  # the first session runs the router once (see the test above)
