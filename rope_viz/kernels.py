@@ -91,11 +91,16 @@ _FUSED = {"interleaved": _fused_interleaved, "half": _fused_half}
 _COMPILED = {}  # layout -> torch.compile'd _FUSED[layout], made by warm_up
 
 
+def compiled_ready(device, dtype: torch.dtype, layout: str) -> bool:
+    """Whether warm_up has compiled the fused kernel for this device type, dtype and layout."""
+    return (torch.device(device).type, dtype, layout) in _warm
+
+
 def rope_compiled(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str) -> torch.Tensor | None:
     """The compiled branch of rope_fast, or None where it cannot run without compiling: not warmed
     up for this device, dtype and layout, a non-contiguous x, an input the compiled code does not
     cover (the compiler is told to fail rather than compile), or a compilation in progress."""
-    if (x.device.type, x.dtype, layout) not in _warm or not x.is_contiguous():
+    if not compiled_ready(x.device, x.dtype, layout) or not x.is_contiguous():
         return None
     if not _compile_lock.acquire(blocking=False):
         return None
