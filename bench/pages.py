@@ -1,0 +1,139 @@
+"""`python -m bench pages` and `python -m bench browser`: what each page of the app costs.
+
+pages: for every page of the app, at its default knobs and at its largest knobs (LARGEST below),
+the warm script time (open the page, then time several reruns through Streamlit's AppTest, median)
+and the chart payload (bytes of plotly JSON the page sends). A page still being written, with few
+knobs or none, simply measures what it has; a LARGEST value the page repairs (out of its range)
+is reported as a notice, so this table is easy to keep in step with the pages.
+
+browser: a real Chromium against a running server (bench.serve): the time from navigation to the
+first drawn chart (`.main-svg`) and to the whole page being drawn, on a server and browser that
+have already shown every page once.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+
+from ui.pages import PAGES
+
+WARM_RERUN_S = {"default": 0.3, "largest": 1.0}
+PAYLOAD_BYTES = {"default": 1_000_000, "largest": 2_000_000}
+FIRST_CHART_S = 3.0
+FIRST_CHART = "[data-testid=stMain] .main-svg"  # plotly's svg exists once a chart is drawn
+
+# Per page, the URL parameters that make it as heavy as its knobs allow (each at its maximum).
+LARGEST = {
+    "home": {},
+    "complex_plane": {"a": 3.0, "b": 3.0, "w_mod": 3.0},
+    "rotations": {"dim": 256, "max_pos": 512, "pairs": "0,1,2,32,64,96,126,127", "m": 512, "pair": 127},
+    "phase": {"dim": 64, "m": 128, "n": 128, "pair": 31},
+    "relative": {"seq": 2048, "dim": 256, "content": "random", "shift": 4096, "causal": 1},
+    "implementation": {"seq": 512, "dim": 128, "m": 64, "rotary_dim": 128, "pos": 4096, "shift": 4096},
+    "versus": {"seq": 1024, "dim": 256, "shift": 4096},
+    "decay": {"dim": 256, "max_r": 4096, "sweep": "2,3,4,5,6,7", "samples": 128},
+    "linear": {"seq": 2048, "dim": 256, "channel": 255, "timing": 1},
+}
+
+
+def _measure_page(stem: str, params: dict, reruns: int) -> dict:
+    from tests.apptest.conftest import open_page
+
+    # AppTest runs outside a server: quiet Streamlit's "missing ScriptRunContext" warning.
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(logging.ERROR)
+    try:
+        at = open_page(stem, params)
+    except Exception as err:  # noqa: BLE001 - a page being written may not even load
+        return {"error": f"{type(err).__name__}: {err}"}
+    if at.exception:
+        return {"error": "; ".join(e.value for e in at.exception)}
+    samples = []
+    for _ in range(reruns):
+        start = time.perf_counter()
+        at.run()
+        samples.append(time.perf_counter() - start)
+    charts = at.get("plotly_chart")
+    return {"warm_rerun_s": statistics.median(samples), "charts": len(charts),
+            "payload_bytes": sum(len(el.proto.spec) for el in charts),
+            "notices": [w.value for w in at.warning], "error": "; ".join(e.value for e in at.exception) or None}
+
+
+def _verdict(row: dict, knobs: str) -> bool:
+    return (not row.get("error") and row["warm_rerun_s"] <= WARM_RERUN_S[knobs]
+            and row["payload_bytes"] <= PAYLOAD_BYTES[knobs])
+
+
+def run(reruns: int = 5) -> dict:
+    """Every page at default and largest knobs; prints the table as it goes."""
+    rows = []
+    print(f"{'page':16s} {'knobs':8s} {'rerun s':>8s} {'charts':>6s} {'payload KB':>10s}  verdict")
+    for stem, _url, _icon in PAGES:
+        for knobs, params in (("default", {}), ("largest", LARGEST.get(stem, {}))):
+            row = {"page": stem, "knobs": knobs, "params": params, **_measure_page(stem, params, reruns)}
+            row["pass"] = _verdict(row, knobs)
+            rows.append(row)
+            print(format_row(row), flush=True)
+    targets = [{"what": f"{r['page']} {r['knobs']}: rerun <= {WARM_RERUN_S[r['knobs']]} s and payload <= "
+                        f"{PAYLOAD_BYTES[r['knobs']] // 1000} KB", "pass": r["pass"]} for r in rows]
+    return {"reruns": reruns, "rows": rows, "targets": targets}
+
+
+def format_row(row: dict) -> str:
+    if row.get("error") and "warm_rerun_s" not in row:
+        return f"{row['page']:16s} {row['knobs']:8s} ERROR {row['error'][:80]}"
+    notes = "" if not row["notices"] else f"  ({len(row['notices'])} notice(s): LARGEST out of range?)"
+    error = "" if not row["error"] else f"  error: {row['error'][:60]}"
+    return (f"{row['page']:16s} {row['knobs']:8s} {row['warm_rerun_s']:8.3f} {row['charts']:6d} "
+            f"{row['payload_bytes'] / 1000:10.1f}  {'PASS' if row['pass'] else 'FAIL'}{notes}{error}")
+
+
+def _time_navigation(tab, url: str, has_charts: bool) -> dict:
+    from bench.serve import wait_for_app
+
+    start = time.perf_counter()
+    tab.goto(url)
+    first_chart = None
+    if has_charts:
+        tab.wait_for_selector(FIRST_CHART, state="attached")
+        first_chart = time.perf_counter() - start
+    wait_for_app(tab)
+    return {"first_chart_s": first_chart, "page_ready_s": time.perf_counter() - start}
+
+
+def run_browser(repeats: int = 3) -> dict:
+    """Every page in Chromium on a warm server: median time to the first chart and to the whole page."""
+    from playwright.sync_api import sync_playwright
+
+    from bench.serve import launch_chromium, streamlit_server
+
+    rows = []
+    with streamlit_server() as server, sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        urls = {stem: f"{server.url}/{url}" for stem, url, _icon in PAGES}
+        has_charts = {}
+        for stem, url in urls.items():  # warm the server's caches and the browser's
+            tab = context.new_page()
+            _time_navigation(tab, url, has_charts=False)
+            has_charts[stem] = tab.locator(FIRST_CHART).count() > 0
+            tab.close()
+        print(f"{'page':16s} {'first chart s':>13s} {'page ready s':>12s}  verdict")
+        for stem, url in urls.items():
+            samples = []
+            for _ in range(repeats):
+                tab = context.new_page()
+                samples.append(_time_navigation(tab, url, has_charts[stem]))
+                tab.close()
+            row = {"page": stem, "page_ready_s": statistics.median(s["page_ready_s"] for s in samples),
+                   "first_chart_s": statistics.median(s["first_chart_s"] for s in samples) if has_charts[stem] else None}
+            row["pass"] = row["first_chart_s"] is None or row["first_chart_s"] < FIRST_CHART_S
+            rows.append(row)
+            first = "no chart" if row["first_chart_s"] is None else f"{row['first_chart_s']:.2f}"
+            print(f"{stem:16s} {first:>13s} {row['page_ready_s']:12.2f}  {'PASS' if row['pass'] else 'FAIL'}",
+                  flush=True)
+        context.close()
+        browser.close()
+    targets = [{"what": f"{r['page']}: first chart < {FIRST_CHART_S} s", "pass": r["pass"]} for r in rows]
+    return {"repeats": repeats, "rows": rows, "targets": targets}
