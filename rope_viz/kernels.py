@@ -28,8 +28,9 @@ import threading
 import torch
 from torch.utils.weak import WeakIdKeyDictionary
 
-# Below this many elements the eager kernels cost about as much as the compiled call's guard
-# checks; they are also the app's sizes, which must never wait for a compiler.
+# Smaller tensors stay eager: their eager kernels are short (ATen runs them on one thread below
+# 32768 elements), while a compiled call adds guard checks and always starts its OpenMP team,
+# which on a busy CPU can cost milliseconds. They are also the app's sizes.
 COMPILED_MIN_ELEMENTS = 1 << 18
 
 _compile_lock = threading.Lock()  # held while compiling and while a compiled kernel runs
