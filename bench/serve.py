@@ -3,7 +3,7 @@
 `streamlit_server()` runs `streamlit run app.py` on a free loopback port, waits until
 `/_stcore/health` answers "ok", yields the running `Server`, and stops it on exit.
 `launch_chromium()` starts Debian's Chromium through Playwright, and `wait_for_app()` waits until a
-page has connected, finished its script run and drawn its first chart. Both take either Playwright
+page has connected, finished its script run and drawn all its charts. Both take either Playwright
 API: with the async one, await what they return.
 """
 
