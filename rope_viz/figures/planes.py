@@ -40,7 +40,9 @@ def matrix_panels(matrices: list[np.ndarray], panel_titles: list[str], *, title:
                                  hovertemplate=f"%{{y}}, %{{x}}: %{{z:.{digits + 6}f}}<extra></extra>"),
                       row=1, col=j + 1)
     styled(fig, title=title, x_title=x_title, y_title=y_title, height=height, legend=False)
-    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(type="category", autorange="reversed", title_text=None)
+    fig.update_yaxes(title_text=y_title, row=1, col=1)  # one row title, on the first panel
     return fig
 
 

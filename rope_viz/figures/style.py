@@ -22,16 +22,18 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
            legend: bool = True) -> go.Figure:
     """Apply the house style and the (already translated) titles to `fig`, and return it."""
     fig.update_layout(
-        title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": 16}},
+        title={"text": title, "x": 0.01, "xanchor": "left", "y": 0.98, "yanchor": "top", "yref": "container",
+               "font": {"size": 16}},
         font={"family": FONT, "size": 13},
         template="none",  # the look is set below: a named template costs ~50 ms per figure to validate
         paper_bgcolor="white",
         plot_bgcolor="white",
         height=height,
-        margin={"l": 60, "r": 20, "t": 56, "b": 50},
+        # a legend sits in its own band between the title and the plot, clear of the axis titles
+        margin={"l": 60, "r": 20, "t": 92 if legend else 56, "b": 50},
         colorway=list(PALETTE),
         showlegend=legend,
-        legend={"orientation": "h", "y": -0.18, "x": 0},
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
         hovermode="closest",
     )
     fig.update_xaxes(gridcolor=GRID, zerolinecolor=AXIS_LINE, linecolor=AXIS_LINE, automargin=True)
