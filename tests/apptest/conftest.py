@@ -10,8 +10,11 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ui.pages import PAGES as ROUTER_PAGES
+
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ("complex_plane", "rotations", "phase", "relative", "implementation", "versus", "decay", "linear")
+# the topic pages (every page but home), in the router's order
+PAGES = tuple(stem for stem, url, _ in ROUTER_PAGES if url)
 
 
 def open_page(page: str, params: dict | None = None, lang: str = "en", timeout: float = 120) -> AppTest:
