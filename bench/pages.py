@@ -23,6 +23,9 @@ WARM_RERUN_S = {"default": 0.3, "largest": 1.0}
 PAYLOAD_BYTES = {"default": 1_000_000, "largest": 2_000_000}
 FIRST_CHART_S = 3.0
 FIRST_CHART = "[data-testid=stMain] .main-svg"  # plotly's svg exists once a chart is drawn
+# AppTest runs the app outside a server, and these loggers warn about that on every run.
+OUTSIDE_SERVER_LOGGERS = ("streamlit.runtime.scriptrunner_utils.script_run_context",
+                          "streamlit.runtime.state.session_state_proxy")
 
 # Per page, the URL parameters that make it as heavy as its knobs allow (each at its maximum).
 LARGEST = {
@@ -41,8 +44,6 @@ LARGEST = {
 def _measure_page(stem: str, params: dict, reruns: int) -> dict:
     from tests.apptest.conftest import open_page
 
-    # AppTest runs outside a server: quiet Streamlit's "missing ScriptRunContext" warning.
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(logging.ERROR)
     try:
         at = open_page(stem, params)
     except Exception as err:  # noqa: BLE001 - a page being written may not even load
@@ -67,6 +68,8 @@ def _verdict(row: dict, knobs: str) -> bool:
 
 def run(reruns: int = 5) -> dict:
     """Every page at default and largest knobs; prints the table as it goes."""
+    for name in OUTSIDE_SERVER_LOGGERS:  # a filter, since Streamlit resets levels when it loads its config
+        logging.getLogger(name).addFilter(lambda record: record.levelno >= logging.ERROR)
     rows = []
     print(f"{'page':16s} {'knobs':8s} {'rerun s':>8s} {'charts':>6s} {'payload KB':>10s}  verdict")
     for stem, _url, _icon in PAGES:
