@@ -76,20 +76,30 @@ def rope_eager(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: st
     return rotate(work, cos, sin).to(x.dtype)
 
 
-def _fused_interleaved(x3, cos, sin):
-    pairs = x3.unflatten(-1, (-1, 2)).to(cos.dtype)
-    x1, x2 = pairs[..., 0], pairs[..., 1]
-    return torch.stack((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=-1).flatten(-2).to(x3.dtype)
+# The fused kernels take x as (rows, seq, pairs, 2) interleaved or (rows, seq, 2, pairs) half: with
+# the pair axis its own dimension, no index in the generated loops divides by a symbolic size (an
+# integer division per vector, which cost a fifth of the kernel's time here).
+def _fused_interleaved(x4, cos, sin):
+    work = x4.to(cos.dtype)
+    x1, x2 = work[..., 0], work[..., 1]
+    return torch.stack((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=-1).to(x4.dtype)
 
 
-def _fused_half(x3, cos, sin):
-    halves = x3.unflatten(-1, (2, -1)).to(cos.dtype)
-    x1, x2 = halves[..., 0, :], halves[..., 1, :]
-    return torch.stack((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=-2).flatten(-2).to(x3.dtype)
+def _fused_half(x4, cos, sin):
+    work = x4.to(cos.dtype)
+    x1, x2 = work[..., 0, :], work[..., 1, :]
+    return torch.stack((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=-2).to(x4.dtype)
 
 
 _FUSED = {"interleaved": _fused_interleaved, "half": _fused_half}
 _COMPILED = {}  # layout -> torch.compile'd _FUSED[layout], made by warm_up
+
+
+def _as_4d(x: torch.Tensor, layout: str) -> torch.Tensor:
+    """x (..., seq, r) as the fused kernels' 4-D view, with standard strides whatever x's leading
+    dimensions were (a view when x is contiguous)."""
+    seq, pairs = x.shape[-2], x.shape[-1] // 2
+    return x.reshape(-1, seq, pairs, 2) if layout == "interleaved" else x.reshape(-1, seq, 2, pairs)
 
 
 def compiled_ready(device, dtype: torch.dtype, layout: str) -> bool:
@@ -106,10 +116,8 @@ def rope_compiled(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout:
     if not _compile_lock.acquire(blocking=False):
         return None
     try:
-        # (rows, seq, r) with standard strides, whatever x's leading dimensions were.
-        x3 = x.reshape(-1, x.shape[-2], x.shape[-1])
         with torch.compiler.set_stance("fail_on_recompile"):
-            return _COMPILED[layout](x3, cos.contiguous(), sin.contiguous()).view(x.shape)
+            return _COMPILED[layout](_as_4d(x, layout), cos.contiguous(), sin.contiguous()).view(x.shape)
     except RuntimeError:  # a guard miss: this input would need a new compilation
         return None
     finally:
@@ -153,18 +161,20 @@ def _compiled_pays(device_type: str, dtype: torch.dtype, layout: str) -> bool:
 def _compile_one(device: torch.device, dtype: torch.dtype, layout: str) -> bool:
     table_dtype = torch.float64 if dtype == torch.float64 else torch.float32
     # Distinct sizes, none 0 or 1, so that no dimension is specialised to a constant.
-    x3 = torch.randn(3, 5, 14, device=device).to(dtype)
+    x = torch.randn(3, 5, 14, device=device).to(dtype)
+    x4 = _as_4d(x, layout).clone()  # its own tensor, not a view, as the marks below need
     cos, sin = (torch.randn(5, 7, device=device, dtype=table_dtype) for _ in range(2))  # not views
     try:
-        from torch._dynamo.decorators import mark_unbacked  # imported here: seconds to load
+        from torch._dynamo.decorators import mark_static, mark_unbacked  # imported here: seconds to load
 
         if layout not in _COMPILED:
             _COMPILED[layout] = torch.compile(_FUSED[layout], dynamic=True, fullgraph=True)
-        mark_unbacked(x3, 0)  # one kernel for any number of rows, 1 included
-        got = _COMPILED[layout](x3, cos, sin)
+        mark_unbacked(x4, 0)  # one kernel for any number of rows, 1 included
+        mark_static(x4, 3 if layout == "interleaved" else 2)  # the pair axis is always 2
+        got = _COMPILED[layout](x4, cos, sin).view(x.shape)
     except Exception:  # noqa: BLE001 - no compiler, no backend, an unsupported device: stay eager
         return False
-    expected = rope_eager(x3, cos, sin, layout)
+    expected = rope_eager(x, cos, sin, layout)
     if not torch.allclose(got.to(table_dtype), expected.to(table_dtype), rtol=1e-2, atol=1e-2):
         return False
     _warm.add((device.type, dtype, layout))
