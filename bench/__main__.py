@@ -1,5 +1,5 @@
 """`python -m bench [core] [pages] [browser]`: run the benchmark sections (all of them by default),
-print their tables and write bench-results/<section>.json."""
+print their tables and write bench-results/<section>.json. Exits with 1 when a target is missed."""
 
 from __future__ import annotations
 
