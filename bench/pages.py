@@ -6,9 +6,10 @@ and the chart payload (bytes of plotly JSON the page sends). A page still being 
 knobs or none, simply measures what it has; a LARGEST value the page repairs (out of its range)
 is reported as a notice, so this table is easy to keep in step with the pages.
 
-browser: a real Chromium against a running server (bench.serve): the time from navigation to the
-first drawn chart (`.main-svg`) and to the whole page being drawn, on a server and browser that
-have already shown every page once.
+browser: a real Chromium against a running server (bench.serve), on a server and browser that have
+already shown every page once: the time to the first drawn chart (`.main-svg`) and to the whole page
+when a new tab opens the page's address (the app's code starts in the tab), and the time to the first
+chart when the page is reached from the sidebar inside the app (the target: under 3 s).
 """
 
 from __future__ import annotations
@@ -105,6 +106,18 @@ def _time_navigation(tab, url: str, has_charts: bool) -> dict:
     return {"first_chart_s": first_chart, "page_ready_s": time.perf_counter() - start}
 
 
+def _time_sidebar_navigation(tab, home: str, url: str) -> float:
+    """From the home page (no charts), click the page's sidebar link: seconds until its first chart."""
+    from bench.serve import wait_for_app
+
+    tab.goto(home)
+    wait_for_app(tab)
+    start = time.perf_counter()
+    tab.locator(f'[data-testid=stSidebarNav] a[href$="/{url}"]').click()
+    tab.wait_for_selector(FIRST_CHART, state="attached")
+    return time.perf_counter() - start
+
+
 def run_browser(repeats: int = 3) -> dict:
     """Every page in Chromium on a warm server: median time to the first chart and to the whole page."""
     from playwright.sync_api import sync_playwright
@@ -122,7 +135,7 @@ def run_browser(repeats: int = 3) -> dict:
             _time_navigation(tab, url, has_charts=False)
             has_charts[stem] = tab.locator(FIRST_CHART).count() > 0
             tab.close()
-        print(f"{'page':16s} {'first chart s':>13s} {'page ready s':>12s}  verdict")
+        print(f"{'page':16s} {'new tab: chart s':>16s} {'ready s':>8s} {'in app: chart s':>16s}  verdict")
         for stem, url in urls.items():
             samples = []
             for _ in range(repeats):
@@ -130,13 +143,21 @@ def run_browser(repeats: int = 3) -> dict:
                 samples.append(_time_navigation(tab, url, has_charts[stem]))
                 tab.close()
             row = {"page": stem, "page_ready_s": statistics.median(s["page_ready_s"] for s in samples),
-                   "first_chart_s": statistics.median(s["first_chart_s"] for s in samples) if has_charts[stem] else None}
-            row["pass"] = row["first_chart_s"] is None or row["first_chart_s"] < FIRST_CHART_S
+                   "first_chart_s": statistics.median(s["first_chart_s"] for s in samples) if has_charts[stem] else None,
+                   "in_app_first_chart_s": None}
+            if has_charts[stem]:  # navigating inside the app: the app's code is already in the browser
+                tab = context.new_page()
+                row["in_app_first_chart_s"] = statistics.median(
+                    _time_sidebar_navigation(tab, server.url, url.rsplit("/", 1)[-1]) for _ in range(repeats))
+                tab.close()
+            row["pass"] = row["in_app_first_chart_s"] is None or row["in_app_first_chart_s"] < FIRST_CHART_S
             rows.append(row)
             first = "no chart" if row["first_chart_s"] is None else f"{row['first_chart_s']:.2f}"
-            print(f"{stem:16s} {first:>13s} {row['page_ready_s']:12.2f}  {'PASS' if row['pass'] else 'FAIL'}",
+            in_app = "-" if row["in_app_first_chart_s"] is None else f"{row['in_app_first_chart_s']:.2f}"
+            print(f"{stem:16s} {first:>16s} {row['page_ready_s']:8.2f} {in_app:>16s}  {'PASS' if row['pass'] else 'FAIL'}",
                   flush=True)
         context.close()
         browser.close()
-    targets = [{"what": f"{r['page']}: first chart < {FIRST_CHART_S} s", "pass": r["pass"]} for r in rows]
+    targets = [{"what": f"{r['page']}: first chart < {FIRST_CHART_S} s after sidebar navigation", "pass": r["pass"]}
+               for r in rows]
     return {"repeats": repeats, "rows": rows, "targets": targets}
