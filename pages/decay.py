@@ -2,7 +2,6 @@
 
 import numpy as np
 import streamlit as st
-import torch
 
 import ui
 from rope_viz import count_rises, decay_bound, distance_grid, empirical_decay, to_numpy
@@ -17,7 +16,7 @@ EMPIRICAL_POINTS = 256  # distances at which the sampled means are evaluated
 @ui.cached(max_entries=32)
 def bound_curve(dim: int, base: float, max_r: int):
     """The bound at every integer distance 0..max_r (float32 for drawing) and its rise count."""
-    bound = decay_bound(dim, base, torch.arange(max_r + 1))
+    bound = decay_bound(dim, base, range(max_r + 1))
     return to_numpy(bound), count_rises(bound)
 
 

@@ -38,7 +38,7 @@ def attention_outputs(seq: int, dim: int, base: float, phi: str, seed: int) -> d
     _, soft = softmax_attention(q, k, v, base=base)
     lin, den = linear_attention(q, k, v, base=base, feature_map=phi)
     _, den_rot = linear_attention(q, k, v, base=base, feature_map=phi, rotate_denominator=True)
-    shifted, _ = linear_attention(q, k, v, torch.arange(SHIFT, SHIFT + seq), base=base, feature_map=phi)
+    shifted, _ = linear_attention(q, k, v, range(SHIFT, SHIFT + seq), base=base, feature_map=phi)
     lin64, soft64, den64, den_rot64 = lin.numpy(), soft.numpy(), den.numpy(), den_rot.numpy()
     defined = den64 > 0  # relu can zero every feature of a query: its output is 0/0
     any_defined = bool(defined.any())

@@ -15,11 +15,11 @@ PAGE = "rotations"
 
 @ui.cached
 def clock_figure(dim: int, base: float, max_pos: int, pairs: tuple, lang: str):
-    positions = torch.arange(max_pos + 1)
+    positions = range(max_pos + 1)
     cos, sin = cos_sin(positions, dim, base, torch.float32, "cpu")
     waves = to_numpy(wavelengths(dim, base))
     return clock_animation(
-        to_numpy(positions), to_numpy(cos[:, list(pairs)]), to_numpy(sin[:, list(pairs)]),
+        list(positions), to_numpy(cos[:, list(pairs)]), to_numpy(sin[:, list(pairs)]),
         [ui.t("rotations.clock_short", i=i, wave=float(waves[i])) for i in pairs],
         title=ui.t("rotations.clocks_title"), play=ui.t("rotations.play"), pause=ui.t("rotations.pause"),
         position_label=ui.t("common.position"),
@@ -28,7 +28,7 @@ def clock_figure(dim: int, base: float, max_pos: int, pairs: tuple, lang: str):
 
 @ui.cached
 def angle_table(dim: int, base: float, max_pos: int):
-    return to_numpy(wrapped_angles(torch.arange(max_pos + 1), dim, base))
+    return to_numpy(wrapped_angles(range(max_pos + 1), dim, base))
 
 
 @ui.cached

@@ -39,9 +39,10 @@ def wrapped_angles(positions, dim: int, base: float = 10000.0) -> torch.Tensor:
     return torch.remainder(angles(positions, dim, base), 2 * math.pi)
 
 
-def cos_sin(positions: torch.Tensor, rotary_dim: int, base: float, dtype, device):
-    """cos and sin of m * theta_i, each (seq, rotary_dim/2), computed in float64 then cast."""
-    theta = torch.outer(positions.to(torch.float64).cpu(), inv_freq(rotary_dim, base, dtype=torch.float64))
+def cos_sin(positions, rotary_dim: int, base: float, dtype, device):
+    """cos and sin of m * theta_i for 1-D positions, each (len(positions), rotary_dim/2), computed in
+    float64 then cast."""
+    theta = torch.outer(as_positions(positions).cpu(), inv_freq(rotary_dim, base, dtype=torch.float64))
     return theta.cos().to(dtype=dtype, device=device), theta.sin().to(dtype=dtype, device=device)
 
 

@@ -14,7 +14,7 @@ from .style import color, styled
 _CIRCLE = np.linspace(0.0, 2.0 * math.pi, 121)
 
 
-def clock_animation(positions: np.ndarray, cos: np.ndarray, sin: np.ndarray, pair_titles: list[str], *,
+def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair_titles: list[str], *,
                     title: str, play: str, pause: str, position_label: str, frame_ms: int = 120
                     ) -> go.Figure:
     """Unit circles with a hand at angle m * theta_i for each chosen pair, one frame per position.
