@@ -1,1 +1,1 @@
-"""Benchmarks and the load script for the app, and the Streamlit server they and the browser tests share."""
+"""Benchmarks and the load script for the app (they start the app with support.server)."""

@@ -6,7 +6,7 @@ and the chart payload (bytes of plotly JSON the page sends). A page still being 
 knobs or none, simply measures what it has; a LARGEST value the page repairs (out of its range)
 is reported as a notice, so this table is easy to keep in step with the pages.
 
-browser: a real Chromium against a running server (bench.serve), on a server and browser that have
+browser: a real Chromium against a running server (support.server), on a server and browser that have
 already shown every page once: the time to the first drawn chart (`.main-svg`) and to the whole page
 when a new tab opens the page's address (the app's code starts in the tab), and the time to the first
 chart when the page is reached from the sidebar inside the app (the target: under 3 s).
@@ -94,7 +94,7 @@ def format_row(row: dict) -> str:
 
 
 def _time_navigation(tab, url: str, has_charts: bool) -> dict:
-    from bench.serve import wait_for_app
+    from support.server import wait_for_app
 
     start = time.perf_counter()
     tab.goto(url)
@@ -108,7 +108,7 @@ def _time_navigation(tab, url: str, has_charts: bool) -> dict:
 
 def _time_sidebar_navigation(tab, home: str, url: str) -> float:
     """From the home page (no charts), click the page's sidebar link: seconds until its first chart."""
-    from bench.serve import wait_for_app
+    from support.server import wait_for_app
 
     tab.goto(home)
     wait_for_app(tab)
@@ -122,7 +122,7 @@ def run_browser(repeats: int = 3) -> dict:
     """Every page in Chromium on a warm server: median time to the first chart and to the whole page."""
     from playwright.sync_api import sync_playwright
 
-    from bench.serve import launch_chromium, streamlit_server
+    from support.server import launch_chromium, streamlit_server
 
     rows = []
     with streamlit_server() as server, sync_playwright() as playwright:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
-from bench.serve import ROOT, wait_for_app
+from support.server import ROOT, wait_for_app
 from rope_viz import i18n
 
 ARTIFACTS = ROOT / "test-artifacts"

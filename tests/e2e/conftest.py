@@ -11,7 +11,7 @@ import os
 import pytest
 from playwright.sync_api import sync_playwright
 
-from bench.serve import CHROMIUM, launch_chromium, streamlit_server, wait_for_app
+from support.server import CHROMIUM, launch_chromium, streamlit_server, wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, VIEWPORT
 
 

@@ -5,7 +5,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from bench.serve import wait_for_app
+from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, assert_charts_drawn, assert_clean
 
 pytestmark = pytest.mark.browser

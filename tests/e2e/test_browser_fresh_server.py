@@ -4,7 +4,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from bench.serve import streamlit_server, wait_for_app
+from support.server import streamlit_server, wait_for_app
 from browser_checks import (LOAD_TIMEOUT_MS, PAGES_WITHOUT_CHARTS, assert_charts_drawn, assert_clean, heading,
                             title)
 from ui.pages import PAGES

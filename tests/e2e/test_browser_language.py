@@ -5,7 +5,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from bench.serve import wait_for_app
+from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, assert_charts_drawn, assert_clean, heading, title
 from rope_viz import i18n
 from ui.pages import PAGES

@@ -5,7 +5,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from bench.serve import wait_for_app
+from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, assert_charts_drawn, assert_clean, heading, save_screenshot, title
 from ui.pages import PAGES
 

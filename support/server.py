@@ -1,10 +1,12 @@
-"""The one way tests, benchmarks and the load script start the app and a browser.
+"""The one way tests, benchmarks and the load script start the app and a browser, and watch its server.
 
 `streamlit_server()` runs `streamlit run app.py` on a free loopback port, waits until
 `/_stcore/health` answers "ok", yields the running `Server`, and stops it on exit.
 `launch_chromium()` starts Debian's Chromium through Playwright, and `wait_for_app()` waits until a
 page has connected, finished its script run and drawn all its charts. Both take either Playwright
 API: with the async one, await what they return.
+`usage(pid)` reads a server's resident memory and CPU seconds (the process and all its children), and
+`UsageSampler` samples them in a background thread while a benchmark runs.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -21,6 +24,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
+
+import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -51,6 +56,10 @@ class Server:
         """The end of what the server has printed (tracebacks of failed runs land here)."""
         return self.log.read_text(encoding="utf-8", errors="replace")[-chars:]
 
+    def usage(self) -> "Usage":
+        """The server's resident memory and CPU seconds right now (see `usage`)."""
+        return usage(self.process.pid)
+
 
 def free_port() -> int:
     """A TCP port on the loopback interface that nothing listens on right now."""
@@ -68,8 +77,11 @@ def _healthy(url: str) -> bool:
 
 
 @contextmanager
-def streamlit_server(*, port: int | None = None, startup_timeout: float = 90.0) -> Iterator[Server]:
-    """Run the app on 127.0.0.1 until the block exits; raise RuntimeError if it does not come up."""
+def streamlit_server(*, port: int | None = None, startup_timeout: float = 90.0,
+                     root: Path = ROOT) -> Iterator[Server]:
+    """Run the app on 127.0.0.1 until the block exits; raise RuntimeError if it does not come up.
+
+    `root` is the folder holding app.py (the checkout by default; another copy of the app to compare)."""
     port = port or free_port()
     url = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
@@ -77,7 +89,7 @@ def streamlit_server(*, port: int | None = None, startup_timeout: float = 90.0) 
                "false", "--server.fileWatcherType", "none"]
     with tempfile.TemporaryDirectory(prefix="rope-explorer-server-") as folder, \
             open(Path(folder) / "server.log", "wb") as log:
-        process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        process = subprocess.Popen(command, cwd=root, stdout=log, stderr=subprocess.STDOUT,
                                    env={**os.environ, "PYTHONUNBUFFERED": "1"})
         server = Server(url, process, Path(log.name))
         try:
@@ -108,3 +120,75 @@ def launch_chromium(playwright, **options):
 def wait_for_app(page, timeout: float = 60_000):
     """Wait until the app is connected, its run has finished and its charts are drawn (timeout in ms)."""
     return page.wait_for_function(_APP_READY, timeout=timeout, polling=100)
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Resident memory (MiB) and CPU seconds used so far (user + system) of a process and its children."""
+
+    rss_mb: float
+    cpu_s: float
+
+
+def usage(pid: int) -> Usage:
+    """RSS and CPU seconds of process `pid` and all its live children; raises psutil.NoSuchProcess if it ended."""
+    process = psutil.Process(pid)
+    rss = cpu = 0.0
+    for proc in [process, *process.children(recursive=True)]:
+        try:
+            with proc.oneshot():
+                rss += proc.memory_info().rss
+                times = proc.cpu_times()
+                cpu += times.user + times.system
+        except psutil.Error:  # a child that ended between listing and reading
+            if proc is process:
+                raise
+    return Usage(rss / 2 ** 20, cpu)
+
+
+class UsageSampler(threading.Thread):
+    """Samples `usage(pid)` every `every` seconds until `stop()`; also usable as a context manager."""
+
+    def __init__(self, pid: int, every: float = 0.2):
+        super().__init__(daemon=True, name=f"usage-sampler-{pid}")
+        self.pid = pid
+        self.every = every
+        self.samples: list[tuple[float, Usage]] = []  # (seconds since start, usage)
+        self._finished = threading.Event()
+        self._started_at = time.perf_counter()
+
+    def run(self) -> None:
+        self._started_at = time.perf_counter()
+        while not self._finished.is_set():
+            try:
+                self.samples.append((time.perf_counter() - self._started_at, usage(self.pid)))
+            except psutil.Error:  # the server ended
+                return
+            self._finished.wait(self.every)
+
+    def stop(self) -> None:
+        self._finished.set()
+        if self.is_alive():
+            self.join()
+
+    def __enter__(self) -> "UsageSampler":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    @property
+    def peak_rss_mb(self) -> float | None:
+        return max((u.rss_mb for _, u in self.samples), default=None)
+
+    @property
+    def rss_mb(self) -> list[float]:
+        return [round(u.rss_mb, 1) for _, u in self.samples]
+
+    @property
+    def cpu_s(self) -> float | None:
+        """CPU seconds the server used between the first and the last sample."""
+        if len(self.samples) < 2:
+            return None
+        return self.samples[-1][1].cpu_s - self.samples[0][1].cpu_s
