@@ -31,7 +31,9 @@ from .attention import (
 from .decay import count_rises, decay_bound, distance_grid, empirical_decay
 from .device import describe, get_device, run_with_cpu_fallback, to_numpy
 from .frequencies import angles, inv_freq, layout_permutation, pair_indices, wavelengths, wrapped_angles
+from .models import ModelRoPE, model_presets, model_rope, preset, preset_info
 from .rotary import METHODS, apply_rope, rotation_matrices, rotation_matrix
+from .scaling import ROPE_SCALINGS, ROPE_TYPES, scaled_inv_freq
 from .sinusoidal import sinusoidal_at, sinusoidal_encoding
 from .timing import time_call
 
@@ -45,4 +47,6 @@ __all__ = [
     "to_numpy", "toeplitz_deviation", "wavelengths", "wrapped_angles",
     "depends_only_on_offset", "dot_product_scale", "encoded_norms", "random_projections",
     "random_attention_inputs",
+    "ModelRoPE", "ROPE_SCALINGS", "ROPE_TYPES", "model_presets", "model_rope", "preset", "preset_info",
+    "scaled_inv_freq",
 ]

@@ -107,3 +107,35 @@ def as_positions(positions, length: int | None = None, *, name: str = "positions
     if not bool(torch.isfinite(pos).all()):
         raise ValueError(f"{name} must be finite numbers; got NaN or infinity")
     return pos
+
+
+def check_integer_positions(positions, *, maximum: int, name: str = "positions") -> torch.Tensor:
+    """A 1-D float64 tensor of whole-number positions in [0, maximum] (exact in float64), checked
+    against the element budget before anything else is built from it."""
+    pos = as_positions(positions, name=name)
+    check_budget(pos.numel(), name)
+    bad = (pos != pos.round()) | (pos < 0) | (pos > maximum)
+    if bool(bad.any()):
+        index = int(bad.nonzero()[0, 0])
+        raise ValueError(
+            f"{name} must be integers in [0, {maximum:,}]; got {pos[index].item()!r} at index {index}"
+        )
+    return pos
+
+
+def check_inv_freq(inv_freq, rotary_dim: int, name: str = "inv_freq") -> torch.Tensor:
+    """An explicit frequency table: 1-D, rotary_dim/2 finite real numbers, as a float64 CPU tensor."""
+    try:
+        freqs = torch.as_tensor(inv_freq, dtype=torch.float64).cpu() if not isinstance(inv_freq, torch.Tensor) \
+            else inv_freq.detach()
+    except (TypeError, ValueError, RuntimeError) as err:
+        raise ValueError(f"{name} must be a 1-D sequence of {rotary_dim // 2} numbers, got {inv_freq!r}") from err
+    if freqs.dtype == torch.bool or freqs.is_complex():
+        raise ValueError(f"{name} must hold real numbers, got dtype {freqs.dtype}")
+    freqs = freqs.to(device="cpu", dtype=torch.float64)
+    if freqs.dim() != 1 or freqs.numel() != rotary_dim // 2:
+        raise ValueError(f"{name} must be 1-D with rotary_dim/2 = {rotary_dim // 2} entries, "
+                         f"got shape {tuple(freqs.shape)}")
+    if not bool(torch.isfinite(freqs).all()):
+        raise ValueError(f"{name} must be finite numbers; got NaN or infinity")
+    return freqs

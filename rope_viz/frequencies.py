@@ -21,6 +21,9 @@ def inv_freq(dim: int, base: float = 10000.0, *, dtype=torch.float32, device=Non
     return (base ** -exponents).to(dtype=dtype, device=device)
 
 
+_plain_inv_freq = inv_freq  # for functions whose `inv_freq` argument shadows the name
+
+
 def wavelengths(dim: int, base: float = 10000.0) -> torch.Tensor:
     """Positions per full turn of each pair, 2*pi / theta_i (float64)."""
     return 2 * math.pi / inv_freq(dim, base, dtype=torch.float64)
@@ -39,11 +42,20 @@ def wrapped_angles(positions, dim: int, base: float = 10000.0) -> torch.Tensor:
     return torch.remainder(angles(positions, dim, base), 2 * math.pi)
 
 
-def cos_sin(positions, rotary_dim: int, base: float, dtype, device):
-    """cos and sin of m * theta_i for 1-D positions, each (len(positions), rotary_dim/2), computed in
-    float64 then cast."""
-    theta = torch.outer(as_positions(positions).cpu(), inv_freq(rotary_dim, base, dtype=torch.float64))
-    return theta.cos().to(dtype=dtype, device=device), theta.sin().to(dtype=dtype, device=device)
+def cos_sin(positions, rotary_dim: int, base: float, dtype, device, *, inv_freq=None, scale: float = 1.0):
+    """scale * cos and scale * sin of m * theta_i for 1-D positions, each (len(positions), rotary_dim/2),
+    computed in float64 then cast.
+
+    theta_i = base^(-2i/rotary_dim) unless `inv_freq` (float64, rotary_dim/2 entries, e.g. from
+    `rope_viz.scaling.scaled_inv_freq`) is given; `scale` is the attention factor of scaled RoPE
+    (1 for plain RoPE), applied to both tables as Hugging Face does.
+    """
+    freqs = inv_freq if inv_freq is not None else _plain_inv_freq(rotary_dim, base, dtype=torch.float64)
+    theta = torch.outer(as_positions(positions).cpu(), freqs)
+    cos, sin = theta.cos(), theta.sin()
+    if scale != 1.0:
+        cos, sin = cos * scale, sin * scale
+    return cos.to(dtype=dtype, device=device), sin.to(dtype=dtype, device=device)
 
 
 @lru_cache(maxsize=32)
@@ -51,12 +63,14 @@ def _default_cos_sin(seq: int, rotary_dim: int, base: float, dtype, device: str)
     return cos_sin(torch.arange(seq, dtype=torch.float64), rotary_dim, base, dtype, device)
 
 
-def rope_tables(positions, seq: int, rotary_dim: int, base: float, dtype, device):
-    """cos/sin tables for a sequence; the default positions 0..seq-1 are cached."""
-    if positions is None:
+def rope_tables(positions, seq: int, rotary_dim: int, base: float, dtype, device, *, inv_freq=None,
+                scale: float = 1.0):
+    """cos/sin tables for a sequence (see cos_sin); plain RoPE at the default positions 0..seq-1 is
+    cached."""
+    if positions is None and inv_freq is None and scale == 1.0:
         return _default_cos_sin(seq, rotary_dim, float(base), dtype, str(device))
-    pos = as_positions(positions, seq)
-    return cos_sin(pos, rotary_dim, base, dtype, device)
+    pos = torch.arange(seq, dtype=torch.float64) if positions is None else as_positions(positions, seq)
+    return cos_sin(pos, rotary_dim, base, dtype, device, inv_freq=inv_freq, scale=scale)
 
 
 def layout_permutation(dim: int) -> torch.Tensor:

@@ -7,6 +7,8 @@ the same thing; they differ only in cost.
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from . import kernels
@@ -17,22 +19,33 @@ from ._checks import (
     check_choice,
     check_dim,
     check_layout,
+    check_int,
+    check_inv_freq,
     check_rotary_dim,
 )
 from .frequencies import cos_sin, pair_indices, rope_tables
+from .scaling import scaled_inv_freq
 
 METHODS = ("matrix", "pairs", "complex", "fast")
 
 
 def rotation_matrices(positions, dim: int, base: float = 10000.0, *, layout: str = "interleaved",
-                      dtype=torch.float32, device=None) -> torch.Tensor:
-    """R_{Theta,m} for every position m: (len(positions), dim, dim)."""
+                      dtype=torch.float32, device=None, inv_freq=None,
+                      attention_factor: float = 1.0) -> torch.Tensor:
+    """R_{Theta,m} for every position m: (len(positions), dim, dim).
+
+    inv_freq: explicit frequencies (dim/2 of them, e.g. scaled ones) instead of base^(-2i/dim);
+    attention_factor: multiplies every entry (scaled RoPE's cos/sin factor; 1 is a pure rotation).
+    """
     dim = check_dim(dim)
     base = check_base(base)
     check_layout(layout)
+    if inv_freq is not None:
+        inv_freq = check_inv_freq(inv_freq, dim)
+    attention_factor = check_base(attention_factor, "attention_factor")
     pos = as_positions(positions)
     check_budget(pos.numel() * dim * dim, "rotation_matrices")
-    cos, sin = cos_sin(pos, dim, base, torch.float64, "cpu")
+    cos, sin = cos_sin(pos, dim, base, torch.float64, "cpu", inv_freq=inv_freq, scale=attention_factor)
     first, second = pair_indices(dim, layout)
     mats = torch.zeros(pos.numel(), dim, dim, dtype=torch.float64)
     mats[:, first, first] = cos
@@ -86,20 +99,23 @@ def _expand_table(table: torch.Tensor, layout: str) -> torch.Tensor:
     return torch.cat((table, table), dim=-1)
 
 
-def _by_matrix(x, positions, base, layout):
+def _by_matrix(x, positions, base, layout, freqs, scale):
     seq, dim = x.shape[-2], x.shape[-1]
     pos = as_positions(positions, seq)
-    mats = rotation_matrices(pos, dim, base, layout=layout, dtype=x.dtype, device=x.device)
+    mats = rotation_matrices(pos, dim, base, layout=layout, dtype=x.dtype, device=x.device, inv_freq=freqs,
+                             attention_factor=scale)
     return (mats @ x.unsqueeze(-1)).squeeze(-1)
 
 
-def _by_pairs(x, positions, base, layout):
-    cos, sin = rope_tables(positions, x.shape[-2], x.shape[-1], base, x.dtype, x.device)
+def _by_pairs(x, positions, base, layout, freqs, scale):
+    cos, sin = rope_tables(positions, x.shape[-2], x.shape[-1], base, x.dtype, x.device, inv_freq=freqs,
+                           scale=scale)
     return x * _expand_table(cos, layout) + _rotate_partner(x, layout) * _expand_table(sin, layout)
 
 
-def _by_complex(x, positions, base, layout):
-    cos, sin = rope_tables(positions, x.shape[-2], x.shape[-1], base, x.dtype, x.device)
+def _by_complex(x, positions, base, layout, freqs, scale):
+    cos, sin = rope_tables(positions, x.shape[-2], x.shape[-1], base, x.dtype, x.device, inv_freq=freqs,
+                           scale=scale)
     rotor = torch.complex(cos, sin)
     if layout == "interleaved":
         z = torch.view_as_complex(x.unflatten(-1, (-1, 2)).contiguous())
@@ -109,17 +125,43 @@ def _by_complex(x, positions, base, layout):
     return torch.cat((z.real, z.imag), dim=-1)
 
 
-def _by_fast(x, positions, base, layout):
+def _by_fast(x, positions, base, layout, freqs, scale):
     table_dtype = torch.float64 if x.dtype == torch.float64 else torch.float32
-    cos, sin = rope_tables(positions, x.shape[-2], x.shape[-1], base, table_dtype, x.device)
+    cos, sin = rope_tables(positions, x.shape[-2], x.shape[-1], base, table_dtype, x.device, inv_freq=freqs,
+                           scale=scale)
     return kernels.rope_fast(x, cos, sin, layout)
 
 
 _METHODS = {"matrix": _by_matrix, "pairs": _by_pairs, "complex": _by_complex, "fast": _by_fast}
 
 
+def _frequencies(positions, seq, rotary_dim, base, rope_scaling, max_position_embeddings, inv_freq,
+                 attention_factor):
+    """The (inv_freq or None, scale) pair that apply_rope rotates by."""
+    if inv_freq is not None and rope_scaling is not None:
+        raise ValueError("pass either rope_scaling or inv_freq, not both")
+    if inv_freq is not None:
+        scale = 1.0 if attention_factor is None else check_base(attention_factor, "attention_factor")
+        return check_inv_freq(inv_freq, rotary_dim), scale
+    if attention_factor is not None:
+        raise ValueError("attention_factor goes with an explicit inv_freq; rope_scaling sets its own")
+    if rope_scaling is None:
+        if max_position_embeddings is not None:
+            check_int(max_position_embeddings, "max_position_embeddings", minimum=1)
+        return None, 1.0
+    # Hugging Face's sequence length for dynamic / longrope: the largest position + 1.
+    if positions is None or positions.numel() == 0:
+        seq_len = max(seq, 1)
+    else:
+        seq_len = max(int(math.floor(float(positions.max()))) + 1, 1)
+    return scaled_inv_freq(rotary_dim, base, rope_scaling, max_position_embeddings=max_position_embeddings,
+                           seq_len=seq_len)
+
+
 def apply_rope(x: torch.Tensor, positions=None, *, base: float = 10000.0, layout: str = "interleaved",
-               method: str = "fast", rotary_dim: int | None = None) -> torch.Tensor:
+               method: str = "fast", rotary_dim: int | None = None, rope_scaling=None,
+               max_position_embeddings: int | None = None, inv_freq=None,
+               attention_factor: float | None = None) -> torch.Tensor:
     """Rotate every pair of x (..., seq, dim) by position * theta_i.
 
     positions: one (possibly fractional) position per row of the sequence; default 0..seq-1.
@@ -128,10 +170,19 @@ def apply_rope(x: torch.Tensor, positions=None, *, base: float = 10000.0, layout
     method: "matrix" (R_m x), "pairs" (x*cos + partner*sin), "complex" (x * e^{i m theta}),
         "fast" (the quickest correct path for the device). All agree to rounding error.
     rotary_dim: rotate only the first r coordinates and pass the rest through unchanged.
+    rope_scaling: a Hugging Face rope_scaling dict (see rope_viz.scaling.scaled_inv_freq): theta_i
+        become the scaled frequencies and the result is multiplied by the attention factor a,
+        x' = a * (x cos(m theta_i') + partner * sin(m theta_i')), exactly Hugging Face's rotary step.
+        Dynamic and LongRoPE read the sequence length as max(positions) + 1, as Hugging Face does.
+    max_position_embeddings: the model's context length, for rope_scaling types that need it.
+    inv_freq: explicit frequencies (rotary_dim/2 of them) instead of base^(-2i/r), with an optional
+        attention_factor (default 1) multiplying cos and sin.
     """
     seq, rotary_dim, base, positions = _check_input(x, positions, base, layout, method, rotary_dim)
+    freqs, scale = _frequencies(positions, seq, rotary_dim, base, rope_scaling, max_position_embeddings,
+                                inv_freq, attention_factor)
     compute = x if x.dtype in (torch.float32, torch.float64) or method == "fast" else x.float()
-    rotated = _METHODS[method](compute[..., :rotary_dim], positions, base, layout)
+    rotated = _METHODS[method](compute[..., :rotary_dim], positions, base, layout, freqs, scale)
     if rotary_dim < x.shape[-1]:
         rotated = torch.cat((rotated.to(x.dtype), x[..., rotary_dim:]), dim=-1)
     return rotated.to(x.dtype)
