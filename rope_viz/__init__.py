@@ -32,6 +32,20 @@ from .decay import count_rises, decay_bound, distance_grid, empirical_decay
 from .device import describe, get_device, run_with_cpu_fallback, to_numpy
 from .frequencies import angles, inv_freq, layout_permutation, pair_indices, wavelengths, wrapped_angles
 from .models import ModelRoPE, model_presets, model_rope, preset, preset_info
+from .precision import (
+    RECIPES,
+    applied_rotation,
+    distinct_rotations,
+    exact_angles,
+    norm_error,
+    position_limits,
+    precision_error,
+    recipe_scores,
+    score_error,
+    spacing,
+    time_angle_fix,
+    worst_angle_errors,
+)
 from .rotary import METHODS, apply_rope, rotation_matrices, rotation_matrix
 from .scaling import ROPE_SCALINGS, ROPE_TYPES, scaled_inv_freq
 from .sinusoidal import sinusoidal_at, sinusoidal_encoding
@@ -49,4 +63,6 @@ __all__ = [
     "random_attention_inputs",
     "ModelRoPE", "ROPE_SCALINGS", "ROPE_TYPES", "model_presets", "model_rope", "preset", "preset_info",
     "scaled_inv_freq",
+    "RECIPES", "applied_rotation", "distinct_rotations", "exact_angles", "norm_error", "position_limits",
+    "precision_error", "recipe_scores", "score_error", "spacing", "time_angle_fix", "worst_angle_errors",
 ]
