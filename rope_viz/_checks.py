@@ -139,3 +139,16 @@ def check_inv_freq(inv_freq, rotary_dim: int, name: str = "inv_freq") -> torch.T
     if not bool(torch.isfinite(freqs).all()):
         raise ValueError(f"{name} must be finite numbers; got NaN or infinity")
     return freqs
+
+
+def check_rotary_input(x, name: str = "x") -> int:
+    """x must be a floating-point torch.Tensor shaped (..., seq, dim) with an even dim, within the
+    budget; returns dim."""
+    if not isinstance(x, torch.Tensor):
+        raise ValueError(f"{name} must be a torch.Tensor shaped (..., seq, dim), got {type(x).__name__}")
+    if x.dim() < 2:
+        raise ValueError(f"{name} must have at least 2 dimensions (..., seq, dim), got shape {tuple(x.shape)}")
+    if not x.is_floating_point():
+        raise ValueError(f"{name} must be a floating-point tensor, got dtype {x.dtype}")
+    check_budget(x.numel(), f"rotating {name}")
+    return check_dim(x.shape[-1], f"{name}.shape[-1] (dim)")

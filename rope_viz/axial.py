@@ -30,7 +30,16 @@ import math
 import torch
 
 from . import kernels
-from ._checks import as_positions, check_base, check_budget, check_choice, check_dim, check_int, check_layout
+from ._checks import (
+    as_positions,
+    check_base,
+    check_budget,
+    check_choice,
+    check_dim,
+    check_int,
+    check_layout,
+    check_rotary_input,
+)
 from .frequencies import inv_freq
 
 AXIAL_FREQUENCIES = ("shared", "alternating")
@@ -129,18 +138,6 @@ def axial_angles(rows, cols, dim: int, base: float = 10000.0, *, frequencies: st
     (phi, psi as in axial_frequencies)."""
     freq_row, freq_col = axial_frequencies(dim, base, frequencies=frequencies)
     return mixed_angles(rows, cols, freq_row, freq_col)
-
-
-def check_rotary_input(x, name: str = "x") -> int:
-    """x must be a floating tensor (..., seq, dim) with even dim; returns dim."""
-    if not isinstance(x, torch.Tensor):
-        raise ValueError(f"{name} must be a torch.Tensor shaped (..., seq, dim), got {type(x).__name__}")
-    if x.dim() < 2:
-        raise ValueError(f"{name} must have at least 2 dimensions (..., seq, dim), got shape {tuple(x.shape)}")
-    if not x.is_floating_point():
-        raise ValueError(f"{name} must be a floating-point tensor, got dtype {x.dtype}")
-    check_budget(x.numel(), "rotation")
-    return check_dim(x.shape[-1], f"{name}.shape[-1] (dim)")
 
 
 def rotate_pairs(x: torch.Tensor, angles, *, layout: str = "interleaved") -> torch.Tensor:

@@ -17,7 +17,16 @@ import numbers
 
 import torch
 
-from ._checks import as_positions, check_base, check_budget, check_choice, check_dim, check_int, check_layout
+from ._checks import (
+    as_positions,
+    check_base,
+    check_budget,
+    check_choice,
+    check_dim,
+    check_int,
+    check_layout,
+    check_rotary_input,
+)
 from .decay import empirical_decay
 from .frequencies import pair_indices
 from .rotary import apply_rope
@@ -183,9 +192,7 @@ def apply_xpos(x: torch.Tensor, positions=None, *, role: str = "query", base: fl
     or shrink with |m| (torchscale centres the positions on 0 for that reason); the score depends
     only on m - n. Scales in float64, applied in x's dtype; the rotation is rope_viz.apply_rope.
     """
-    if not isinstance(x, torch.Tensor) or x.dim() < 2 or not x.is_floating_point():
-        raise ValueError(f"x must be a floating-point torch.Tensor shaped (..., seq, dim), got {x!r:.80}")
-    dim = check_dim(x.shape[-1], "x.shape[-1] (dim)")
+    dim = check_rotary_input(x)
     check_layout(layout)
     pos = as_positions(positions, x.shape[-2])
     scales = xpos_scales(pos, dim, role=role, gamma=gamma, scale_base=scale_base)

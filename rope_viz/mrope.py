@@ -14,8 +14,8 @@ import numbers
 
 import torch
 
-from ._checks import check_base, check_budget, check_choice, check_int, check_layout
-from .axial import check_rotary_input, rotate_pairs
+from ._checks import check_base, check_budget, check_choice, check_int, check_layout, check_rotary_input
+from .axial import rotate_pairs
 from .frequencies import angles
 
 MROPE_SECTION = (16, 24, 24)  # Qwen2-VL, head size 128
