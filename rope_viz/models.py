@@ -236,6 +236,7 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
     Every value is checked; a malformed config raises ValueError naming the key.
     """
     config = _parse(config)
+    layout = check_layout(_layout(config))
     params = _rope_parameters(config)
     head_dim = _head_dim(config)
     rotary_dim = _rotary_dim(config, params, head_dim)
@@ -253,12 +254,13 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
         if rope_type == "default" and set(scaling) <= {"rope_type", "type"}:
             scaling = None
     if name is None:
-        name = config.get("_name_or_path") or config.get("model_type") or "custom model"
+        name = next((value for value in (config.get("_name_or_path"), config.get("model_type"))
+                     if isinstance(value, str) and value), "custom model")
     if not isinstance(name, str):
         raise ValueError(f"name must be a string, got {name!r}")
     model = ModelRoPE(name=name[:200], head_dim=head_dim, rotary_dim=rotary_dim, base=base,
                       rope_scaling=_frozen(scaling), max_position_embeddings=max_position_embeddings,
-                      layout=check_layout(_layout(config)))
+                      layout=layout)
     model.inv_freq()  # validates the scaling dict against rotary_dim and the context length
     return model
 
