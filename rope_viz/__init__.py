@@ -28,10 +28,35 @@ from .attention import (
     softmax_attention,
     toeplitz_deviation,
 )
+from .axial import (
+    AXIAL_FREQUENCIES,
+    apply_axial_rope,
+    apply_mixed_rope,
+    axial_angles,
+    axial_frequencies,
+    mixed_angles,
+    mixed_frequencies,
+    patch_grid,
+    rotate_pairs,
+)
+from .biases import (
+    PROFILE_ENCODINGS,
+    alibi_bias,
+    alibi_slopes,
+    apply_nope,
+    apply_xpos,
+    distance_profile,
+    t5_bias,
+    t5_bucket_matrix,
+    t5_relative_position_bucket,
+    xpos_scales,
+    xpos_zeta,
+)
 from .decay import count_rises, decay_bound, distance_grid, empirical_decay
 from .device import describe, get_device, run_with_cpu_fallback, to_numpy
 from .frequencies import angles, inv_freq, layout_permutation, pair_indices, wavelengths, wrapped_angles
 from .models import ModelRoPE, model_presets, model_rope, preset, preset_info
+from .mrope import MROPE_SECTION, apply_mrope, mrope_angles, mrope_position_ids
 from .precision import (
     RECIPES,
     applied_rotation,
@@ -65,4 +90,9 @@ __all__ = [
     "scaled_inv_freq",
     "RECIPES", "applied_rotation", "distinct_rotations", "exact_angles", "norm_error", "position_limits",
     "precision_error", "recipe_scores", "score_error", "spacing", "time_angle_fix", "worst_angle_errors",
+    "AXIAL_FREQUENCIES", "apply_axial_rope", "apply_mixed_rope", "axial_angles", "axial_frequencies",
+    "mixed_angles", "mixed_frequencies", "patch_grid", "rotate_pairs",
+    "PROFILE_ENCODINGS", "alibi_bias", "alibi_slopes", "apply_nope", "apply_xpos", "distance_profile",
+    "t5_bias", "t5_bucket_matrix", "t5_relative_position_bucket", "xpos_scales", "xpos_zeta",
+    "MROPE_SECTION", "apply_mrope", "mrope_angles", "mrope_position_ids",
 ]
