@@ -36,7 +36,7 @@ from pathlib import Path
 
 import psutil
 
-from support.pages import url_paths
+from explorer.pages import URLS
 from support.protocol import run_sessions, summarize, visit
 from support.server import ROOT, UsageSampler, streamlit_server, usage
 
@@ -50,7 +50,7 @@ def choose_pages(mode: str, sessions: int, page: str, seed: int) -> list[tuple[s
     if mode == "link":
         return [(page, "")] * sessions
     rng = random.Random(seed)
-    paths = url_paths()
+    paths = URLS
     return [(rng.choice(paths), "") for _ in range(sessions)]
 
 
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.url and not args.url.startswith("http://127.0.0.1") and not args.url.startswith("http://localhost"):
         parser.error("--url must be a loopback server (http://127.0.0.1:PORT)")
     page = args.page.strip("/")
-    if args.mode == "link" and page not in url_paths():
+    if args.mode == "link" and page not in URLS:
         print(f"note: /{page} is not one of the app's pages; expect page_not_found", file=sys.stderr)
     pages = choose_pages(args.mode, args.sessions, page, args.seed)
 

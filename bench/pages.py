@@ -18,7 +18,8 @@ import logging
 import statistics
 import time
 
-from ui.pages import PAGES
+from explorer.knobs import heaviest
+from explorer.pages import PAGES
 
 WARM_RERUN_S = {"default": 0.3, "largest": 1.0}
 PAYLOAD_BYTES = {"default": 1_000_000, "largest": 2_000_000}
@@ -28,22 +29,8 @@ FIRST_CHART = "[data-testid=stMain] .main-svg"  # plotly's svg exists once a cha
 OUTSIDE_SERVER_LOGGERS = ("streamlit.runtime.scriptrunner_utils.script_run_context",
                           "streamlit.runtime.state.session_state_proxy")
 
-# Per page, the URL parameters that make it as heavy as its knobs allow (each at its maximum).
-LARGEST = {
-    "home": {},
-    "complex_plane": {"a": 3.0, "b": 3.0, "w_mod": 3.0},
-    "rotations": {"dim": 256, "max_pos": 512, "pairs": "0,1,2,32,64,96,126,127", "m": 512, "pair": 127},
-    "phase": {"dim": 64, "m": 128, "n": 128, "pair": 31},
-    "relative": {"seq": 2048, "dim": 256, "content": "random", "shift": 4096, "causal": 1},
-    "implementation": {"seq": 512, "dim": 128, "m": 64, "rotary_dim": 128, "pos": 4096, "shift": 4096},
-    "versus": {"seq": 1024, "dim": 256, "shift": 4096},
-    "decay": {"dim": 256, "max_r": 4096, "sweep": "2,3,4,5,6,7", "samples": 128},
-    "linear": {"seq": 2048, "dim": 256, "channel": 255, "timing": 1},
-}
-
-
 def _measure_page(stem: str, params: dict, reruns: int) -> dict:
-    from tests.apptest.conftest import open_page
+    from support.apptest import open_page
 
     try:
         at = open_page(stem, params)
@@ -74,7 +61,7 @@ def run(reruns: int = 5) -> dict:
     rows = []
     print(f"{'page':16s} {'knobs':8s} {'rerun s':>8s} {'charts':>6s} {'payload KB':>10s}  verdict")
     for stem, _url, _icon in PAGES:
-        for knobs, params in (("default", {}), ("largest", LARGEST.get(stem, {}))):
+        for knobs, params in (("default", {}), ("largest", heaviest(stem))):
             row = {"page": stem, "knobs": knobs, "params": params, **_measure_page(stem, params, reruns)}
             row["pass"] = _verdict(row, knobs)
             rows.append(row)

@@ -53,7 +53,7 @@ from .biases import (
     xpos_zeta,
 )
 from .decay import count_rises, decay_bound, distance_grid, empirical_decay
-from .device import describe, get_device, run_with_cpu_fallback, to_numpy
+from .device import describe, get_device, to_numpy
 from .frequencies import angles, inv_freq, layout_permutation, pair_indices, wavelengths, wrapped_angles
 from .models import ModelRoPE, model_presets, model_rope, preset, preset_info
 from .mrope import MROPE_SECTION, apply_mrope, mrope_angles, mrope_position_ids
@@ -81,7 +81,7 @@ __all__ = [
     "attention_weights", "count_rises", "distance_grid",
     "decay_bound", "describe", "diagonal_profile", "empirical_decay", "encoded_scores", "get_device",
     "inv_freq", "layout_permutation", "linear_attention", "max_elements", "pair_indices",
-    "random_tokens", "rope_scores", "rotation_matrices", "rotation_matrix", "run_with_cpu_fallback",
+    "random_tokens", "rope_scores", "rotation_matrices", "rotation_matrix",
     "shift_residual", "sinusoidal_at", "sinusoidal_encoding", "softmax_attention", "time_call",
     "to_numpy", "toeplitz_deviation", "wavelengths", "wrapped_angles",
     "depends_only_on_offset", "dot_product_scale", "encoded_norms", "random_projections",

@@ -106,14 +106,6 @@ def rotate_by_matrix(z, angle: float) -> Point:
     return float(turned[0]), float(turned[1])
 
 
-def arc(radius: float, start: float, stop: float, samples: int = 48) -> torch.Tensor:
-    """Points on the circle of `radius` from angle `start` to `stop` (radians): (samples, 2) float64."""
-    radius, start, stop = _real(radius, "radius"), _real(start, "start"), _real(stop, "stop")
-    samples = check_int(samples, "samples", minimum=2)
-    sweep = torch.linspace(start, stop, samples, dtype=torch.float64)
-    return rotation_2x2(sweep) @ torch.tensor([radius, 0.0], dtype=torch.float64)
-
-
 def distance(z, w) -> float:
     """|z - w|, how far apart two points (or two results that should agree) are."""
     a, b = _point(z, "z")
@@ -178,17 +170,6 @@ def shared_shift(q, k, m: float, n: float, theta: float, shifts) -> SharedShift:
     query = rotation_2x2((m + s) * theta) @ q
     key = rotation_2x2((n + s) * theta) @ k
     return SharedShift(query, key, (query * key).sum(-1))
-
-
-def turn_shifts(theta: float, frames: int = 61) -> torch.Tensor:
-    """`frames` integer shifts 0, h, 2h, ... with the smallest step h >= 1 that lets a pair of frequency
-    theta turn about once around over them (fast pairs, which need h = 1, turn several times)."""
-    theta = _real(theta, "theta")
-    if theta <= 0:
-        raise ValueError(f"theta must be > 0, got {theta}")
-    frames = check_int(frames, "frames", minimum=2)
-    step = max(1, round(2 * math.pi / (theta * (frames - 1))))
-    return torch.arange(frames, dtype=torch.float64) * step
 
 
 class ScoreIdentity(NamedTuple):

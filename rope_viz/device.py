@@ -48,18 +48,6 @@ def synchronize(device: torch.device) -> None:
         torch.mps.synchronize()
 
 
-def run_with_cpu_fallback(fn, *args, device: torch.device | None = None, **kwargs):
-    """Run fn(*args, device=..., **kwargs) on the device; on a GPU failure (out of memory, driver
-    error) run it again on the CPU. Returns (result, fell_back)."""
-    device = device or get_device()
-    if device.type == "cpu":
-        return fn(*args, device=device, **kwargs), False
-    try:
-        return fn(*args, device=device, **kwargs), False
-    except (torch.OutOfMemoryError, RuntimeError):  # CUDA/MPS failures surface as RuntimeError
-        return fn(*args, device=torch.device("cpu"), **kwargs), True
-
-
 def to_numpy(t: torch.Tensor) -> np.ndarray:
     """A float32, C-contiguous numpy copy for plotting (complex tensors are refused)."""
     if t.is_complex():

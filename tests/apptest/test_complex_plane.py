@@ -6,8 +6,9 @@ import math
 
 import pytest
 
-from conftest import (axis_titles, chart_payload, chart_specs, has_cjk, open_at_extremes, open_hostile_link, open_page,
-                      page_text, url_values)
+from explorer.knobs import heaviest, lightest
+from support.apptest import (axis_titles, chart_payload, chart_specs, has_cjk, open_at_extremes, open_hostile_link,
+                             open_page, page_text, url_values)
 
 KNOBS = ("a", "b", "theta", "w_mod", "w_angle")
 
@@ -64,14 +65,19 @@ def test_own_values_are_read_back_from_the_charts():
 
 
 @pytest.mark.parametrize("params", [
-    {"a": -3, "b": -3, "theta": -180, "w_mod": 0, "w_angle": -180},
-    {"a": 3, "b": 3, "theta": 180, "w_mod": 3, "w_angle": 180},
-    {"a": 0, "b": 0, "theta": 0, "w_mod": 1, "w_angle": 0},
+    lightest("complex_plane"),  # every knob at the low end of its range: a = b = -3, θ = -180°, |w| = 0
+    heaviest("complex_plane"),  # every knob at the high end
+    {"a": "0", "b": "0", "theta": "0", "w_mod": "1", "w_angle": "0"},  # z at the origin has no angle
 ])
 def test_extreme_knobs(params):
-    at, _ = open_at_extremes("complex_plane", params, charts=3)
-    if params["a"] == params["b"] == 0:
-        assert "origin" in page_text(at)
+    at, specs = open_at_extremes("complex_plane", params, charts=3)
+    a, b, theta = float(params["a"]), float(params["b"]), math.radians(float(params["theta"]))
+    z, w = complex(a, b), cmath.rect(float(params["w_mod"]), math.radians(float(params["w_angle"])))
+    assert arrow_tips(specs[0])["i·z"] == pytest.approx((-b, a), abs=1e-12)
+    assert arrow_tips(specs[1])["z·w"] == pytest.approx(((z * w).real, (z * w).imag), abs=1e-12)
+    turned = z * cmath.exp(1j * theta)
+    assert arrow_tips(specs[2])["z·e<sup>iθ</sup>"] == pytest.approx((turned.real, turned.imag), abs=1e-12)
+    assert ("origin" in page_text(at)) == (a == b == 0)
 
 
 def test_chinese():

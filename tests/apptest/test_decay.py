@@ -7,8 +7,9 @@ import re
 import numpy as np
 import pytest
 
-from conftest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_hostile_link, open_page, page_text,
-                      spec_array)
+from explorer.knobs import heaviest, lightest
+from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_hostile_link, open_page,
+                             page_text, spec_array)
 
 
 def hand_bound(dim, base, distances):
@@ -93,16 +94,24 @@ def test_log_axis_spreads_the_sampled_distances_geometrically():
     assert len(spec_array(specs[0]["data"][0]["y"])) == 4097  # the bound itself keeps every integer
 
 
-@pytest.mark.parametrize("params", [
-    {"dim": 2, "base": 10, "max_r": 16, "log_x": 1, "sweep": "2", "samples": 8, "seed": 0},
-    {"dim": 256, "base": 1e7, "max_r": 4096, "log_x": 0, "sweep": "2,3,4,5,8,9", "samples": 128, "seed": 999},
-])
+def test_the_extremes_are_the_ends_of_the_ranges():
+    assert lightest("decay") == {"dim": "2", "base": "10", "max_r": "16", "log_x": "0", "sweep": "2", "samples": "8",
+                                 "seed": "0"}
+    assert heaviest("decay") == {"dim": "256", "base": "10000000", "max_r": "4096", "log_x": "1",
+                                 "sweep": "2,3,5,6,8,9", "samples": "128", "seed": "999"}
+
+
+# both ends, each with the distance axis both ways (log_x changes the sampled grid, not the cost)
+@pytest.mark.parametrize("params", [lightest("decay"), {**lightest("decay"), "log_x": "1"},
+                                    heaviest("decay"), {**heaviest("decay"), "log_x": "0"}])
 def test_extreme_knobs(params):
     _, specs = open_at_extremes("decay", params, charts=2)
-    assert len(specs[0]["data"]) == 1 + len(params["sweep"].split(","))
+    assert len(specs[0]["data"]) == 1 + len(params["sweep"].split(","))  # no sweep base equals the chosen one
     chosen = spec_array(specs[0]["data"][0]["y"])
-    assert len(chosen) == params["max_r"] + 1
-    assert chosen[0] == pytest.approx((params["dim"] / 2 + 1) / 2, rel=1e-6)
+    assert len(chosen) == int(params["max_r"]) + 1
+    assert chosen[0] == pytest.approx((int(params["dim"]) / 2 + 1) / 2, rel=1e-6)
+    r = spec_array(specs[1]["data"][0]["x"])
+    assert r[0] == 0 and r[-1] == int(params["max_r"]) and len(r) <= 256
 
 
 def test_chinese():

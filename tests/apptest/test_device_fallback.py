@@ -2,14 +2,14 @@
 
 import torch
 
-import ui.state
-from conftest import chart_specs, open_page
+import explorer.session
+from support.apptest import chart_specs, open_page
 
 
 def test_failing_device_falls_back_to_cpu(monkeypatch):
     # "meta" tensors have shapes but no data: the first copy to numpy fails, as a broken GPU would
-    monkeypatch.setattr(ui.state, "get_device", lambda: torch.device("meta"))
-    ui.state._resolve_device.clear()
+    monkeypatch.setattr(explorer.session, "get_device", lambda: torch.device("meta"))
+    explorer.session._server_device.clear()
     try:
         at = open_page("relative", {"seq": 64})
         assert not at.exception, [e.value for e in at.exception]
@@ -17,4 +17,4 @@ def test_failing_device_falls_back_to_cpu(monkeypatch):
         assert len(chart_specs(at)) >= 3
         assert "cpu" in " ".join(c.value for c in at.sidebar.caption).lower()
     finally:
-        ui.state._resolve_device.clear()
+        explorer.session._server_device.clear()

@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
-                      page_text, spec_array)
-from rope_viz import random_tokens, worked
+from explorer.knobs import heaviest, lightest
+from explorer.views import implementation as view
+from rope_viz import random_tokens
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link,
+                             open_page, page_text, spec_array)
 
 CHARTS = ("worked", "costs", "pairs", "partial", "values")
 
@@ -38,6 +40,7 @@ def test_defaults_show_the_worked_example(assert_clean):
     arrow = chart_specs(at)[0]["data"][2]
     assert arrow["x"][1] == pytest.approx(first, abs=1e-9) and arrow["y"][1] == pytest.approx(second, abs=1e-9)
     assert at.query_params["q1"] == "1" and at.query_params["theta"] == "0.5" and at.query_params["m"] == "1"
+    assert at.query_params["rotary_dim"] == "32"  # a quarter of the pairs of d = 64 by default
 
 
 def test_defaults_draw_every_chart_with_titles():
@@ -97,8 +100,8 @@ def test_partial_rotary_leaves_the_tail_alone():
 
 def test_timings_are_cached_across_reruns(monkeypatch):
     calls = []
-    real = worked.time_methods
-    monkeypatch.setattr(worked, "time_methods", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = view.time_methods
+    monkeypatch.setattr(view, "time_methods", lambda *a, **k: calls.append(1) or real(*a, **k))
     at = open_page("implementation", {"seq": 48, "dim": 24})
     assert len(calls) == 1
     at.slider(key="implementation.shift").set_value(7).run()
@@ -108,16 +111,23 @@ def test_timings_are_cached_across_reruns(monkeypatch):
     assert metrics(at)["q′₁"] == f"{hand_rotation(1.0, 2.0, 0.5, 3)[0]:.5f}"
 
 
-@pytest.mark.parametrize("params", [
-    {"q1": -5, "q2": -5, "theta": -3.142, "m": 0, "seq": 16, "dim": 2, "seed": 0, "rotary_dim": 2, "pos": 0,
-     "shift": 0},
-    {"q1": 5, "q2": 5, "theta": 3.142, "m": 64, "seq": 512, "dim": 128, "seed": 999, "rotary_dim": 128,
-     "pos": 4096, "shift": 4096},
-])
+def test_the_extremes_are_the_ends_of_the_old_ranges():
+    assert lightest("implementation") == {"q1": "-5", "q2": "-5", "theta": "-3.142", "m": "0", "seq": "16", "dim": "2",
+                                          "seed": "0", "rotary_dim": "2", "pos": "0", "shift": "0"}
+    assert heaviest("implementation") == {"q1": "5", "q2": "5", "theta": "3.142", "m": "64", "seq": "512",
+                                          "dim": "128", "seed": "999", "rotary_dim": "128", "pos": "4096",
+                                          "shift": "4096"}
+
+
+@pytest.mark.parametrize("params", [lightest("implementation"), heaviest("implementation")])
 def test_extreme_knobs(params):
-    at, _ = open_at_extremes("implementation", params, charts=len(CHARTS))
-    first, second = hand_rotation(params["q1"], params["q2"], params["theta"], params["m"])
+    at, specs = open_at_extremes("implementation", params, charts=len(CHARTS))
+    first, second = hand_rotation(*(float(params[name]) for name in ("q1", "q2", "theta", "m")))
     assert metrics(at)["q′₁"] == f"{first:.5f}" and metrics(at)["q′₂"] == f"{second:.5f}"
+    dim, rotary_dim = int(params["dim"]), int(params["rotary_dim"])
+    rotated, passed = (spec_array(trace["y"]) for trace in specs[3]["data"])
+    assert len(rotated) == rotary_dim and len(passed) == dim - rotary_dim
+    assert len(spec_array(specs[4]["data"][0]["y"])) == int(params["seq"])
 
 
 def test_chinese():

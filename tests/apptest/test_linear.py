@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
                       page_text, spec_array)
+from explorer.knobs import heaviest, lightest
 from rope_viz import random_tokens
 
 
@@ -115,15 +116,13 @@ def test_measured_timings_when_asked(assert_clean):
     assert len(axis_titles(timings)) == 2
 
 
-@pytest.mark.parametrize("params", [
-    {"seq": 16, "dim": 2, "base": 10, "phi": "relu", "seed": 0, "channel": 0},
-    {"seq": 2048, "dim": 256, "base": 1e7, "phi": "elu", "seed": 999, "channel": 255},
-])
+@pytest.mark.parametrize("params", [lightest("linear"), heaviest("linear"), {**lightest("linear"), "phi": "relu"}])
 def test_extreme_knobs(params):
-    _, specs = open_at_extremes("linear", params, charts=5)
+    _, specs = open_at_extremes("linear", params, charts=6 if params["timing"] == "1" else 5)
+    seq, dim = int(params["seq"]), int(params["dim"])
     heat = spec_array(specs[1]["data"][0]["z"])
-    assert heat.shape == (min(params["seq"], 256), params["dim"])  # thinned rows for drawing
-    assert len(spec_array(specs[3]["data"][0]["y"])) == params["seq"]  # statistics keep every position
+    assert heat.shape == (min(seq, 256), dim)  # thinned rows for drawing
+    assert len(spec_array(specs[3]["data"][0]["y"])) == seq  # statistics keep every position
     assert np.all(spec_array(specs[3]["data"][0]["y"]) >= 0)
 
 

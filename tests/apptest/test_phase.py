@@ -7,8 +7,9 @@ import re
 import numpy as np
 import pytest
 
-from conftest import (axis_titles, chart_payload, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link,
-                      open_page, page_text, spec_array, url_values)
+from explorer.knobs import heaviest, lightest
+from support.apptest import (axis_titles, chart_payload, chart_specs, has_cjk, metrics, open_at_extremes,
+                             open_hostile_link, open_page, page_text, spec_array, url_values)
 
 KNOBS = ("m", "n", "seed", "dim", "base", "pair")
 
@@ -72,13 +73,23 @@ def test_sliding_both_positions_keeps_the_relative_panels():
 
 
 @pytest.mark.parametrize("params", [
-    {"m": 0, "n": 0, "seed": 0, "dim": 2, "base": 10, "pair": 0},
-    {"m": 128, "n": 0, "seed": 999, "dim": 64, "base": 1e7, "pair": 31},
+    lightest("phase"),  # d = 2, base 10, both tokens at 0
+    heaviest("phase"),  # d = 64, base 10^7, the slowest pair 31, both tokens at 128
+    {**heaviest("phase"), "n": "0"},  # the largest offset, n - m = -128
 ])
 def test_extreme_knobs(params):
     at, specs = open_at_extremes("phase", params, charts=4)
-    assert spec_array(specs[2]["data"][0]["z"]).shape == (params["dim"], params["dim"])
+    dim, m, n, pair = int(params["dim"]), int(params["m"]), int(params["n"]), int(params["pair"])
+    assert spec_array(specs[2]["data"][0]["z"]).shape == (dim, dim)
     assert float(metrics(at)["|difference|"]) < 1e-10
+    theta = float(params["base"]) ** (-2 * pair / dim)
+    panels = [spec_array(tr["z"]) for tr in specs[0]["data"]]
+    for panel, angle in zip(panels, (m * theta, n * theta, (n - m) * theta, (n - m) * theta)):
+        np.testing.assert_allclose(panel, hand_rotation(angle), atol=1e-6)
+    frames = specs[1]["frames"]
+    assert len(frames) == 61
+    printed = {re.search(r"q·k = (\S+)", f["layout"]["title"]["text"]).group(1) for f in frames}
+    assert len(printed) == 1  # the dot product does not move while both arrows turn
 
 
 def test_two_dimensions_without_a_pair_in_the_link(assert_clean):

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
-                      page_text, spec_array, url_values)
+from explorer.knobs import heaviest, lightest
 from rope_viz import random_projections, random_tokens
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
+                             page_text, spec_array, url_values)
 
 KNOBS = ("seq", "dim", "base", "content", "shift", "causal", "seed")
-LARGEST = {"seq": 2048, "dim": 256, "base": 1e7, "shift": 4096, "content": "same", "causal": 1, "seed": 999}
 
 
 def metric_numbers(at) -> dict[str, float]:
@@ -84,20 +84,26 @@ def test_causal_weights_are_rows_of_a_softmax():
     assert weights[0, 0] == pytest.approx(1.0)
 
 
-def test_largest_knobs_draw_thinned_heatmaps_with_exact_diagonals():
-    at, specs = open_at_extremes("relative", LARGEST, charts=4)
+@pytest.mark.parametrize("content", ["same", "random"])
+def test_largest_knobs_draw_thinned_heatmaps_with_exact_diagonals(content):
+    params = {**heaviest("relative"), "content": content}
+    assert params["seq"] == "2048" and params["causal"] == "1"
+    at, specs = open_at_extremes("relative", params, charts=4)
     z = spec_array(specs[0]["data"][0]["z"])
     assert z.shape == (256, 256)
     assert list(spec_array(specs[0]["data"][0]["y"])[:3]) == [0, 8, 16]  # original positions label the axes
-    spread = max(np.ptp(np.diagonal(z, offset=r)) for r in range(-255, 256))
-    assert spread < 1e-4 * np.abs(z).max()  # the thinned matrix is still Toeplitz
+    if content == "same":
+        spread = max(np.ptp(np.diagonal(z, offset=r)) for r in range(-255, 256))
+        assert spread < 1e-4 * np.abs(z).max()  # the thinned matrix is still Toeplitz
     assert len(spec_array(specs[1]["data"][2]["x"])) == 2 * 2048 - 1  # the profile uses every offset
     assert "2048 × 2048" in page_text(at)
 
 
-def test_smallest_knobs():
-    at, _ = open_at_extremes("relative", {"seq": 8, "dim": 2, "base": 10, "shift": 0, "content": "random",
-                                          "causal": 0, "seed": 0}, charts=4)
+@pytest.mark.parametrize("content", ["same", "random"])
+def test_smallest_knobs(content):
+    params = {**lightest("relative"), "content": content}
+    assert params["shift"] == "0"
+    at, _ = open_at_extremes("relative", params, charts=4)
     assert metric_numbers(at)["Largest residual"] == 0.0  # a shift of 0 changes nothing at all
 
 

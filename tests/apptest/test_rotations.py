@@ -4,7 +4,9 @@ import math
 
 import pytest
 
-from conftest import axis_titles, chart_specs, has_cjk, open_at_extremes, open_hostile_link, open_page, page_text
+from explorer.knobs import heaviest, lightest
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
+                             page_text, spec_array)
 
 
 def test_defaults_draw_the_clock_animation(assert_clean):
@@ -21,6 +23,12 @@ def test_defaults_draw_the_clock_animation(assert_clean):
     for spec in specs[1:]:
         assert len(axis_titles(spec)) >= 2
     assert at.query_params["dim"] == "64" and at.query_params["base"] == "10000"
+    # pairs 0..8 turn at least once in 64 positions: 2π · 10000^(2i/64) <= 64 up to i = 8 (2π · 10 ≈ 62.8)
+    assert "**9** of the 32 pairs complete at least one full turn" in page_text(at)
+    shown = metrics(at)
+    assert shown["Angle turned"] == "10 × 1 = 10 rad"  # pair 0 turns by θ_0 = 1 per position
+    before, after = shown["|pair| before → after"].split(" → ")
+    assert before == after  # a rotation keeps the pair's length
 
 
 def test_hand_angles_follow_m_theta():
@@ -32,11 +40,29 @@ def test_hand_angles_follow_m_theta():
 
 
 @pytest.mark.parametrize("params", [
-    {"dim": 2, "base": 10, "max_pos": 8, "pairs": "0"},
-    {"dim": 256, "base": 1e7, "max_pos": 512, "pairs": "0,1,2,3,60,100,126,127", "m": 512, "pair": 127},
+    lightest("rotations"),  # d = 2: one pair, positions 0..8
+    heaviest("rotations"),  # d = 256, positions 0..512, eight clocks from pair 0 to pair 127, m = 512
 ])
 def test_extreme_knobs(params):
-    open_at_extremes("rotations", params, charts=4)
+    _, specs = open_at_extremes("rotations", params, charts=4)
+    dim, base, max_pos = int(params["dim"]), float(params["base"]), int(params["max_pos"])
+    pairs = [int(i) for i in params["pairs"].split(",")]
+    clocks = specs[0]
+    assert len(clocks["frames"]) == max_pos + 1
+    assert len(clocks["frames"][-1]["data"]) == len(pairs)  # one hand per chosen pair
+    for hand, i in zip(clocks["frames"][-1]["data"], pairs):  # the last frame: position max_pos
+        expected = max_pos * base ** (-2 * i / dim)
+        drawn = math.atan2(hand["y"][1], hand["x"][1])
+        assert math.remainder(drawn - expected, 2 * math.pi) == pytest.approx(0.0, abs=1e-5)
+    assert spec_array(specs[1]["data"][0]["z"]).shape == (max_pos + 1, dim // 2)
+
+
+def test_a_small_head_gets_only_the_default_clocks_that_exist(assert_clean):
+    at = open_page("rotations", {"dim": 4})  # the usual pairs 0, 1, 2: d = 4 has only pairs 0 and 1
+    assert_clean(at)
+    assert not at.warning
+    assert at.query_params["pairs"] == "0,1"
+    assert len(chart_specs(at)[0]["frames"][0]["data"]) == 2
 
 
 def test_chinese():

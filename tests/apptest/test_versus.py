@@ -6,9 +6,10 @@ import math
 import pytest
 import torch
 
-from conftest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_hostile_link, open_page, page_text,
-                      spec_array, url_values)
+from explorer.knobs import heaviest, lightest
 from rope_viz import random_projections, random_tokens
+from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_hostile_link, open_page,
+                             page_text, spec_array, url_values)
 
 SMALL = {"seq": 8, "dim": 4, "base": 100, "seed": 2, "shift": 3}
 ROWS = ["shift", "deviation", "relative", "norm", "cost"]
@@ -96,15 +97,12 @@ def test_small_view_against_hand_loops():
         assert lengths["|R<sub>m</sub> x| (RoPE)"][m] == pytest.approx(math.sqrt(sum(a * a for a in token)), rel=1e-5)
 
 
-@pytest.mark.parametrize("params", [
-    {"seq": 8, "dim": 2, "base": 10, "shift": 0, "seed": 0},
-    {"seq": 1024, "dim": 256, "base": 1e7, "shift": 4096, "seed": 999},
-])
+@pytest.mark.parametrize("params", [lightest("versus"), heaviest("versus")])
 def test_extreme_knobs(params):
     at, specs = open_at_extremes("versus", params, charts=5)
     cells = table_cells(at)
     assert cells["relative"][0] == "yes"
-    if params["shift"] == 0:
+    if params["shift"] == "0":
         assert cells["shift"] == ("0", "0")  # moving by nothing changes nothing, for both
     else:
         assert spec_array(specs[2]["data"][0]["z"]).shape == (128, 128)  # drawn 1 in 8

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from rope_viz.complex2d import (
     IMAGINARY_UNIT,
-    arc,
     complex_multiply,
     conjugate,
     distance,
@@ -26,7 +25,6 @@ from rope_viz.complex2d import (
     shared_shift,
     shifted_scores,
     to_polar,
-    turn_shifts,
 )
 
 POINTS = [(2.0, 1.0), (3.0, 4.0), (-1.5, 0.25), (0.0, -2.0), (1e-3, 7.0), (-3.0, -3.0)]
@@ -148,14 +146,6 @@ def test_rotation_2x2_entries():
         assert_matrix(mat, [[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]], atol=1e-16)
 
 
-def test_arc_runs_on_the_circle_from_start_to_stop():
-    points = arc(1.5, 0.25, 2.0, samples=30)
-    assert points.shape == (30, 2)
-    assert torch.hypot(points[:, 0], points[:, 1]).tolist() == pytest.approx([1.5] * 30, abs=1e-14)
-    assert points[0].tolist() == pytest.approx([1.5 * math.cos(0.25), 1.5 * math.sin(0.25)], abs=1e-15)
-    assert points[-1].tolist() == pytest.approx([1.5 * math.cos(2.0), 1.5 * math.sin(2.0)], abs=1e-15)
-
-
 # ---------------------------------------------------------------------------------------------
 # phase cancellation
 
@@ -194,14 +184,6 @@ def test_shared_shift_keeps_the_dot_product():
         assert row == pytest.approx(hand_rotate(*k, (n + s) * theta), abs=1e-13)
 
 
-@pytest.mark.parametrize("theta, step", [(1.0, 1), (0.316, 1), (0.01, 10), (1e-4, 1047)])
-def test_turn_shifts(theta, step):
-    shifts = turn_shifts(theta, frames=61)
-    assert shifts.tolist() == [float(step * f) for f in range(61)]
-    if step > 1:
-        assert float(shifts[-1]) * theta == pytest.approx(2 * math.pi, rel=0.1)  # about one full turn
-
-
 @pytest.mark.parametrize("dim, base, m, n", [(2, 10000.0, 0, 3), (16, 10000.0, 2, 5), (64, 500.0, 100, 37),
                                              (8, 1e7, 128, 128)])
 def test_score_identity_against_a_hand_loop(dim, base, m, n):
@@ -236,9 +218,7 @@ def test_shifted_scores():
     (lambda: to_polar((1.0,)), "z"),
     (lambda: complex_multiply((1.0, 2.0), (float("inf"), 0.0)), "w[0]"),
     (lambda: rotor(True), "angle"),
-    (lambda: arc(1.0, 0.0, 1.0, samples=1), "samples"),
     (lambda: relative_rotation(1, 2, float("nan")), "theta"),
-    (lambda: turn_shifts(0.0), "theta"),
     (lambda: score_identity(torch.ones(4, dtype=torch.float64), torch.ones(6, dtype=torch.float64), 0, 1), "k"),
     (lambda: score_identity(torch.ones(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64), 0, 1), "dim"),
     (lambda: score_identity([1.0, 2.0], [1.0, 2.0], 0, 1), "q"),

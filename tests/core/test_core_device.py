@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from rope_viz import describe, get_device, run_with_cpu_fallback, time_call, to_numpy
+from rope_viz import describe, get_device, time_call, to_numpy
 
 
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64])
@@ -66,39 +66,6 @@ def test_get_device_automatic(monkeypatch):
 
 def test_describe_cpu():
     assert describe(torch.device("cpu")) == "cpu"
-
-
-def test_run_with_cpu_fallback_on_cpu():
-    seen = []
-
-    def fn(x, *, device):
-        seen.append(device)
-        return x * 2
-
-    assert run_with_cpu_fallback(fn, 21, device=torch.device("cpu")) == (42, False)
-    assert seen == [torch.device("cpu")]
-
-
-def test_run_with_cpu_fallback_retries_on_cpu_after_gpu_error():
-    seen = []
-
-    def fn(x, *, device):
-        seen.append(device.type)
-        if device.type != "cpu":
-            raise RuntimeError("CUDA out of memory")
-        return x + 1
-
-    result, fell_back = run_with_cpu_fallback(fn, 1, device=torch.device("cuda"))
-    assert (result, fell_back) == (2, True)
-    assert seen == ["cuda", "cpu"]
-
-
-def test_run_with_cpu_fallback_does_not_swallow_other_errors():
-    def fn(*, device):
-        raise ValueError("bad argument")
-
-    with pytest.raises(ValueError, match="bad argument"):
-        run_with_cpu_fallback(fn, device=torch.device("cuda"))
 
 
 def test_time_call_counts_and_returns_seconds():

@@ -7,7 +7,7 @@ from pathlib import Path
 from playwright.sync_api import Page
 
 from support.server import ROOT, wait_for_app
-from rope_viz import i18n
+from explorer import text
 
 ARTIFACTS = ROOT / "test-artifacts"
 VIEWPORT = {"width": 1400, "height": 900}
@@ -20,8 +20,8 @@ PAGES_WITHOUT_CHARTS = frozenset({"home"})
 
 
 def title(stem: str, lang: str = "en") -> str:
-    """The page's heading as the app writes it (its i18n `<stem>.title`)."""
-    return i18n.text(f"{stem}.title", lang)
+    """The page's heading as the app writes it (its text `<stem>.title`)."""
+    return text.text(f"{stem}.title", lang)
 
 
 def heading(page: Page) -> str:

@@ -7,8 +7,8 @@ from playwright.sync_api import expect
 
 from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, assert_charts_drawn, assert_clean, heading, title
-from rope_viz import i18n
-from ui.pages import PAGES
+from explorer import text
+from explorer.pages import PAGES
 
 pytestmark = pytest.mark.browser
 LANGUAGE_RADIO = "[data-testid=stSidebar] [data-testid=stRadio]"
@@ -31,7 +31,7 @@ def chinese(text: str) -> bool:
 def test_language_radio_switches_to_chinese(page, open_app):
     open_app("frequency-clocks", "dim=32")
     assert heading(page) == title("rotations", "en")
-    assert nav_labels(page) == [i18n.text(f"{stem}.nav", "en") for stem, _, _ in PAGES]
+    assert nav_labels(page) == [text.text(f"{stem}.nav", "en") for stem, _, _ in PAGES]
 
     radio = page.locator(LANGUAGE_RADIO).filter(has_text="Language / 语言")
     radio.locator("[data-testid=stRadioOption]").filter(has_text="中文").click()
@@ -40,7 +40,7 @@ def test_language_radio_switches_to_chinese(page, open_app):
                                                                        timeout=LOAD_TIMEOUT_MS)
     wait_for_app(page, timeout=LOAD_TIMEOUT_MS)
     assert chinese(heading(page)), heading(page)
-    assert nav_labels(page) == [i18n.text(f"{stem}.nav", "zh") for stem, _, _ in PAGES]
+    assert nav_labels(page) == [text.text(f"{stem}.nav", "zh") for stem, _, _ in PAGES]
     assert parse_qs(urlparse(page.url).query)["dim"] == ["32"], "switching language lost the other knobs"
     assert_clean(page)
     assert_charts_drawn(page, "rotations")

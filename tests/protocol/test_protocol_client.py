@@ -10,7 +10,7 @@ import asyncio
 
 import pytest
 
-from support.pages import url_paths
+from explorer.pages import URLS
 from support.protocol import Session, run_sessions, summarize
 from support.server import streamlit_server
 
@@ -47,7 +47,7 @@ def test_home_page_run_finishes_without_exception(server, explain):
     assert run.page_not_found is None
     assert run.deltas > 0 and run.elements.get("markdown", 0) + run.elements.get("heading", 0) > 0
     # the router announced every page of the app, by its url path
-    assert [path for path in url_paths() if path] == [path for path in run.navigation if path], run.navigation
+    assert [path for path in URLS if path] == [path for path in run.navigation if path], run.navigation
     assert run.ok and run.sent_s <= run.first_delta_s <= run.finished_s
 
 

@@ -1,0 +1,62 @@
+"""How charts are placed on a page: the app's chart settings, a chart beside its notes, two charts side
+by side, and the axes and bands of position-by-position score charts."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rope_viz.figures import profile_band
+
+from . import session
+from .exports import figure_csv, file_name
+from .session import t
+from .widgets import url_params
+
+
+def chart(fig, key: str) -> None:
+    """Draw a figure from rope_viz.figures with the app's chart settings: its toolbar saves the image
+    (PNG at twice the size, or SVG, as chosen in the sidebar), and a button below it saves its data as
+    CSV; both files are named after the page, the chart and the knobs' values."""
+    name = file_name(session.current_page(), key, url_params())
+    image = {"format": session.image_format(), "filename": name, "scale": 2}
+    st.plotly_chart(fig, width="stretch", theme=None, key=key,
+                    config={"displaylogo": False, "responsive": True, "toImageButtonOptions": image})
+    st.download_button(t("common.download_csv"), data=lambda: figure_csv(fig), file_name=f"{name}.csv",
+                       mime="text/csv", key=f"{key}.csv", on_click="ignore", type="tertiary",
+                       icon=":material/download:")
+
+
+def chart_beside(fig, key: str, widths: tuple = (3, 2)):
+    """Draw `fig` in a wide left column and return the right column, for `with` blocks of notes or metrics."""
+    left, right = st.columns(list(widths))
+    with left:
+        chart(fig, key=key)
+    return right
+
+
+def charts_side_by_side(left_fig, left_key: str, right_fig, right_key: str) -> None:
+    """Two charts in two equal columns."""
+    left, right = st.columns(2)
+    with left:
+        chart(left_fig, key=left_key)
+    with right:
+        chart(right_fig, key=right_key)
+
+
+def position_axes(kept) -> dict:
+    """Heatmap axes of a query-by-key matrix, labelled with the original positions of the rows and
+    columns drawn (`kept`, from explorer.views.sampling.downsample)."""
+    return dict(x=kept, y=kept, x_title=t("common.key_position"), y_title=t("common.query_position"))
+
+
+def offset_band(profile: dict, *, title: str, y_title: str, mean_name: str, band_name: str):
+    """A diagonal_profile (its arrays as numpy) drawn against the offset m - n: the mean of each
+    diagonal inside the band from its smallest to its largest entry."""
+    return profile_band(profile["offset"], profile["mean"], profile["min"], profile["max"], title=title,
+                        x_title=t("common.offset"), y_title=y_title, mean_name=mean_name, band_name=band_name)
+
+
+def page_header(prefix: str) -> None:
+    """The page title and its short introduction, from `<prefix>.title` and `<prefix>.intro`."""
+    st.title(t(f"{prefix}.title"))
+    st.markdown(t(f"{prefix}.intro"))

@@ -1,0 +1,96 @@
+"""One visitor's session: the compute device (and its one fallback policy), the language, notices.
+
+Device policy: the server's device (CUDA, then MPS, else the CPU; `ROPE_VIZ_DEVICE` overrides it).
+When a run fails on a GPU (out of memory, a driver error, an operator the device lacks), the router
+reruns the page on the CPU and the session stays there (`fall_back_to_cpu`). Nothing else catches
+device errors.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import streamlit as st
+import torch
+
+from rope_viz.device import get_device
+
+from . import text
+
+_CPU_ONLY = "_cpu_only"
+IMAGE_KEY = "app.img"  # the session-state key of the chart image format
+_run = threading.local()  # the page this thread is running
+_NOTICES = "_notices"
+LANG_KEY = "app.lang"  # the session-state key of the language radio
+
+
+@st.cache_resource
+def _server_device() -> tuple[str, bool]:
+    """(the server's device, whether the requested one was unusable)."""
+    try:
+        return str(get_device()), False
+    except ValueError:
+        return "cpu", True
+
+
+def device() -> torch.device:
+    """The compute device of this session."""
+    from .cache import forbid_inside_cache
+
+    forbid_inside_cache("device()")
+    if st.session_state.get(_CPU_ONLY):
+        return torch.device("cpu")
+    return torch.device(_server_device()[0])
+
+
+def fall_back_to_cpu() -> bool:
+    """After a GPU failure, compute on the CPU for the rest of the session; False if already there."""
+    if device().type == "cpu":
+        return False
+    st.session_state[_CPU_ONLY] = True
+    return True
+
+
+def gpu_failed() -> bool:
+    return bool(st.session_state.get(_CPU_ONLY))
+
+
+def device_fell_back() -> bool:
+    return _server_device()[1]
+
+
+def lang() -> str:
+    chosen = st.session_state.get(LANG_KEY)
+    return chosen if chosen in text.LANGS else "en"
+
+
+def image_format() -> str:
+    return st.session_state.get(IMAGE_KEY) if st.session_state.get(IMAGE_KEY) in ("png", "svg") else "png"
+
+
+def set_current_page(page: str) -> None:
+    _run.page = page
+
+
+def current_page() -> str:
+    """The id of the page being run (explorer.pages), "" outside a page."""
+    return getattr(_run, "page", "")
+
+
+def t(key: str, **values) -> str:
+    """The string `key` in the session's language."""
+    from .cache import forbid_inside_cache
+
+    forbid_inside_cache("t()")
+    return text.text(key, lang(), **values)
+
+
+def notice(message: str) -> None:
+    """Queue a warning shown at the top of the page."""
+    st.session_state.setdefault(_NOTICES, []).append(message)
+
+
+def take_notices() -> list[str]:
+    notices = st.session_state.get(_NOTICES, [])
+    st.session_state[_NOTICES] = []
+    return notices

@@ -1,0 +1,35 @@
+"""The long-term-decay page's view: RoFormer's bound at every distance with its ripple, and the mean
+scores of random vectors sampled over a grid of distances."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rope_viz.decay import count_rises, decay_bound, distance_grid, empirical_decay
+from rope_viz.device import to_numpy
+
+EMPIRICAL_POINTS = 256  # distances at which the sampled means are evaluated
+
+
+def bound_curve(dim: int, base: float, max_r: int) -> dict:
+    """decay_bound at every integer distance 0..max_r and what the page says about it.
+
+    bound: (max_r + 1,) float32; rises: how many steps of the float64 curve go up (count_rises);
+    start, low, end: the drawn curve at r = 0, at its minimum (first one, at r = low_at) and at r = max_r;
+    ratio: end / start.
+    """
+    exact = decay_bound(dim, base, range(max_r + 1))
+    bound = to_numpy(exact)
+    low_at = int(bound.argmin())
+    return {"bound": bound, "rises": count_rises(exact), "start": float(bound[0]), "low": float(bound[low_at]),
+            "low_at": low_at, "end": float(bound[-1]), "ratio": float(bound[-1] / bound[0])}
+
+
+def sampled_means(dim: int, base: float, max_r: int, samples: int, seed: int, log_x: bool) -> dict:
+    """Mean q . R_r k over `samples` random q, k (entries uniform in [0, 1)) at up to EMPIRICAL_POINTS
+    distances from 0 to max_r (geometrically spaced when log_x): float32 `distances`, `free` (independent
+    q and k) and `tied` (q = k)."""
+    grid = distance_grid(max_r, EMPIRICAL_POINTS, log=log_x)
+    return {"distances": to_numpy(grid),
+            "free": to_numpy(empirical_decay(dim, base, grid, samples=samples, seed=seed)),
+            "tied": to_numpy(empirical_decay(dim, base, grid, samples=samples, seed=seed, tied=True))}

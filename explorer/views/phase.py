@@ -1,0 +1,72 @@
+"""The phase-cancellation page's view: R_n R_m^{-1} = R_{n-m} for one pair, the pair's query and key
+turned together over a range of shifts, and the same identity in d dimensions. Everything in float64;
+arrays to draw are float32, numbers printed on the page are Python floats."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from rope_viz import angles, inv_freq, random_tokens, rotation_matrix, to_numpy
+from rope_viz._checks import check_int
+from rope_viz.complex2d import relative_rotation, score_identity, shared_shift, shifted_scores
+
+SCORE_SHIFTS = tuple(range(65))  # shifts of the d-dimensional score chart
+
+
+def turn_shifts(theta: float, frames: int = 61) -> torch.Tensor:
+    """`frames` integer shifts 0, h, 2h, ... with the smallest step h >= 1 that lets a pair of frequency
+    theta turn about once around over them (fast pairs, which need h = 1, turn several times)."""
+    if not math.isfinite(theta) or theta <= 0:
+        raise ValueError(f"theta must be > 0, got {theta}")
+    frames = check_int(frames, "frames", minimum=2)
+    step = max(1, round(2 * math.pi / (theta * (frames - 1))))
+    return torch.arange(frames, dtype=torch.float64) * step
+
+
+def query_and_key(dim: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The page's query and key: two rows of one reproducible draw (float64)."""
+    q, k = random_tokens(2, dim, seed=seed, dtype=torch.float64)
+    return q, k
+
+
+def theta_of(dim: int, base: float, pair: int) -> float:
+    """theta_pair = base^(-2 pair / dim), the frequency of the chosen pair."""
+    return float(inv_freq(dim, base, dtype=torch.float64)[pair])
+
+
+def pair_rotations(m: int, n: int, dim: int, base: float, pair: int) -> dict:
+    """The chosen pair's frequency, the angles m·theta and n·theta, the errors of R_m^T = R_m^{-1} = R(-mθ)
+    and of R_n R_m^{-1} = R_{n-m}, and the four 2x2 matrices R_m, R_n, R_n R_m^{-1}, R_{n-m} (float32)."""
+    theta = theta_of(dim, base, pair)
+    check = relative_rotation(m, n, theta)
+    m_angle, n_angle = angles([m, n], dim, base)[:, pair].tolist()
+    return {"theta": theta, "m_angle": m_angle, "n_angle": n_angle,
+            "transpose_error": check.transpose_error, "negative_error": check.negative_error,
+            "relative_error": check.relative_error,
+            "matrices": [to_numpy(mat) for mat in (check.r_m, check.r_n, check.product, check.relative)]}
+
+
+def slide(m: int, n: int, dim: int, base: float, pair: int, seed: int) -> dict:
+    """The pair's query at m + s and key at n + s for the shifts s of `turn_shifts`: the integer shifts,
+    both arrows (float32, (frames, 2)), the dot product in each frame (floats) and its spread."""
+    theta = theta_of(dim, base, pair)
+    q, k = query_and_key(dim, seed)
+    shifts = turn_shifts(theta)
+    path = shared_shift(q[2 * pair: 2 * pair + 2].tolist(), k[2 * pair: 2 * pair + 2].tolist(), m, n, theta, shifts)
+    return {"shifts": [int(s) for s in shifts], "query": to_numpy(path.query), "key": to_numpy(path.key),
+            "dots": [float(dot) for dot in path.dots], "spread": path.dot_spread}
+
+
+def all_pairs(m: int, n: int, dim: int, base: float, seed: int) -> dict:
+    """The d-dimensional identity: R_Θ,m (float32, (dim, dim)), both sides of (R_m q)^T (R_n k) =
+    q^T R_{n-m} k with their difference and the matrix error, and the scores as both tokens slide by
+    s (`both`) or only the key does (`key_only`) over SCORE_SHIFTS (float32)."""
+    q, k = query_and_key(dim, seed)
+    identity = score_identity(q, k, m, n, base)
+    both, key_only = shifted_scores(q, k, m, n, SCORE_SHIFTS, base)
+    return {"block": to_numpy(rotation_matrix(m, dim, base, dtype=torch.float64)),
+            "rotated": identity.rotated, "relative": identity.relative, "difference": identity.difference,
+            "matrix_error": identity.matrix_error, "shifts": list(SCORE_SHIFTS),
+            "both": to_numpy(both), "key_only": to_numpy(key_only)}

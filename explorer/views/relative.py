@@ -1,0 +1,54 @@
+"""The relative-attention page's view: the RoPE score matrix of one sequence, its profile along m - n,
+the shift residual and the softmax weights, each thinned for drawing with full-size statistics."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rope_viz import (
+    attention_weights,
+    diagonal_profile,
+    dot_product_scale,
+    encoded_scores,
+    random_attention_inputs,
+    shift_residual,
+    to_numpy,
+    toeplitz_deviation,
+)
+
+from .sampling import downsample
+
+DRAW_SIDE = 256  # heatmaps draw at most this many rows and columns; statistics use the full matrix
+WEIGHT_COLOUR_QUANTILE = 0.995  # weights above this quantile share the brightest colour
+
+
+def inputs(seq: int, dim: int, same: bool, seed: int, device: str):
+    """Tokens x and projections W_q, W_k on the device (float32)."""
+    return random_attention_inputs(seq, dim, same=same, seed=seed, device=device)
+
+
+def scores(seq: int, dim: int, base: float, same: bool, seed: int, device: str) -> dict:
+    """The scores thinned for drawing (`drawn`, with the `kept` positions), their profile along m - n
+    (offset, mean, min, max as float32 arrays), and full-size statistics: the Toeplitz `deviation` and
+    the `largest` |score|."""
+    full = encoded_scores(*inputs(seq, dim, same, seed, device), base=base)
+    drawn, kept, _ = downsample(full, DRAW_SIDE)
+    return {"drawn": drawn, "kept": kept,
+            "profile": {name: to_numpy(values) for name, values in diagonal_profile(full).items()},
+            "deviation": toeplitz_deviation(full), "largest": float(full.abs().max())}
+
+
+def residual(seq: int, dim: int, base: float, same: bool, seed: int, shift: int, device: str) -> dict:
+    """|A(m, n) - A(m + k, n + k)| for k = `shift`: thinned (`drawn`, `kept`), and its `largest` entry."""
+    full = shift_residual(*inputs(seq, dim, same, seed, device), shift, base=base)
+    drawn, kept, _ = downsample(full, DRAW_SIDE)
+    return {"drawn": drawn, "kept": kept, "largest": float(full.max())}
+
+
+def weights(seq: int, dim: int, base: float, same: bool, seed: int, causal: bool, device: str) -> dict:
+    """The softmax weights (scaled by 1/sqrt(d), causal or not) thinned for drawing, and `top`, the top
+    of their colour scale: a high quantile of the weights drawn (the first rows of a causal matrix hold
+    weights near 1 that would wash out the rest)."""
+    full = encoded_scores(*inputs(seq, dim, same, seed, device), base=base)
+    drawn, kept, _ = downsample(attention_weights(full, causal=causal, scale=dot_product_scale(dim)), DRAW_SIDE)
+    return {"drawn": drawn, "kept": kept, "top": float(np.quantile(drawn, WEIGHT_COLOUR_QUANTILE))}

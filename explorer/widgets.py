@@ -1,0 +1,102 @@
+"""Knobs whose state lives in the URL.
+
+Each run: the router calls `begin_run()`, the page calls `knob(page, name)` for every control (the
+spec comes from `explorer.knobs`; the value from the session, else from the URL, validated and
+repaired with a notice when needed), and the router calls `finish_run()`, which writes every knob
+back into the query string so that the address bar always reproduces the view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from . import params
+from .knobs import PAGE_KNOBS
+from .session import t, notice, take_notices
+
+_URL = "_url_params"
+
+
+def begin_run():
+    """Reset the per-run URL registry; returns the slot where notices will be shown."""
+    st.session_state[_URL] = {}
+    return st.container()
+
+
+def _widget(spec: params.Knob, label: str, key: str, help_text: str | None, where, format_func):
+    common = dict(label=label, key=key, help=help_text)
+    if isinstance(spec, (params.IntKnob, params.FloatKnob)) and spec.lo == spec.hi:
+        return where.caption(f"{label}: {spec.lo}")  # a one-value range needs no slider
+    if isinstance(spec, params.IntKnob):
+        return where.slider(min_value=spec.lo, max_value=spec.hi, step=spec.step, **common)
+    if isinstance(spec, params.FloatKnob):
+        return where.slider(min_value=float(spec.lo), max_value=float(spec.hi),
+                            step=10.0 ** -spec.digits if spec.digits else 1.0, **common)
+    if isinstance(spec, params.NumberChoiceKnob):
+        return where.select_slider(options=list(spec.options), format_func=format_func or (lambda v: f"{v:g}"),
+                                   **common)
+    if isinstance(spec, params.ChoiceKnob):
+        return where.radio(options=list(spec.options), format_func=format_func or str, horizontal=True,
+                           **common)
+    if isinstance(spec, params.BoolKnob):
+        return where.toggle(**common)
+    if isinstance(spec, params.IntSetKnob):
+        return where.multiselect(options=list(range(spec.lo, spec.hi + 1)), max_selections=spec.most,
+                                 format_func=format_func or str, **common)
+    raise TypeError(f"no widget for {type(spec).__name__}")
+
+
+def draw(spec: params.Knob, key: str, label: str, *, help_text: str | None = None, where=None, format_func=None):
+    """Draw the widget for `spec` under session key `key` and return its (always valid) value.
+
+    The value comes from the session when the widget already exists, else from the URL's
+    `spec.name` parameter; a value the spec rejects is replaced and a notice is shown.
+    """
+    where = where if where is not None else st
+    if key in st.session_state:
+        value, _ = spec.coerce(st.session_state[key])
+    else:
+        raw = st.query_params.get(spec.name)
+        value, replaced = (spec.coerce(spec.default)[0], False) if raw is None else spec.parse(raw)
+        if replaced:
+            notice(t("common.notice_replaced", name=spec.name, value=spec.dump(value)))
+    st.session_state[key] = value
+    _widget(spec, label, key, help_text, where, format_func)
+    value = st.session_state[key]
+    st.session_state.setdefault(_URL, {})[spec.name] = spec.dump(value)
+    return value
+
+
+def knob(page: str, name: str, *, where=None, format_func=None, **narrowed):
+    """The value of knob `name` declared for `page` in explorer.knobs, drawn as its widget.
+
+    `narrowed` replaces fields of the declaration for this run, for ranges that depend on another
+    knob (e.g. hi=dim - 1): the declaration holds the widest range.
+    """
+    spec = PAGE_KNOBS[page][name]
+    if narrowed:
+        spec = replace(spec, **narrowed)
+    return draw(spec, f"{page}.{name}", t(spec.label), help_text=t(spec.help) if spec.help else None,
+                where=where, format_func=format_func)
+
+
+def url_params() -> dict[str, str]:
+    """The knobs drawn so far in this run, as the URL will carry them."""
+    return dict(st.session_state.get(_URL, {}))
+
+
+def finish_run(notice_slot) -> None:
+    """Show queued notices, write every knob into the URL and offer the link to copy."""
+    for message in take_notices():
+        notice_slot.warning(message, icon="⚠️")
+    wanted = st.session_state.get(_URL, {})
+    if st.query_params.to_dict() != wanted:
+        st.query_params.from_dict(wanted)
+    base = st.context.url
+    if base:
+        with st.sidebar.expander(t("common.share"), icon="🔗"):
+            st.caption(t("common.share_help"))
+            st.code(f"{base}?{urlencode(wanted)}", language=None, wrap_lines=True)

@@ -1,0 +1,79 @@
+"""The frequency clocks: each pair turns by theta_i per position, animated in the browser."""
+
+import streamlit as st
+
+import explorer as ui
+from explorer.views import rotations as view
+from rope_viz.figures import clock_animation, heatmap, line_chart, plane_vectors
+
+ui.enter()
+PAGE = "rotations"
+clocks = ui.cached(view.clocks)
+frequencies = ui.cached(view.frequencies)
+turned_vector = ui.cached(view.turned_vector)
+
+ui.page_header(PAGE)
+st.latex(r"\theta_i = \mathrm{base}^{-2i/d},\qquad "
+         r"\begin{pmatrix} x'_{2i} \\ x'_{2i+1} \end{pmatrix} = "
+         r"\begin{pmatrix} \cos m\theta_i & -\sin m\theta_i \\ \sin m\theta_i & \cos m\theta_i \end{pmatrix}"
+         r"\begin{pmatrix} x_{2i} \\ x_{2i+1} \end{pmatrix}")
+
+cols = st.columns(4)
+dim = ui.knob(PAGE, "dim", where=cols[0])
+base = ui.knob(PAGE, "base", where=cols[1], format_func=ui.format_base)
+max_pos = ui.knob(PAGE, "max_pos", where=cols[2])
+half = dim // 2
+pairs = ui.knob(PAGE, "pairs", where=cols[3], hi=half - 1, default=view.default_pairs(dim),
+                format_func=lambda i: ui.t("common.pair", i=i))
+
+
+
+@ui.figure
+def clock_figure(dim: int, base: float, max_pos: int, pairs: tuple):
+    """The clocks animation (one frame per position: built once per language)."""
+    hands = clocks(dim, base, max_pos, pairs)
+    return clock_animation(hands["positions"], hands["cos"], hands["sin"],
+                           [ui.t("rotations.clock_short", i=i, wave=wave) for i, wave in zip(pairs, hands["waves"])],
+                           title=ui.t("rotations.clocks_title"), play=ui.t("rotations.play"),
+                           pause=ui.t("rotations.pause"), position_label=ui.t("common.position"))
+
+
+ui.chart(clock_figure(dim, base, max_pos, tuple(pairs)), key="clocks")
+freqs = frequencies(dim, base, max_pos)
+thetas, waves = freqs["thetas"], freqs["waves"]
+st.caption(" · ".join(ui.t("rotations.clock_caption", i=i, theta=float(thetas[i]), wave=float(waves[i]))
+                      for i in pairs))
+
+left, right = st.columns(2)
+with left:
+    ui.chart(heatmap(freqs["angles"], title=ui.t("rotations.angles_title"),
+                     x_title=ui.t("rotations.pair_axis"), y_title=ui.t("common.position"),
+                     colorscale="Phase", zmid=None, colorbar_title=ui.t("rotations.angle_axis")),
+             key="angles")
+with right:
+    ui.chart(line_chart(freqs["pairs"], {ui.t("rotations.wave_series"): waves,
+                                         ui.t("rotations.context_series"): [max_pos] * half},
+                        title=ui.t("rotations.wave_title"), x_title=ui.t("rotations.pair_axis"),
+                        y_title=ui.t("rotations.wave_axis"), log_y=True, markers=True,
+                        dashed=(ui.t("rotations.context_series"),)),
+             key="wavelengths")
+    st.markdown(ui.t("rotations.fast_slow", fast=freqs["fast"], slow=freqs["slow"], total=half))
+
+st.subheader(ui.t("rotations.vector_header"))
+st.markdown(ui.t("rotations.vector_text"))
+cols = st.columns(3)
+m = ui.knob(PAGE, "m", where=cols[0], hi=max_pos, default=min(10, max_pos))
+pair = ui.knob(PAGE, "pair", where=cols[1], hi=half - 1)
+seed = ui.knob(PAGE, "seed", where=cols[2])
+vector = turned_vector(dim, base, m, seed, pair)
+left, right = st.columns([3, 2])
+with left:
+    ui.chart(plane_vectors([(ui.t("rotations.before"), *vector["before"]),
+                            (ui.t("rotations.after", m=m), *vector["after"])],
+                           title=ui.t("rotations.vector_title", i=pair, m=m), x_title=ui.t("rotations.x_axis"),
+                           y_title=ui.t("rotations.y_axis")),
+             key="vector")
+with right:
+    st.metric(ui.t("rotations.norm_pair"), f"{vector['pair_norm'][0]:.6f} → {vector['pair_norm'][1]:.6f}")
+    st.metric(ui.t("rotations.norm_all"), f"{vector['norm'][0]:.6f} → {vector['norm'][1]:.6f}")
+    st.metric(ui.t("rotations.turned"), f"{m} × {vector['theta']:.4g} = {vector['turned']:.4g} rad")

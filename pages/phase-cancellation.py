@@ -1,0 +1,89 @@
+"""Phase cancellation: R_n R_m^{-1} = R_{n-m}, step by step, in 2-D and in d dimensions."""
+
+import streamlit as st
+
+import explorer as ui
+from explorer.views import phase as view
+from rope_viz.figures import heatmap, line_chart, matrix_panels, pair_turn_animation
+
+ui.enter()
+PAGE = "phase"
+pair_rotations = ui.cached(view.pair_rotations)
+slide = ui.cached(view.slide)
+all_pairs = ui.cached(view.all_pairs)
+
+ui.page_header(PAGE)
+st.latex(r"(R_m\,q)^{\top}(R_n\,k) \;=\; q^{\top} R_m^{\top} R_n\, k \;=\; q^{\top} R_{n-m}\, k,"
+         r"\qquad R_m = R(m\theta) = \begin{pmatrix} \cos m\theta & -\sin m\theta \\ "
+         r"\sin m\theta & \cos m\theta \end{pmatrix}")
+cols = st.columns(3)
+m = ui.knob(PAGE, "m", where=cols[0])
+n = ui.knob(PAGE, "n", where=cols[1])
+seed = ui.knob(PAGE, "seed", where=cols[2])
+cols = st.columns(3)
+dim = ui.knob(PAGE, "dim", where=cols[0])
+base = ui.knob(PAGE, "base", where=cols[1], format_func=ui.format_base)
+pair = ui.knob(PAGE, "pair", where=cols[2], hi=dim // 2 - 1, default=min(1, dim // 2 - 1))
+check = pair_rotations(m, n, dim, base, pair)
+st.caption(ui.t("phase.theta_caption", i=pair, theta=check["theta"], m_angle=check["m_angle"],
+                n_angle=check["n_angle"]))
+
+st.subheader(ui.t("phase.step1_header"))
+st.markdown(ui.t("phase.step1_text"))
+st.latex(r"R(\alpha)^{\top} = \begin{pmatrix} \cos\alpha & \sin\alpha \\ -\sin\alpha & \cos\alpha \end{pmatrix}"
+         r" = \begin{pmatrix} \cos(-\alpha) & -\sin(-\alpha) \\ \sin(-\alpha) & \cos(-\alpha) \end{pmatrix}"
+         r" = R(-\alpha),\qquad R(\alpha)^{\top} R(\alpha) = I \;\Rightarrow\; R(\alpha)^{\top} = R(\alpha)^{-1}")
+cols = st.columns(2)
+cols[0].metric(ui.t("phase.transpose_error"), f"{check['transpose_error']:.1e}")
+cols[1].metric(ui.t("phase.negative_error"), f"{check['negative_error']:.1e}")
+st.caption(ui.t("phase.inverse_note"))
+
+st.subheader(ui.t("phase.step2_header"))
+st.markdown(ui.t("phase.step2_text"))
+st.latex(r"R(\alpha)\,R(\beta) = R(\alpha + \beta)\quad\Rightarrow\quad "
+         r"R_n R_m^{-1} = R(n\theta)\,R(-m\theta) = R\big((n - m)\theta\big) = R_{n-m}")
+panel_titles = [ui.t("phase.panel_rm", m=m), ui.t("phase.panel_rn", n=n), ui.t("phase.panel_product"),
+                ui.t("phase.panel_relative", d=n - m)]
+ui.chart(matrix_panels(check["matrices"], panel_titles, title=ui.t("phase.matrices_title"),
+                       x_title=ui.t("phase.column"), y_title=ui.t("phase.row")), key="matrices")
+st.metric(ui.t("phase.relative_error"), f"{check['relative_error']:.1e}")
+
+st.subheader(ui.t("phase.step3_header"))
+st.markdown(ui.t("phase.step3_text"))
+st.latex(r"q_m \cdot k_n = (R_m q)^{\top}(R_n k) = q^{\top} R_m^{\top} R_n\, k "
+         r"\overset{\text{1}}{=} q^{\top} R_m^{-1} R_n\, k \overset{\text{2}}{=} q^{\top} R_{n-m}\, k")
+
+
+@ui.figure
+def slide_figure(m: int, n: int, dim: int, base: float, pair: int, seed: int):
+    """The animation of both vectors turning together (61 frames: built once per language)."""
+    path = slide(m, n, dim, base, pair, seed)
+    steps = path["shifts"]
+    titles = [ui.t("phase.frame_title", s=s, qm=m + s, kn=n + s, dot=dot) for s, dot in zip(steps, path["dots"])]
+    return pair_turn_animation([str(s) for s in steps], path["query"], path["key"], titles,
+                               names=(ui.t("phase.query_name"), ui.t("phase.key_name")),
+                               x_title=ui.t("phase.first"), y_title=ui.t("phase.second"), play=ui.t("phase.play"),
+                               pause=ui.t("phase.pause"), slider_prefix=ui.t("phase.shift_prefix"))
+
+
+path = slide(m, n, dim, base, pair, seed)
+steps = path["shifts"]
+ui.chart(slide_figure(m, n, dim, base, pair, seed), key="slide")
+st.markdown(ui.t("phase.spread", frames=len(steps), last=steps[-1], spread=path["spread"]))
+
+st.subheader(ui.t("phase.dims_header"))
+st.markdown(ui.t("phase.dims_text"))
+st.latex(r"R_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0),\, R(m\theta_1),\, \dots,\, R(m\theta_{d/2-1})\big),"
+         r"\qquad R_{\Theta,m}^{\top} R_{\Theta,n} = \operatorname{diag}\big(R((n-m)\theta_i)\big) = R_{\Theta,n-m}")
+dims = all_pairs(m, n, dim, base, seed)
+block = heatmap(dims["block"], title=ui.t("phase.block_title", m=m, d=dim), x_title=ui.t("phase.column"),
+                y_title=ui.t("phase.row"), colorbar_title=ui.t("phase.entry"))
+with ui.chart_beside(block, key="block"):
+    st.metric(ui.t("phase.lhs"), f"{dims['rotated']:.15f}")
+    st.metric(ui.t("phase.rhs"), f"{dims['relative']:.15f}")
+    st.metric(ui.t("phase.difference"), f"{dims['difference']:.1e}")
+    st.metric(ui.t("phase.matrix_error"), f"{dims['matrix_error']:.1e}")
+scores = {ui.t("phase.both_series"): dims["both"], ui.t("phase.key_series"): dims["key_only"]}
+ui.chart(line_chart(dims["shifts"], scores, title=ui.t("phase.shift_title"), x_title=ui.t("phase.shift_axis"),
+                    y_title=ui.t("phase.score_axis")), key="shift")
+st.caption(ui.t("phase.shift_caption"))

@@ -1,0 +1,70 @@
+"""Relative attention: RoPE scores depend only on m - n, and moving the whole sequence changes nothing."""
+
+import streamlit as st
+
+import explorer as ui
+from explorer.views import relative as view
+from rope_viz.figures import heatmap, heatmap_grid
+
+ui.enter()
+PAGE = "relative"
+scores = ui.cached(view.scores)
+residual = ui.cached(view.residual)
+weights = ui.cached(view.weights)
+
+ui.page_header(PAGE)
+st.latex(r"(R_m q)^\top (R_n k) = q^\top R_m^\top R_n\, k = q^\top R_{n-m}\, k")
+
+cols = st.columns(5)
+seq = ui.knob(PAGE, "seq", where=cols[0])
+dim = ui.knob(PAGE, "dim", where=cols[1])
+base = ui.knob(PAGE, "base", where=cols[2], format_func=ui.format_base)
+content = ui.knob(PAGE, "content", where=cols[3], format_func=lambda v: ui.t(f"relative.content_{v}"))
+seed = ui.knob(PAGE, "seed", where=cols[4])
+same = content == "same"
+device = str(ui.device())
+
+scored = scores(seq, dim, base, same, seed, device)
+kept = scored["kept"]
+scores_fig = heatmap(scored["drawn"], title=ui.t("relative.scores_title"), colorbar_title=ui.t("relative.score_bar"),
+                     **ui.position_axes(kept))
+profile_fig = ui.offset_band(scored["profile"], title=ui.t("relative.profile_title"), y_title=ui.t("common.score"),
+                             mean_name=ui.t("relative.profile_mean"), band_name=ui.t("relative.profile_band"))
+ui.charts_side_by_side(scores_fig, "scores", profile_fig, "profile")
+if len(kept) < seq:
+    st.caption(ui.t("relative.thinned", s=int(kept[1]), s2=int(kept[2]), n=seq))
+
+st.subheader(ui.t("relative.why_header"))
+st.markdown(ui.t("relative.why_text"))
+st.markdown(ui.t("relative.same_text" if same else "relative.random_text"))
+cols = st.columns(2)
+cols[0].metric(ui.t("relative.deviation"), f"{scored['deviation']:.3g}")
+cols[1].metric(ui.t("relative.largest"), f"{scored['largest']:.3g}")
+
+st.subheader(ui.t("relative.shift_header"))
+chart_col, text_col = st.columns([3, 2])
+with text_col:
+    st.markdown(ui.t("relative.shift_text"))
+    st.latex(r"A(m+k,\,n+k) = q_m^\top R_{n-m}\, k_n = A(m,\,n)")
+    shift = ui.knob(PAGE, "shift")
+    moved = residual(seq, dim, base, same, seed, shift, device)
+    cols = st.columns(2)
+    cols[0].metric(ui.t("relative.max_residual"), f"{moved['largest']:.2e}")
+    cols[1].metric(ui.t("relative.relative_residual"), f"{moved['largest'] / scored['largest']:.1e}")
+with chart_col:
+    ui.chart(heatmap(moved["drawn"], title=ui.t("relative.residual_title", k=shift), colorscale="Viridis", zmid=None,
+                     colorbar_title=ui.t("relative.residual_bar"), **ui.position_axes(moved["kept"])), key="residual")
+
+st.subheader(ui.t("relative.weights_header"))
+chart_col, text_col = st.columns([3, 2])
+with text_col:
+    st.markdown(ui.t("relative.weights_text"))
+    causal = ui.knob(PAGE, "causal")
+    weighed = weights(seq, dim, base, same, seed, causal, device)
+    st.caption(ui.t("relative.weights_caption", top=weighed["top"]))
+with chart_col:
+    ui.chart(heatmap_grid({"": weighed["drawn"]}, columns=1,
+                          title=ui.t("relative.weights_title_causal" if causal else "relative.weights_title"),
+                          colorscale="Viridis", zmid=None, zmin=0.0, zmax=weighed["top"],
+                          colorbar_title=ui.t("relative.weight_bar"), height=440,
+                          **ui.position_axes(weighed["kept"])), key="weights")

@@ -1,0 +1,66 @@
+"""Every user-visible string exists in every language with the same placeholders, every key the app asks
+for is defined, and the core holds no page text."""
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from explorer import text
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "explorer").rglob("*.py"))]
+ENGLISH = text.STRINGS["en"]
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_language_has_the_same_keys():
+    for lang in text.LANGS:
+        assert set(text.STRINGS[lang]) == set(ENGLISH), lang
+    assert {path.stem for path in (ROOT / "explorer" / "text" / "en").glob("*.toml")} == {
+        path.stem for path in (ROOT / "explorer" / "text" / "zh").glob("*.toml")}
+
+
+@pytest.mark.parametrize("key", sorted(ENGLISH))
+def test_both_languages_present_with_the_same_placeholders(key):
+    # (symbol-only labels such as "z·w" or "90°" are the same in both languages)
+    english, chinese = ENGLISH[key], text.STRINGS["zh"][key]
+    assert isinstance(english, str) and isinstance(chinese, str), key
+    assert english.strip() and chinese.strip(), key
+    if "\\" not in english:  # LaTeX strings use braces for grouping and are never formatted
+        assert _fields(english) == _fields(chinese), key
+
+
+def test_every_literal_key_used_by_the_app_exists():
+    used = set()
+    for path in SOURCES:
+        used |= set(re.findall(r"""\bt\(\s*f?["']([a-z_]+\.[a-z0-9_]+)["']""", path.read_text(encoding="utf-8")))
+    assert used, "no t(...) calls found"
+    assert not used - set(ENGLISH), sorted(used - set(ENGLISH))
+
+
+def test_every_declared_knob_label_exists():
+    from explorer.knobs import PAGE_KNOBS
+
+    for page, knobs in PAGE_KNOBS.items():
+        for name, spec in knobs.items():
+            assert spec.label in ENGLISH, (page, name, spec.label)
+            assert not spec.help or spec.help in ENGLISH, (page, name, spec.help)
+
+
+def test_unknown_key_and_language_raise_value_error():
+    with pytest.raises(ValueError, match="key"):
+        text.text("no.such_key")
+    with pytest.raises(ValueError, match="lang"):
+        text.text("home.title", "fr")
+
+
+def test_the_core_holds_no_page_text():
+    offenders = [str(path.relative_to(ROOT)) for path in (ROOT / "rope_viz").rglob("*.py")
+                 if re.search(r"[\u4e00-\u9fff]", path.read_text(encoding="utf-8"))]
+    assert not offenders, offenders
+    assert not (ROOT / "rope_viz" / "i18n").exists()
