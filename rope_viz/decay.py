@@ -26,10 +26,12 @@ def decay_bound(dim: int, base: float, distances) -> torch.Tensor:
 
 
 def empirical_decay(dim: int, base: float, distances, *, samples: int = 64, tied: bool = False,
-                    seed: int = 0) -> torch.Tensor:
+                    seed: int = 0, inv_freq=None) -> torch.Tensor:
     """Mean of q . R_r k over random q, k with entries uniform in [0, 1) (tied=True: q = k).
 
     Positive-mean entries are the usual picture of "related" vectors; zero-mean ones average to 0.
+    inv_freq: explicit frequencies (dim/2 of them, e.g. a scaled RoPE's from
+    `rope_viz.scaling.scaled_inv_freq`) instead of base^(-2i/dim).
     """
     dim = check_dim(dim)
     samples = check_int(samples, "samples", minimum=1)
@@ -38,7 +40,7 @@ def empirical_decay(dim: int, base: float, distances, *, samples: int = 64, tied
     gen = torch.Generator().manual_seed(int(seed))
     q = torch.rand(samples, dim, generator=gen, dtype=torch.float64)
     k = q if tied else torch.rand(samples, dim, generator=gen, dtype=torch.float64)
-    k_rot = apply_rope(k[:, None, :].expand(samples, r.numel(), dim), r, base=base)
+    k_rot = apply_rope(k[:, None, :].expand(samples, r.numel(), dim), r, base=base, inv_freq=inv_freq)
     return torch.einsum("sd,srd->r", q, k_rot) / samples
 
 
