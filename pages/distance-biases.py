@@ -1,0 +1,139 @@
+"""Distance biases side by side: RoPE's expected score, xPos, ALiBi per head, T5 buckets and NoPE against
+distance, their logit matrices, and a table of what depends on m - n only and what happens past L."""
+
+import pandas as pd
+import streamlit as st
+
+import explorer as ui
+from explorer.views import biases as view
+from rope_viz.figures import distance_chart, heatmap_panels
+
+ui.enter()
+PAGE = "biases"
+profiles = ui.cached(view.profiles)
+t5_buckets = ui.cached(view.t5_buckets)
+logit_matrices = ui.cached(view.logit_matrices)
+past_the_longest = ui.cached(view.past_the_longest)
+
+
+@ui.figure
+def expected_figure(max_r: int, dim: int, base: float, heads: int, scale_base: int, seed: int):
+    curves = profiles(max_r, dim, base, heads, scale_base, seed)
+    nope = ui.t("biases.nope_series")
+    return distance_chart(curves["distances"], {ui.t("biases.rope_series"): curves["rope"],
+                                                ui.t("biases.xpos_series", s=scale_base): curves["xpos"],
+                                                nope: curves["nope"]},
+                          marks={ui.t("biases.longest_mark"): max_r},
+                          title=ui.t("biases.expected_title", dim=dim, samples=view.SAMPLES),
+                          x_title=ui.t("biases.distance_axis"), y_title=ui.t("biases.expected_axis"), dashed=(nope,))
+
+
+@ui.figure
+def alibi_figure(max_r: int, dim: int, base: float, heads: int, scale_base: int, seed: int):
+    curves = profiles(max_r, dim, base, heads, scale_base, seed)
+    series = {ui.t("biases.head_series", h=h + 1, slope=float(slope)): curves["alibi"][h]
+              for h, slope in enumerate(curves["slopes"])}
+    return distance_chart(curves["steps"], series, marks={ui.t("biases.longest_mark"): max_r},
+                          title=ui.t("biases.alibi_title", heads=heads), x_title=ui.t("biases.distance_axis"),
+                          y_title=ui.t("biases.bias_axis"))
+
+
+@ui.figure
+def t5_figure(which: str, max_r: int, num_buckets: int, max_distance: int, bidirectional: bool, seed: int):
+    """which: "buckets" (the bucket of each offset) or "bias" (the random table's value)."""
+    t5 = t5_buckets(max_r, num_buckets, max_distance, bidirectional, seed)
+    marks = {ui.t("biases.longest_mark_t5"): -max_r}
+    if max_distance <= 2 * max_r:  # inside the drawn offsets
+        marks[ui.t("biases.max_distance_mark")] = -max_distance
+        if bidirectional:
+            marks[ui.t("biases.max_distance_mark_ahead")] = max_distance
+    if which == "buckets":
+        return distance_chart(t5["offsets"], {ui.t("biases.bucket_series"): t5["buckets"]}, marks=marks,
+                              title=ui.t("biases.buckets_title", n=num_buckets), x_title=ui.t("biases.offset_axis"),
+                              y_title=ui.t("biases.bucket_axis"), line_shape="hv")
+    return distance_chart(t5["offsets"], {ui.t("biases.t5_series"): t5["bias"]}, marks=marks,
+                          title=ui.t("biases.t5_bias_title"), x_title=ui.t("biases.offset_axis"),
+                          y_title=ui.t("biases.bias_axis"), line_shape="hv")
+
+
+@ui.figure
+def matrices_figure(dim: int, base: float, heads: int, num_buckets: int, max_distance: int, bidirectional: bool,
+                    scale_base: int, seed: int):
+    matrices = logit_matrices(dim, base, heads, num_buckets, max_distance, bidirectional, scale_base, seed)
+    return heatmap_panels({ui.t(f"biases.name_{name}"): matrices[name] for name in view.ENCODINGS},
+                          x=matrices["kept"], y=matrices["kept"],
+                          title=ui.t("biases.matrices_title", seq=view.MATRIX_SEQ),
+                          x_title=ui.t("common.key_position"), y_title=ui.t("common.query_position"))
+
+
+
+ui.page_header(PAGE)
+st.latex(r"\text{RoPE: } (\mathcal{R}_m q)^\top(\mathcal{R}_n k) = q^\top \mathcal{R}_{n-m} k\qquad"
+         r"\text{xPos: } \sum_i \zeta_i^{(m-n)/s}\,(\ldots)_i\qquad"
+         r"\text{ALiBi: } q^\top k - s_h\,(m-n)\qquad"
+         r"\text{T5: } q^\top k + b_h[\mathrm{bucket}(n-m)]\qquad"
+         r"\text{NoPE: } q^\top k")
+cols = st.columns(4)
+max_r = ui.knob(PAGE, "max_r", where=cols[0])
+dim = ui.knob(PAGE, "dim", where=cols[1])
+base = ui.knob(PAGE, "base", where=cols[2], format_func=ui.format_base)
+seed = ui.knob(PAGE, "seed", where=cols[3])
+
+st.subheader(ui.t("biases.curves_header"))
+left, right = st.columns(2)
+with left:
+    scale_base = ui.knob(PAGE, "scale_base")
+with right:
+    heads = ui.knob(PAGE, "heads")
+with st.spinner(ui.t("biases.computing")):
+    profiles(max_r, dim, base, heads, scale_base, seed)  # the slow part, under the spinner
+with left:
+    ui.chart(expected_figure(max_r, dim, base, heads, scale_base, seed), key="expected")
+    st.caption(ui.t("biases.expected_caption"))
+with right:
+    ui.chart(alibi_figure(max_r, dim, base, heads, scale_base, seed), key="alibi")
+    st.caption(ui.t("biases.alibi_caption"))
+
+cols = st.columns(3)
+num_buckets = ui.knob(PAGE, "num_buckets", where=cols[0])
+max_distance = ui.knob(PAGE, "max_distance", where=cols[1])
+bidirectional = ui.knob(PAGE, "bidirectional", where=cols[2])
+t5 = t5_buckets(max_r, num_buckets, max_distance, bidirectional, seed)
+left, right = st.columns(2)
+with left:
+    ui.chart(t5_figure("buckets", max_r, num_buckets, max_distance, bidirectional, seed), key="t5_buckets")
+with right:
+    ui.chart(t5_figure("bias", max_r, num_buckets, max_distance, bidirectional, seed), key="t5_bias")
+st.markdown(ui.t("biases.t5_text", seed=seed, n=num_buckets, seen=t5["buckets_seen"], past=t5["buckets_past"],
+                 new=t5["new_past"], max_r=max_r, twice=2 * max_r, at_max=t5["bias_at_max"],
+                 at_twice=t5["bias_at_twice"]))
+
+st.subheader(ui.t("biases.matrices_header"))
+st.markdown(ui.t("biases.matrices_text", seq=view.MATRIX_SEQ))
+with st.spinner(ui.t("biases.computing")):
+    matrices = logit_matrices(dim, base, heads, num_buckets, max_distance, bidirectional, scale_base, seed)
+    past = past_the_longest(max_r, dim, base, heads, scale_base)
+names = {name: ui.t(f"biases.name_{name}") for name in view.ENCODINGS}
+ui.chart(matrices_figure(dim, base, heads, num_buckets, max_distance, bidirectional, scale_base, seed), key="matrices")
+
+past_text = {
+    "rope": ui.t("biases.past_rope", new=past["new_angle_pairs"], pairs=past["pairs"], max_r=max_r),
+    "xpos": ui.t("biases.past_xpos", new=past["new_angle_pairs"], pairs=past["pairs"], max_r=max_r,
+                 at_max=past["xpos_factor_at_max"], at_twice=past["xpos_factor_at_twice"]),
+    "alibi": ui.t("biases.past_alibi", max_r=max_r, at_max=past["alibi_at_max"], at_twice=past["alibi_at_twice"]),
+    "t5": ui.t("biases.past_t5", past=t5["buckets_past"], new=t5["new_past"], max_r=max_r),
+    "nope": ui.t("biases.past_nope"),
+    "sinusoidal": ui.t("biases.past_sinusoidal", max_r=max_r),
+}
+table = pd.DataFrame({
+    ui.t("biases.col_encoding"): [names[name] for name in view.ENCODINGS],
+    ui.t("biases.col_enters"): [ui.t(f"biases.enters_{name}") for name in view.ENCODINGS],
+    ui.t("biases.col_deviation"): [f"{matrices[f'{name}_deviation']:.2g} / {matrices[f'{name}_largest']:.3g}"
+                                   for name in view.ENCODINGS],
+    ui.t("biases.col_toeplitz"): [ui.t("common.yes" if matrices[f"{name}_toeplitz"] else "common.no")
+                                  for name in view.ENCODINGS],
+    ui.t("biases.col_past"): [past_text[name] for name in view.ENCODINGS],
+})
+st.table(table.set_index(ui.t("biases.col_encoding")))
+st.caption(ui.t("biases.table_caption", seq=view.MATRIX_SEQ))
+st.markdown(ui.t("biases.closing"))
