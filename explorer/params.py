@@ -7,6 +7,7 @@ Pure Python, no Streamlit, so it can be property-tested on its own.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -170,8 +171,12 @@ class IntSetKnob(Knob):
     most: int = 8
 
     def coerce(self, value):
+        """Linear in the number of options, whatever `value` holds: a selection longer than the options
+        cannot be a set of them, so only that many items are looked at."""
+        if isinstance(value, (str, bytes)):
+            return self._fallback(), True
         try:
-            items = list(value)
+            items = list(itertools.islice(value, self.hi - self.lo + 2))
         except TypeError:
             return self._fallback(), True
         kept = sorted({int(v) for v in items if isinstance(v, int) and not isinstance(v, bool)
@@ -202,3 +207,19 @@ class IntSetKnob(Knob):
 
     def dump(self, value):
         return ",".join(str(v) for v in value)
+
+
+@dataclass(frozen=True)
+class TextKnob(Knob):
+    """Free text of at most `max_length` characters (a pasted config); longer or non-text values are
+    replaced by the default. The page validates the content itself: nothing in it is trusted."""
+
+    max_length: int = 4096
+
+    def coerce(self, value):
+        if isinstance(value, str) and len(value) <= self.max_length and "\x00" not in value:
+            return value, False
+        return self.default, True
+
+    def parse(self, raw):
+        return self.coerce(raw)

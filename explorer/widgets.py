@@ -8,22 +8,87 @@ back into the query string so that the address bar always reproduces the view.
 
 from __future__ import annotations
 
+import json
+import threading
 from dataclasses import replace
 from urllib.parse import urlencode
 
 import streamlit as st
+from streamlit.proto.WidgetStates_pb2 import WidgetStates
+from streamlit.runtime.state.common import is_array_value_field_name, unpack_widget_state_value
+from streamlit.runtime.state.session_state import SessionState
 
 from . import params
 from .knobs import PAGE_KNOBS
 from .session import t, notice, take_notices
 
 _URL = "_url_params"
+# No widget of the app holds more than a handful of items (a multiselect keeps at most 8 of at most 128
+# options, a slider 2 numbers): a longer array sent for a widget is refused before Streamlit's own
+# deserializer sees it, which looks every item up among the options (items x options).
+MAX_ARRAY_ITEMS = 256
+# value fields whose deserializers are pure functions of the value, safe to try before the run
+_PLAIN_FIELDS = frozenset({"bool_value", "int_value", "double_value", "string_value", "json_value",
+                           "int_array_value", "double_array_value", "string_array_value"})
+_refused = threading.local()  # the session-state keys whose sent value was refused, for this run's notices
+
+
+def _acceptable(state, metadata) -> bool:
+    """Whether a widget value a client sent can be given to Streamlit: bounded, parseable, of the
+    widget's own value type, and accepted by its deserializer (when the widget is known)."""
+    field = state.WhichOneof("value")
+    if field is None:
+        return True  # a cleared value: the widget's default
+    if is_array_value_field_name(field) and len(getattr(state, field).data) > MAX_ARRAY_ITEMS:
+        return False
+    if field == "json_value":
+        try:
+            json.loads(state.json_value)
+        except ValueError:
+            return False
+    if metadata is None or metadata.value_type not in _PLAIN_FIELDS:
+        return True  # not drawn yet in this session: the knob's draw() repairs what it reads
+    if field != metadata.value_type:
+        return False
+    try:
+        metadata.deserializer(unpack_widget_state_value(state))
+    except Exception:  # noqa: BLE001 - any failure of Streamlit's deserializer means the value is unusable
+        return False
+    return True
+
+
+def _vetted_widget_states(set_widgets_from_proto):
+    """SessionState.set_widgets_from_proto that first drops every widget value `_acceptable` refuses
+    (Streamlit would raise on it in every later run of the session, before the page's code)."""
+    def vetted(self, widget_states):
+        known = self._new_widget_state.widget_metadata
+        kept = [state for state in widget_states.widgets if _acceptable(state, known.get(state.id))]
+        if len(kept) != len(widget_states.widgets):
+            kept_ids = {id(state) for state in kept}
+            refused = [state.id for state in widget_states.widgets if id(state) not in kept_ids]
+            _refused.keys = getattr(_refused, "keys", set()) | {i.split("-", 2)[-1] for i in refused}
+            widget_states = WidgetStates(widgets=kept)
+        return set_widgets_from_proto(self, widget_states)
+    vetted.vetted = True
+    return vetted
+
+
+def vet_widget_states() -> None:
+    """Install the check on every widget value a client sends (once per process)."""
+    if not getattr(SessionState.set_widgets_from_proto, "vetted", False):
+        SessionState.set_widgets_from_proto = _vetted_widget_states(SessionState.set_widgets_from_proto)
 
 
 def begin_run():
     """Reset the per-run URL registry; returns the slot where notices will be shown."""
     st.session_state[_URL] = {}
+    _refused.this_run, _refused.keys = getattr(_refused, "keys", set()), set()
     return st.container()
+
+
+def _refused_value(key: str) -> bool:
+    """Whether the value a client sent for widget `key` in this run was refused (see `_acceptable`)."""
+    return key in getattr(_refused, "this_run", ())
 
 
 def _widget(spec: params.Knob, label: str, key: str, help_text: str | None, where, format_func):
@@ -43,6 +108,8 @@ def _widget(spec: params.Knob, label: str, key: str, help_text: str | None, wher
                            **common)
     if isinstance(spec, params.BoolKnob):
         return where.toggle(**common)
+    if isinstance(spec, params.TextKnob):
+        return where.text_area(max_chars=spec.max_length, **common)
     if isinstance(spec, params.IntSetKnob):
         return where.multiselect(options=list(range(spec.lo, spec.hi + 1)), max_selections=spec.most,
                                  format_func=format_func or str, **common)
@@ -56,7 +123,10 @@ def draw(spec: params.Knob, key: str, label: str, *, help_text: str | None = Non
     `spec.name` parameter; a value the spec rejects is replaced and a notice is shown.
     """
     where = where if where is not None else st
-    if key in st.session_state:
+    if _refused_value(key):
+        value = spec.coerce(spec.default)[0]
+        notice(t("common.notice_replaced", name=spec.name, value=spec.dump(value)))
+    elif key in st.session_state:
         value, _ = spec.coerce(st.session_state[key])
     else:
         raw = st.query_params.get(spec.name)

@@ -1,0 +1,140 @@
+"""The long-context page's view: a model's RoPE (a preset or a pasted config), every scaling method's
+frequencies at a target length, the angles never seen in training, expected scores past the trained
+length, YaRN's attention factor on softmax sharpness and the dynamic-NTK cache mismatch."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rope_viz.decay import distance_grid, empirical_decay
+from rope_viz.device import to_numpy
+from rope_viz.frequencies import wavelengths
+from rope_viz.long_context import (largest_angles, mixed_frequency_scores, pair_bands, row_scores, scale_factors,
+                                   softmax_entropy, unseen_pairs)
+from rope_viz.models import model_rope, preset
+from rope_viz.scaling import scaled_inv_freq
+
+METHODS = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+DECAY_POINTS = 256  # distances at which the expected scores are evaluated
+ROW_KEYS = 4096  # the softmax row: at most this many keys
+TRAP_POINTS = 256  # cached keys drawn in the dynamic-NTK chart
+
+
+def resolve_model(preset_name: str, config_text: str) -> dict:
+    """The RoPE of a pasted config (when `config_text` holds one), else of the preset, as plain values.
+
+    error: the reason a pasted config was refused (the preset is used instead), else None.
+    original: the trained context L (the scaling's original_max_position_embeddings, else
+    max_position_embeddings); scaling: the model's own rope_scaling as a plain dict, or None."""
+    error, model, pasted = None, None, False
+    if config_text.strip():
+        try:
+            model, pasted = model_rope(config_text), True
+        except ValueError as err:
+            error = str(err)
+    if model is None:
+        model = preset(preset_name)
+    scaling = None if model.rope_scaling is None else {
+        key: list(value) if isinstance(value, tuple) else value for key, value in model.rope_scaling.items()}
+    original = (scaling or {}).get("original_max_position_embeddings") or model.max_position_embeddings or 4096
+    return {"name": model.name, "head_dim": model.head_dim, "rotary_dim": model.rotary_dim, "base": model.base,
+            "rope_type": model.rope_type, "max_pos": model.max_position_embeddings, "original": int(original),
+            "scaling": scaling, "error": error, "pasted": pasted}
+
+
+def method_scalings(model: dict, target: int, original: int, factor: float, beta_fast: float, beta_slow: float,
+                    low_freq: float, high_freq: float) -> dict:
+    """{method: (rope_scaling dict, max_position_embeddings, seq_len)} for every method this model can run
+    at `target` (LongRoPE only with the model's own factor lists)."""
+    common = {"factor": factor, "original_max_position_embeddings": original}
+    out = {
+        "linear": ({"rope_type": "linear", "factor": factor}, None, None),
+        "ntk": ({"rope_type": "ntk", "factor": factor}, None, None),
+        "dynamic": ({"rope_type": "dynamic", "factor": factor}, original, target),
+        "yarn": ({"rope_type": "yarn", **common, "beta_fast": beta_fast, "beta_slow": beta_slow}, None, None),
+        "llama3": ({"rope_type": "llama3", **common, "low_freq_factor": low_freq, "high_freq_factor": high_freq},
+                   None, None),
+    }
+    scaling = model["scaling"] or {}
+    if model["rope_type"] == "longrope":
+        out["longrope"] = ({"rope_type": "longrope", **common, "short_factor": scaling["short_factor"],
+                            "long_factor": scaling["long_factor"]}, None, target)
+    return out
+
+
+def scaling_curves(model: dict, target: int, original: int, factor: float, beta_fast: float, beta_slow: float,
+                   low_freq: float, high_freq: float) -> dict:
+    """Per pair and per method: scale factor theta_i / theta_i', wavelength, bands of pairs, the largest
+    angle reached at `target` (capped at 2 pi) and how many pairs turn further than in training.
+
+    Methods the model cannot run (e.g. NTK with a rotary size of 2) land in `skipped` with the reason."""
+    dim, base = model["rotary_dim"], model["base"]
+    plain, _ = scaled_inv_freq(dim, base)
+    out = {"pairs": np.arange(dim // 2, dtype=np.float32), "plain_wavelength": to_numpy(wavelengths(dim, base)),
+           "trained_angle": to_numpy(largest_angles(plain, original)),
+           "plain_angle": to_numpy(largest_angles(plain, target)),
+           "plain_unseen": int(unseen_pairs(plain, original, plain, target).sum()),
+           "methods": {}, "skipped": {}, "factor": factor, "original": original, "target": target}
+    for name, (scaling, max_pos, seq_len) in method_scalings(model, target, original, factor, beta_fast, beta_slow,
+                                                             low_freq, high_freq).items():
+        try:
+            freqs, attention_factor = scaled_inv_freq(dim, base, scaling, max_position_embeddings=max_pos,
+                                                      seq_len=seq_len)
+        except ValueError as err:
+            out["skipped"][name] = str(err)
+            continue
+        ratio = scale_factors(plain, freqs)
+        out["methods"][name] = {
+            "inv_freq": freqs.tolist(), "attention_factor": attention_factor,
+            "factors": to_numpy(ratio), "wavelength": to_numpy(2 * np.pi / freqs),
+            "bands": pair_bands(ratio, factor), "angle": to_numpy(largest_angles(freqs, target)),
+            "unseen": int(unseen_pairs(plain, original, freqs, target).sum()),
+        }
+    return out
+
+
+def expected_scores(dim: int, base: float, inv_freqs: dict, target: int, samples: int, seed: int) -> dict:
+    """Mean q . R_r k (entries uniform in [0, 1); `free` independent, `tied` q = k) at up to DECAY_POINTS
+    distances from 0 to target, plain RoPE ("plain") and each method of `inv_freqs` ({name: list})."""
+    grid = distance_grid(target, DECAY_POINTS)
+    out = {"distances": to_numpy(grid), "free": {}, "tied": {}}
+    for name, freqs in {"plain": None, **inv_freqs}.items():
+        for kind, tied in (("free", False), ("tied", True)):
+            out[kind][name] = to_numpy(empirical_decay(dim, base, grid, samples=samples, seed=seed, tied=tied,
+                                                       inv_freq=freqs))
+    return out
+
+
+def softmax_row(dim: int, inv_freq: list, attention_factor: float, target: int, seed: int) -> dict:
+    """One query at the last of n = min(target, ROW_KEYS) positions against keys at every position, YaRN's
+    frequencies: softmax weights against distance and their entropy without and with the attention factor
+    (which multiplies every logit by its square)."""
+    n = min(target, ROW_KEYS)
+    keys = np.arange(n, dtype=np.float64)
+    out = {"keys": n, "distances": (n - 1 - keys).astype(np.float32), "log_n": float(np.log(n)),
+           "attention_factor": attention_factor}
+    for name, factor in (("without", 1.0), ("with", attention_factor)):
+        scores = row_scores(dim, n - 1, keys, inv_freq, attention_factor=factor, seed=seed)
+        out[f"entropy_{name}"] = float(softmax_entropy(scores))
+        out[f"weights_{name}"] = to_numpy(scores.softmax(dim=-1))
+    return out
+
+
+def dynamic_trap(dim: int, base: float, original: int, factor: float, prompt: int, target: int, samples: int,
+                 seed: int) -> dict:
+    """Dynamic NTK with a key cache: keys at positions 0..prompt-1 were rotated with the frequencies of
+    length `prompt`, the query at target - 1 with those of length `target`. Mean tied score (q = k) against
+    the distance, cached against consistent (keys re-rotated with the query's frequencies)."""
+    scaling = {"rope_type": "dynamic", "factor": factor}
+    query_freqs, _ = scaled_inv_freq(dim, base, scaling, max_position_embeddings=original, seq_len=target)
+    key_freqs, _ = scaled_inv_freq(dim, base, scaling, max_position_embeddings=original, seq_len=prompt)
+    keys = distance_grid(prompt - 1, TRAP_POINTS) if prompt > 1 else distance_grid(1, 2)[:1]
+    query = target - 1
+    cached = mixed_frequency_scores(dim, query, keys, query_freqs, key_freqs, samples=samples, tied=True, seed=seed)
+    consistent = mixed_frequency_scores(dim, query, keys, query_freqs, query_freqs, samples=samples, tied=True,
+                                        seed=seed)
+    shift = (cached - consistent).abs()
+    return {"distances": to_numpy(query - keys), "cached": to_numpy(cached), "consistent": to_numpy(consistent),
+            "max_shift": float(shift.max()), "relative": float(shift.max() / consistent.abs().max()),
+            "worst_distance": int(query - keys[int(shift.argmax())]),
+            "same_frequencies": bool((query_freqs == key_freqs).all())}

@@ -1,0 +1,117 @@
+"""The long-context page through AppTest: scale factors, unseen angles and the softmax row against
+formulas written here with numpy, extremes, Chinese, pasted configs and hostile links."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from explorer.knobs import heaviest, lightest
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link,
+                             open_page, page_text, spec_array)
+
+LLAMA31_BASE, LLAMA31_DIM, LLAMA31_L = 500000.0, 128, 8192
+
+
+def theta(base, dim):
+    return base ** (-np.arange(0, dim, 2) / dim)
+
+
+def llama3_factors(base, dim, original, s, low=1.0, high=4.0):
+    """Llama 3.1's rule by wavelength, written out: theta / theta'."""
+    th = theta(base, dim)
+    wave = 2 * np.pi / th
+    out = np.empty_like(th)
+    for i, w in enumerate(wave):
+        if w < original / high:
+            out[i] = 1.0
+        elif w > original / low:
+            out[i] = s
+        else:
+            g = (original / w - low) / (high - low)
+            out[i] = 1.0 / ((1 - g) / s + g)
+    return out
+
+
+def unseen(trained_theta, original, new_theta, target):
+    cap = 2 * np.pi
+    return int(np.sum(np.minimum(target * new_theta, cap) > np.minimum(original * trained_theta, cap) * (1 + 1e-9)))
+
+
+def test_defaults_draw_every_section(assert_clean):
+    at = open_page("long_context")
+    assert_clean(at)
+    specs = chart_specs(at)
+    assert len(specs) == 7
+    for spec in specs:
+        assert len(axis_titles(spec)) == 2 and spec["layout"]["title"]["text"]
+    s = 131072 / LLAMA31_L
+    factors = {trace["name"]: spec_array(trace["y"]) for trace in specs[0]["data"]}
+    np.testing.assert_allclose(factors["PI (linear)"], np.full(64, s), rtol=1e-6)
+    np.testing.assert_allclose(factors["Llama 3"], llama3_factors(LLAMA31_BASE, LLAMA31_DIM, LLAMA31_L, s), rtol=1e-5)
+    ntk = factors["NTK-aware"]
+    assert ntk[0] == pytest.approx(1.0) and ntk[-1] == pytest.approx(s, rel=1e-5) and np.all(np.diff(ntk) > 0)
+    shown = metrics(at)
+    th = theta(LLAMA31_BASE, LLAMA31_DIM)
+    assert shown["Unseen angles, plain RoPE"] == f"{unseen(th, LLAMA31_L, th, 131072)} of 64 pairs"
+    assert shown["Unseen angles, PI (linear)"] == "0 of 64 pairs"
+    assert shown["Unseen angles, Llama 3"] == (
+        f"{unseen(th, LLAMA31_L, th / llama3_factors(LLAMA31_BASE, LLAMA31_DIM, LLAMA31_L, s), 131072)} of 64 pairs")
+    assert float(shown["Entropy of a flat row, ln n"]) == pytest.approx(math.log(4096), abs=1e-3)
+    assert float(shown["Entropy with a"]) < float(shown["Entropy without a"]) < math.log(4096)
+    text = page_text(at)
+    assert f"{0.1 * math.log(s) + 1:.4f}" in text  # YaRN's attention factor in the band table
+    assert float(shown["Largest score shift"]) > 0  # keys cached at 4,096 with plain RoPE, the query stretched
+    # the trained range is shaded on both score charts
+    assert specs[3]["layout"]["shapes"][0]["x1"] == LLAMA31_L
+
+
+def test_softmax_row_weights_sum_to_one():
+    at = open_page("long_context", {"target": 2048, "preset": "Qwen2.5-7B-Instruct + YaRN"})
+    row = chart_specs(at)[5]
+    for trace in row["data"]:
+        weights = spec_array(trace["y"])
+        assert len(weights) == 2048 and weights.sum() == pytest.approx(1.0, rel=1e-4)
+
+
+def test_a_pasted_longrope_config_adds_its_factors():
+    config = {"model_type": "phi3", "hidden_size": 64, "num_attention_heads": 4, "max_position_embeddings": 8192,
+              "original_max_position_embeddings": 1024, "rope_theta": 10000.0,
+              "rope_scaling": {"type": "longrope", "short_factor": [1.0] * 8, "long_factor": [float(2 + i) for i in range(8)]}}
+    at = open_page("long_context", {"config": json.dumps(config), "target": 8192})
+    assert not at.warning
+    factors = {trace["name"]: spec_array(trace["y"]) for trace in chart_specs(at)[0]["data"]}
+    np.testing.assert_allclose(factors["LongRoPE"], np.arange(2, 10), rtol=1e-6)
+    assert "pasted config" in page_text(at)
+
+
+@pytest.mark.parametrize("config", ['{"hidden_size": 64', '{"hidden_size": 64, "num_attention_heads": 3}', "[1, 2]"])
+def test_a_bad_config_gives_a_notice_and_the_preset(config):
+    at = open_page("long_context", {"config": config})
+    assert not at.exception
+    assert len(at.warning) == 1 and "was not used" in at.warning[0].value
+    assert "Llama-3.1-8B (preset)" in page_text(at)
+    assert len(chart_specs(at)) == 7
+
+
+@pytest.mark.parametrize("params", [lightest("long_context"), heaviest("long_context")])
+def test_extreme_knobs(params):
+    open_at_extremes("long_context", params, charts=6)
+
+
+def test_chinese():
+    at = open_page("long_context", lang="zh")
+    assert has_cjk(page_text(at))
+    specs = chart_specs(at)
+    assert all(has_cjk(spec["layout"]["title"]["text"]) for spec in specs)
+    assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
+    assert has_cjk(" ".join(m.label for m in at.metric))
+
+
+def test_hostile_link_is_repaired_with_notices():
+    at = open_hostile_link("long_context", {"target": "1e308", "preset": "<script>alert(1)</script>",
+                                            "config": "x" * 9000, "factor": "nan", "focus": "../../etc"},
+                           {"target": "1048576", "preset": "Llama-3.1-8B", "factor": "0", "focus": "model"},
+                           notices=5)
+    assert len(chart_specs(at)) == 7
