@@ -24,4 +24,6 @@ def test_readme_run_command_names_real_files():
     assert "pip install -r requirements.txt" in command and "streamlit run app.py" in command
     assert (ROOT / "requirements.txt").is_file() and (ROOT / "app.py").is_file()
     pins = (ROOT / "requirements.txt").read_text(encoding="utf-8")
-    assert re.search(r"^torch==\d+\.\d+\.\d+$", pins, re.M), "torch must stay pinned (CPU wheel on disk)"
+    assert re.search(r"^torch==\d+\.\d+\.\d+\+cpu$", pins, re.M), "torch must stay pinned to a CPU-only build"
+    assert re.search(r"^--extra-index-url https://download\.pytorch\.org/whl/cpu$", pins, re.M), \
+        "the CPU-only build comes from PyTorch's CPU wheel index"
