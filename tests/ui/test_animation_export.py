@@ -1,0 +1,85 @@
+"""The animations as GIFs: they decode, have the expected frames and size, and frame k shows the data's
+angle (the pixel at the tip of each hand or arrow has that hand's colour)."""
+
+import io
+import math
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from explorer import animation_export as gif
+from explorer.views import phase, rotations
+
+
+def decode(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "GIF"
+    return image
+
+
+def rgb_frame(image: Image.Image, k: int) -> Image.Image:
+    image.seek(k)
+    return image.convert("RGB")
+
+
+def test_frame_indices_keep_everything_or_spread_evenly():
+    assert gif.frame_indices(5) == [0, 1, 2, 3, 4]
+    picked = gif.frame_indices(513)
+    assert len(picked) == gif.MAX_FRAMES and picked[0] == 0 and picked[-1] == 512
+    assert np.all(np.diff(picked) > 0)
+
+
+@pytest.mark.parametrize("dim,base,max_pos,pairs", [(64, 10000.0, 64, (0, 1, 2, 8, 16, 31)),
+                                                    (16, 500.0, 512, (0, 3)), (4, 10.0, 8, (1,)),
+                                                    (128, 10000.0, 40, tuple(range(8)))])
+def test_clock_frames_show_each_hand_at_its_angle(dim, base, max_pos, pairs):
+    hands = rotations.clocks(dim, base, max_pos, pairs)
+    image = decode(gif.clocks_gif(hands["positions"], hands["cos"], hands["sin"]))
+    positions = hands["positions"]
+    kept = gif.frame_indices(len(positions))
+    assert image.n_frames == len(kept) == min(len(positions), gif.MAX_FRAMES)
+    columns, rows, cell = gif.clock_layout(len(pairs))
+    assert image.size == (columns * cell, rows * cell + gif.LABEL) and image.size[0] <= gif.MAX_WIDTH
+    for k in sorted({0, 1, len(kept) // 2, len(kept) - 1}):
+        frame = rgb_frame(image, k)
+        m = positions[kept[k]]
+        for j, i in enumerate(pairs):
+            angle = m * base ** (-2 * i / dim)  # written here, not taken from the app
+            tip = gif.hand_tip(j, len(pairs), math.cos(angle), math.sin(angle))
+            assert frame.getpixel(tip) == gif.COLOURS[j % len(gif.COLOURS)], (k, j)
+            # half way back along the hand is the hand too; the opposite side of the face is not
+            x, y, radius = gif.clock_centre(j, len(pairs))
+            assert frame.getpixel((round(x + radius / 2 * math.cos(angle)), round(y - radius / 2 * math.sin(angle)))) \
+                == gif.COLOURS[j % len(gif.COLOURS)]
+            assert frame.getpixel((round(x - radius * 0.8 * math.cos(angle)), round(y + radius * 0.8 * math.sin(angle)))) \
+                != gif.COLOURS[j % len(gif.COLOURS)]
+
+
+def test_phase_frames_show_query_and_key_at_their_angles():
+    m, n, dim, base, pair, seed = 2, 9, 16, 10000.0, 1, 0
+    path = phase.slide(m, n, dim, base, pair, seed)
+    image = decode(gif.phase_gif(path["shifts"], path["query"], path["key"]))
+    assert image.n_frames == len(path["shifts"]) == 61
+    assert image.size == (gif.PLANE, gif.PLANE + gif.LABEL)
+    q, k = phase.query_and_key(dim, seed)
+    q, k = q[2 * pair: 2 * pair + 2].numpy(), k[2 * pair: 2 * pair + 2].numpy()
+    theta = base ** (-2 * pair / dim)
+    scale = gif.plane_scale(path["query"], path["key"])
+    for f in (0, 10, 30, 60):
+        frame = rgb_frame(image, f)
+        s = path["shifts"][f]
+        # the tips by hand: each 2-vector turned to its own position plus the shared shift
+        for j, (vector, position) in enumerate(((q, m + s), (k, n + s))):
+            c, sn = math.cos(position * theta), math.sin(position * theta)
+            turned = (vector[0] * c - vector[1] * sn, vector[0] * sn + vector[1] * c)
+            tip = gif.arrow_tip(turned, scale)
+            assert frame.getpixel(tip) == gif.COLOURS[j], (f, j)
+
+
+def test_gifs_stay_small():
+    hands = rotations.clocks(256, 10.0, 512, tuple(range(0, 128, 16)))
+    data = gif.clocks_gif(hands["positions"], hands["cos"], hands["sin"])
+    assert len(data) < 2_000_000
+    image = decode(data)
+    assert image.n_frames == gif.MAX_FRAMES and image.size[0] <= gif.MAX_WIDTH
