@@ -1,0 +1,181 @@
+"""Check your understanding: two or three short questions at the end of a topic page, answered in place.
+
+A page ends with `ui.questions(PAGE, **knob_values)`. Its questions are declared here, in `QUESTIONS`,
+and their text lives in explorer/text/<lang>/quiz.toml under `<page>_<name>` (the question), `<page>_<name>_why`
+(the one-line explanation) and, for a question in words, `<page>_<name>_1` (the right answer), `_2`, `_3`, ...
+(wrong ones). A question with numbers is generated from the page's own knobs: its `numbers` function
+computes the right answer with the core (`rope_viz`) and plausible wrong ones (other pairs' values, a
+sign slip, a forgotten factor), so the answer is right for every knob setting.
+
+The visitor's choice lives only in the session's widget state (a radio with no preselection): it is never
+written to the link, and nothing is stored anywhere else. Options are shown in a fixed order that does
+not always put the right answer first.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+import streamlit as st
+
+from rope_viz import angles, decay_bound, wavelengths
+from rope_viz.complex2d import complex_multiply, from_polar, to_polar
+
+from .session import t
+from .text import STRINGS
+
+OPTIONS = 4  # choices shown for a question with numbers
+FALLBACKS = (math.pi, 2 * math.pi, 0.5, 2.0, 10.0)  # wrong choices of last resort, when the knobs make the others equal
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """A question with numbers: the values its text needs, the right answer and the wrong candidates in
+    order of preference (the first that look different once formatted are used), and the format."""
+
+    values: dict
+    answer: float
+    wrong: tuple
+    format: str = "{:,.4g}"
+
+    def options(self) -> tuple[tuple[str, ...], int]:
+        """(the formatted options, all different, right one first; the index of the right one = 0)."""
+        shown = [self.format.format(self.answer + 0.0)]
+        for candidate in (*self.wrong, *FALLBACKS):
+            label = self.format.format(candidate + 0.0)  # + 0.0: no "-0"
+            if math.isfinite(candidate) and label not in shown:
+                shown.append(label)
+            if len(shown) == OPTIONS:
+                break
+        return tuple(shown), 0
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question of a page: `name` names its text; `numbers`, for a question with numbers, takes the
+    page's knob values and returns its `Numbers`."""
+
+    name: str
+    numbers: Callable[..., Numbers] | None = field(default=None)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question as shown: its text, its options, which one is right, and why."""
+
+    key: str
+    prompt: str
+    options: tuple[str, ...]
+    answer: int
+    why: str
+
+
+# --- the questions with numbers: right answers from the core, wrong ones plausible ---------------------
+
+def full_turn(dim: int, base: float, **_) -> Numbers:
+    """Positions a pair needs for a full turn, 2π/θ_i, for a pair a quarter of the way down (pair 8 at d = 64)."""
+    waves = wavelengths(dim, base).tolist()
+    pair = len(waves) // 4
+    others = [waves[j] for j in (pair + 1, pair - 1, pair + 2, pair - 2, 0, len(waves) - 1) if 0 <= j < len(waves)]
+    theta = 2 * math.pi / waves[pair]
+    return Numbers({"dim": dim, "base": f"{base:,.0f}", "i": pair}, waves[pair],
+                   (*others, theta, waves[pair] / (2 * math.pi), waves[pair] * 2), "{:,.1f}")
+
+
+def relative_angle(m: int, n: int, dim: int, base: float, pair: int, **_) -> Numbers:
+    """The angle left between the key at n and the query at m for one pair: (n − m)·θ_pair."""
+    turned = angles([n - m, m + n, m, n], dim, base)[:, pair].tolist()
+    return Numbers({"m": m, "n": n, "i": pair}, turned[0], (-turned[0], *turned[1:], turned[0] + 1.0), "{:.4f}")
+
+
+def product_length(a: float, b: float, w_mod: float, w_angle: int, **_) -> Numbers:
+    """|z·w| for the page's z = a + bi and w = |w| e^{i angle}: the lengths multiply."""
+    w = from_polar(w_mod, math.radians(w_angle))
+    length = to_polar(complex_multiply((a, b), w))[0]
+    z_length = to_polar((a, b))[0]
+    return Numbers({"a": a, "b": b, "w_mod": w_mod, "w_angle": w_angle}, length,
+                   (z_length + w_mod, z_length, abs(a * w[0] + b * w[1]), length ** 2, length + 1.0), "{:.3f}")
+
+
+def first_coordinate(q1: float, q2: float, theta: float, m: int, **_) -> Numbers:
+    """The first entry of q = [q1, q2] turned by m·θ (the worked example): q1 cos mθ − q2 sin mθ."""
+    from .views.implementation import worked_rotation
+
+    turned = worked_rotation(q1, q2, theta, m)
+    once = worked_rotation(q1, q2, theta, 1)  # the position forgotten
+    cos, sin = turned.cos, turned.sin
+    return Numbers({"q1": q1, "q2": q2, "theta": theta, "m": m}, turned.result[0],
+                   (q1 * cos + q2 * sin, turned.result[1], once.result[0], -turned.result[0],
+                    turned.result[0] + 1.0), "{:.4f}")
+
+
+def bound_at_zero(dim: int, base: float, **_) -> Numbers:
+    """RoFormer's decay bound at distance 0, (d/2 + 1)/2, for the page's d."""
+    at_zero = float(decay_bound(dim, base, [0])[0])
+    return Numbers({"dim": dim}, at_zero, (dim / 2, dim / 4, 1.0, float(dim), at_zero + 1.0), "{:,.1f}")
+
+
+QUESTIONS: dict[str, tuple[Question, ...]] = {
+    "complex_plane": (Question("times_i"), Question("product_length", product_length), Question("conjugate")),
+    "rotations": (Question("fastest"), Question("full_turn", full_turn), Question("length")),
+    "phase": (Question("shift_both"), Question("relative_angle", relative_angle), Question("transpose")),
+    "relative": (Question("shift_all"), Question("diagonals"), Question("causal")),
+    "implementation": (Question("first_coordinate", first_coordinate), Question("values"), Question("layouts")),
+    "versus": (Question("cross_terms"), Question("pe_product")),
+    "decay": (Question("bound_at_zero", bound_at_zero), Question("monotone")),
+    "linear": (Question("denominator"), Question("cost")),
+}
+
+
+def _order(key: str, count: int) -> list[int]:
+    """A fixed shuffle of `count` options for question `key`: the right answer (index 0) moves around."""
+    first = zlib.crc32(key.encode()) % count
+    return [(first + j) % count for j in range(count)][::-1] if count > 2 else [first, 1 - first]
+
+
+def _word_options(key: str, lang: str) -> tuple[str, ...]:
+    options, j = [], 1
+    while f"quiz.{key}_{j}" in STRINGS[lang]:
+        options.append(STRINGS[lang][f"quiz.{key}_{j}"])
+        j += 1
+    return tuple(options)
+
+
+def ask(page: str, question: Question, knobs: dict, lang: str) -> Asked:
+    """The question in `lang` for these knob values (pure: no Streamlit, for the tests as well)."""
+    from .text import text
+
+    key = f"{page}_{question.name}"
+    if question.numbers is not None:
+        numbers = question.numbers(**knobs)
+        options, _ = numbers.options()
+        values = numbers.values
+    else:
+        options, values = _word_options(key, lang), {}
+    order = _order(key, len(options))
+    return Asked(key=key, prompt=text(f"quiz.{key}", lang, **values), options=tuple(options[j] for j in order),
+                 answer=order.index(0), why=text(f"quiz.{key}_why", lang, answer=options[0], **values))
+
+
+def questions(page: str, **knobs) -> None:
+    """The page's questions, each a radio with no preselection and, once answered, the verdict and why."""
+    from .session import lang
+
+    asked_here = QUESTIONS.get(page, ())
+    if not asked_here:
+        return
+    st.subheader(t("quiz.header"))
+    for question in asked_here:
+        asked = ask(page, question, knobs, lang())
+        # the knob values (and the language) are part of the key: a new question starts unanswered
+        signature = "_".join(str(v) for v in (lang(), *asked.options))
+        choice = st.radio(asked.prompt, asked.options, index=None, key=f"quiz.{asked.key}.{zlib.crc32(signature.encode())}")
+        if choice is None:
+            continue
+        if asked.options.index(choice) == asked.answer:
+            st.success(t("quiz.right", why=asked.why), icon=":material/check_circle:")
+        else:
+            st.error(t("quiz.wrong", answer=asked.options[asked.answer], why=asked.why), icon=":material/cancel:")

@@ -1,0 +1,122 @@
+"""The questions at the end of each topic page: every computed answer against an independent computation
+written here (no rope_viz, no app code), over many knob settings, in both languages."""
+
+import math
+import string
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from explorer import quiz, text
+from explorer.knobs import BASES, PAGE_KNOBS
+from explorer.pages import TOPICS
+
+LANGS = text.LANGS
+dims = st.integers(1, 128).map(lambda half: 2 * half)
+bases = st.sampled_from(BASES)
+
+
+def asked(page, name, knobs, lang="en"):
+    (question,) = [q for q in quiz.QUESTIONS[page] if q.name == name]
+    return quiz.ask(page, question, knobs, lang)
+
+
+def right_number(shown: quiz.Asked) -> float:
+    return float(shown.options[shown.answer].replace(",", ""))
+
+
+def check_numbers(shown: quiz.Asked, expected: float, places: int) -> None:
+    """The right option is `expected` as shown; the options differ from each other and from it."""
+    assert right_number(shown) == pytest.approx(expected, abs=1.01 * 10 ** -places + 1e-9 * abs(expected))
+    assert len(set(shown.options)) == len(shown.options) == quiz.OPTIONS
+    for k, option in enumerate(shown.options):
+        if k != shown.answer:
+            assert option != shown.options[shown.answer]
+
+
+@given(dim=dims, base=bases)
+@settings(max_examples=60, deadline=None)
+def test_full_turn_is_two_pi_over_theta(dim, base):
+    pair = (dim // 2) // 4
+    expected = 2 * math.pi / base ** (-2 * pair / dim)
+    for lang in LANGS:
+        shown = asked("rotations", "full_turn", {"dim": dim, "base": base}, lang)
+        check_numbers(shown, round(expected, 1), 1)
+        assert f"{pair}" in shown.prompt and f"{dim}" in shown.prompt
+
+
+def test_full_turn_at_the_defaults_names_pair_8():
+    shown = asked("rotations", "full_turn", {"dim": 64, "base": 10000.0})
+    assert "d = 64" in shown.prompt and "pair 8" in shown.prompt and "10,000" in shown.prompt
+    assert shown.options[shown.answer] == f"{2 * math.pi * 10000 ** (16 / 64):,.1f}" == "62.8"
+
+
+@given(m=st.integers(0, 128), n=st.integers(0, 128), dim=st.integers(1, 32).map(lambda h: 2 * h),
+       base=bases, data=st.data())
+@settings(max_examples=60, deadline=None)
+def test_relative_angle_is_offset_times_theta(m, n, dim, base, data):
+    pair = data.draw(st.integers(0, dim // 2 - 1))
+    expected = (n - m) * base ** (-2 * pair / dim)
+    shown = asked("phase", "relative_angle", {"m": m, "n": n, "dim": dim, "base": base, "pair": pair})
+    check_numbers(shown, expected, 4)
+
+
+@given(a=st.integers(-300, 300), b=st.integers(-300, 300), w_mod=st.integers(0, 300), w_angle=st.integers(-180, 180))
+@settings(max_examples=60, deadline=None)
+def test_product_length_multiplies_lengths(a, b, w_mod, w_angle):
+    a, b, w_mod = a / 100, b / 100, w_mod / 100
+    shown = asked("complex_plane", "product_length", {"a": a, "b": b, "w_mod": w_mod, "w_angle": w_angle})
+    check_numbers(shown, math.sqrt(a * a + b * b) * w_mod, 3)
+
+
+@given(q1=st.integers(-500, 500), q2=st.integers(-500, 500), theta=st.integers(-3142, 3142), m=st.integers(0, 64))
+@settings(max_examples=60, deadline=None)
+def test_first_coordinate_is_the_first_row_of_the_rotation(q1, q2, theta, m):
+    q1, q2, theta = q1 / 100, q2 / 100, theta / 1000
+    shown = asked("implementation", "first_coordinate", {"q1": q1, "q2": q2, "theta": theta, "m": m})
+    check_numbers(shown, q1 * math.cos(m * theta) - q2 * math.sin(m * theta), 4)
+
+
+def test_first_coordinate_of_the_worked_example():
+    shown = asked("implementation", "first_coordinate", {"q1": 1.0, "q2": 2.0, "theta": 0.5, "m": 1})
+    assert shown.options[shown.answer] == "-0.0813"
+
+
+@given(dim=dims, base=bases)
+@settings(max_examples=40, deadline=None)
+def test_bound_at_zero_is_half_of_d_over_two_plus_one(dim, base):
+    shown = asked("decay", "bound_at_zero", {"dim": dim, "base": base})
+    check_numbers(shown, (dim / 2 + 1) / 2, 1)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", sorted(quiz.QUESTIONS))
+def test_every_question_at_the_default_knobs(page, lang):
+    """Two or three questions, each with different options, the right one named in the text's answer key,
+    and an explanation; numbers come from the page's own knob defaults."""
+    questions = quiz.QUESTIONS[page]
+    assert 2 <= len(questions) <= 3
+    defaults = {name: spec.default for name, spec in PAGE_KNOBS[page].items()}
+    for question in questions:
+        knobs = {k: v for k, v in defaults.items() if question.numbers and k in question.numbers.__code__.co_varnames}
+        shown = quiz.ask(page, question, knobs, lang)
+        assert shown.prompt.strip() and shown.why.strip()
+        assert 3 <= len(shown.options) == len(set(shown.options))
+        assert 0 <= shown.answer < len(shown.options)
+        if question.numbers is None:  # a question in words: option _1 of its text is the right one
+            assert shown.options[shown.answer] == text.text(f"quiz.{page}_{question.name}_1", lang)
+        assert "{" not in shown.prompt + "".join(shown.options), "a placeholder left unfilled"
+
+
+def test_questions_belong_to_topic_pages_and_right_answers_move_around():
+    assert set(quiz.QUESTIONS) <= set(TOPICS)
+    positions = {quiz.ask(page, q, {}, "en").answer for page, qs in quiz.QUESTIONS.items() for q in qs
+                 if q.numbers is None}
+    assert len(positions) >= 3, "the right answer is not always in the same place"
+
+
+def test_question_text_has_the_same_placeholders_in_both_languages():
+    for key, english in text.STRINGS["en"].items():
+        if key.startswith("quiz."):
+            fields = {f for _, f, _, _ in string.Formatter().parse(english) if f}
+            assert fields == {f for _, f, _, _ in string.Formatter().parse(text.STRINGS["zh"][key]) if f}, key
