@@ -4,7 +4,8 @@
 - knobs / params / widgets: each page's knobs declared once, drawn as widgets, kept in the URL.
 - cache: the one caching policy: `cached` for data, `figure` for labelled figures (per language, keyed
   by the wrapper itself).
-- charts: how figures from rope_viz.figures are placed on a page.
+- charts: how figures from rope_viz.figures are placed on a page; presenter: the projector view (`explain`
+  folds long text away there); quiz: the questions that end each topic page.
 - pages: the page list; router: the app around the pages; views: what each page computes (pure).
 - text/<lang>/<page>.toml: every string a visitor reads.
 """
@@ -12,9 +13,11 @@
 from .cache import cached, figure
 from .charts import chart, chart_beside, charts_side_by_side, offset_band, page_header, position_axes
 from .knobs import format_base
+from .presenter import explain
+from .quiz import questions
 from .router import enter
 from .session import device, lang, notice, t
 from .widgets import knob
 
-__all__ = ["cached", "chart", "figure", "chart_beside", "charts_side_by_side", "device", "enter", "format_base", "knob",
-           "lang", "notice", "offset_band", "page_header", "position_axes", "t"]
+__all__ = ["cached", "chart", "figure", "chart_beside", "charts_side_by_side", "device", "enter", "explain", "format_base",
+           "knob", "lang", "notice", "offset_band", "page_header", "position_axes", "questions", "t"]

@@ -1,5 +1,6 @@
-"""How charts are placed on a page: the app's chart settings, a chart beside its notes, two charts side
-by side, and the axes and bands of position-by-position score charts."""
+"""How charts are placed on a page: the app's chart settings (larger in the presenter view, with the
+image, CSV and animated-GIF downloads), a chart beside its notes, two charts side by side, and the axes
+and bands of position-by-position score charts."""
 
 from __future__ import annotations
 
@@ -7,23 +8,34 @@ import streamlit as st
 
 from rope_viz.figures import profile_band
 
-from . import session
+from . import presenter, session
 from .exports import figure_csv, file_name
 from .session import t
 from .widgets import url_params
 
 
-def chart(fig, key: str) -> None:
+def chart(fig, key: str, *, gif=None) -> None:
     """Draw a figure from rope_viz.figures with the app's chart settings: its toolbar saves the image
     (PNG at twice the size, or SVG, as chosen in the sidebar), and a button below it saves its data as
-    CSV; both files are named after the page, the chart and the knobs' values."""
+    CSV; both files are named after the page, the chart and the knobs' values. `gif`, for an animation:
+    a function returning the animation as GIF bytes, called only when the visitor asks for the file.
+
+    In the presenter view the chart is drawn from an enlarged copy (the figure may be shared from a
+    cache and is never changed). The toolbar shows on hover only, so on a phone it never covers a title."""
     name = file_name(session.current_page(), key, url_params())
     image = {"format": session.image_format(), "filename": name, "scale": 2}
-    st.plotly_chart(fig, width="stretch", theme=None, key=key,
-                    config={"displaylogo": False, "responsive": True, "toImageButtonOptions": image})
-    st.download_button(t("common.download_csv"), data=lambda: figure_csv(fig), file_name=f"{name}.csv",
-                       mime="text/csv", key=f"{key}.csv", on_click="ignore", type="tertiary",
-                       icon=":material/download:")
+    shown = presenter.enlarge(fig) if presenter.on() else fig
+    st.plotly_chart(shown, width="stretch", theme=None, key=key,
+                    config={"displaylogo": False, "responsive": True, "displayModeBar": "hover",
+                            "toImageButtonOptions": image})
+    with st.container(horizontal=True, gap="small"):
+        st.download_button(t("common.download_csv"), data=lambda: figure_csv(fig), file_name=f"{name}.csv",
+                           mime="text/csv", key=f"{key}.csv", on_click="ignore", type="tertiary",
+                           icon=":material/download:")
+        if gif is not None:
+            st.download_button(t("common.download_gif"), data=gif, file_name=f"{name}.gif", mime="image/gif",
+                               key=f"{key}.gif", on_click="ignore", type="tertiary", icon=":material/animation:",
+                               help=t("common.download_gif_help"))
 
 
 def chart_beside(fig, key: str, widths: tuple = (3, 2)):
@@ -57,6 +69,7 @@ def offset_band(profile: dict, *, title: str, y_title: str, mean_name: str, band
 
 
 def page_header(prefix: str) -> None:
-    """The page title and its short introduction, from `<prefix>.title` and `<prefix>.intro`."""
+    """The page title and its short introduction, from `<prefix>.title` and `<prefix>.intro` (folded into
+    an expander in the presenter view)."""
     st.title(t(f"{prefix}.title"))
-    st.markdown(t(f"{prefix}.intro"))
+    presenter.explain(t(f"{prefix}.intro"))

@@ -1,0 +1,94 @@
+"""Presenter view, for a projector: `?present=1` (the sidebar's "Presenter view" toggle).
+
+In presenter mode the sidebar starts collapsed, text and charts are large enough to read from the back
+of a room, and long explanations fold into expanders (`explain`), so a page is its formulas, knobs and
+charts. The mode is an app-level knob like the language: it stays on from page to page and a shared
+link carries it (the link leaves it out while it is off, so ordinary links do not change).
+
+The larger text comes from one constant stylesheet, `STYLE`, injected in `stylesheet()` and nowhere else:
+no text from a visitor or a link ever reaches HTML (tests/test_security.py checks both).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from . import widgets
+from .params import BoolKnob
+from .session import t
+
+PRESENT = BoolKnob("present", False, label="common.present", help="common.present_help")
+KEY = "app.present"  # the session-state key of the sidebar toggle
+
+# Chart text in presenter mode: body and title font sizes, and how much taller each chart is drawn.
+FONT_SIZE = 20
+TITLE_SIZE = 26
+HEIGHT_SCALE = 1.25
+
+STYLE = """<style>
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
+[data-testid="stMain"] [data-testid="stWidgetLabel"] p,
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 1.6rem; line-height: 1.45; }
+[data-testid="stMain"] h1 { font-size: 3.4rem; }
+[data-testid="stMain"] h2 { font-size: 2.6rem; }
+[data-testid="stMain"] h3 { font-size: 2.1rem; }
+[data-testid="stMain"] .katex { font-size: 1.7em; }
+[data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 3rem; }
+[data-testid="stMain"] [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
+[data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 1.4rem; }
+</style>"""
+
+
+def draw() -> bool:
+    """The sidebar toggle (its value read from the session, else from the link); True in presenter mode."""
+    on = widgets.draw(PRESENT, KEY, t(PRESENT.label), help_text=t(PRESENT.help))
+    if not on:
+        # an ordinary link stays as it was: the flag is written only while the mode is on
+        st.session_state.get(widgets._URL, {}).pop(PRESENT.name, None)
+    return on
+
+
+def on() -> bool:
+    """Whether this session shows the presenter view."""
+    return st.session_state.get(KEY) is True
+
+
+def stylesheet() -> None:
+    """The presenter view's larger text: the one constant stylesheet of the app."""
+    st.html(STYLE)
+
+
+def explain(text: str) -> None:
+    """A long explanation: written out normally, folded into an expander in presenter mode."""
+    if on():
+        with st.expander(t("common.explain_more"), icon=":material/notes:"):
+            st.markdown(text)
+    else:
+        st.markdown(text)
+
+
+def _larger(font: dict | None, size: int) -> dict:
+    font = dict(font or {})
+    font["size"] = max(size, font.get("size") or 0)
+    return font
+
+
+def enlarge(fig):
+    """A plain-dict copy of `fig` with fonts for a projector; `fig` itself (maybe shared from a cache) is
+    left untouched."""
+    spec = fig.to_dict()
+    layout = spec.setdefault("layout", {})
+    layout["font"] = _larger(layout.get("font"), FONT_SIZE)
+    title = layout.get("title")
+    if isinstance(title, dict):
+        title["font"] = _larger(title.get("font"), TITLE_SIZE)
+    for note in layout.get("annotations", ()):  # subplot titles
+        note["font"] = _larger(note.get("font"), FONT_SIZE)
+    if layout.get("height"):
+        layout["height"] = round(layout["height"] * HEIGHT_SCALE)
+    margin = layout.get("margin")
+    if isinstance(margin, dict) and margin.get("t"):
+        margin["t"] = round(margin["t"] * 1.3)
+    return spec
