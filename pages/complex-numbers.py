@@ -107,3 +107,5 @@ st.table(pd.DataFrame({
 }).set_index(ui.t("complex_plane.way")))
 st.markdown(ui.t("complex_plane.matrix_gap", gap=turn["gap"]))
 st.info(ui.t("complex_plane.bridge"))
+
+ui.questions(PAGE, a=a, b=b, w_mod=w_modulus, w_angle=w_deg)

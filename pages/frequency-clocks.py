@@ -3,6 +3,7 @@
 import streamlit as st
 
 import explorer as ui
+from explorer.animation_export import clocks_gif
 from explorer.views import rotations as view
 from rope_viz.figures import clock_animation, heatmap, line_chart, plane_vectors
 
@@ -38,7 +39,9 @@ def clock_figure(dim: int, base: float, max_pos: int, pairs: tuple):
                            pause=ui.t("rotations.pause"), position_label=ui.t("common.position"))
 
 
-ui.chart(clock_figure(dim, base, max_pos, tuple(pairs)), key="clocks")
+hands = clocks(dim, base, max_pos, tuple(pairs))
+ui.chart(clock_figure(dim, base, max_pos, tuple(pairs)), key="clocks",
+         gif=lambda: clocks_gif(hands["positions"], hands["cos"], hands["sin"]))
 freqs = frequencies(dim, base, max_pos)
 thetas, waves = freqs["thetas"], freqs["waves"]
 st.caption(" · ".join(ui.t("rotations.clock_caption", i=i, theta=float(thetas[i]), wave=float(waves[i]))
@@ -77,3 +80,5 @@ with right:
     st.metric(ui.t("rotations.norm_pair"), f"{vector['pair_norm'][0]:.6f} → {vector['pair_norm'][1]:.6f}")
     st.metric(ui.t("rotations.norm_all"), f"{vector['norm'][0]:.6f} → {vector['norm'][1]:.6f}")
     st.metric(ui.t("rotations.turned"), f"{m} × {vector['theta']:.4g} = {vector['turned']:.4g} rad")
+
+ui.questions(PAGE, dim=dim, base=base)

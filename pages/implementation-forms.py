@@ -170,3 +170,5 @@ ui.chart(line_chart(np.arange(seq), {ui.t(f"implementation.value_{name}"): value
                     y_title=ui.t("implementation.output_gap_axis"),
                     dashed=(ui.t("implementation.value_rotated_back"),)), key="values")
 st.markdown(ui.t("implementation.value_takeaway"))
+
+ui.questions(PAGE, q1=q1, q2=q2, theta=theta, m=m)

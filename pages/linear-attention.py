@@ -89,3 +89,5 @@ if ui.knob(PAGE, "timing"):
                         x_title=ui.t("linear.length_axis"), y_title=ui.t("linear.time_axis"), log_x=True, log_y=True,
                         markers=True), key="timings")
     st.caption(ui.t("linear.timing_caption"))
+
+ui.questions(PAGE)

@@ -3,6 +3,7 @@
 import streamlit as st
 
 import explorer as ui
+from explorer.animation_export import phase_gif
 from explorer.views import phase as view
 from rope_viz.figures import heatmap, line_chart, matrix_panels, pair_turn_animation
 
@@ -68,7 +69,8 @@ def slide_figure(m: int, n: int, dim: int, base: float, pair: int, seed: int):
 
 path = slide(m, n, dim, base, pair, seed)
 steps = path["shifts"]
-ui.chart(slide_figure(m, n, dim, base, pair, seed), key="slide")
+ui.chart(slide_figure(m, n, dim, base, pair, seed), key="slide",
+         gif=lambda: phase_gif(steps, path["query"], path["key"]))
 st.markdown(ui.t("phase.spread", frames=len(steps), last=steps[-1], spread=path["spread"]))
 
 st.subheader(ui.t("phase.dims_header"))
@@ -87,3 +89,5 @@ scores = {ui.t("phase.both_series"): dims["both"], ui.t("phase.key_series"): dim
 ui.chart(line_chart(dims["shifts"], scores, title=ui.t("phase.shift_title"), x_title=ui.t("phase.shift_axis"),
                     y_title=ui.t("phase.score_axis")), key="shift")
 st.caption(ui.t("phase.shift_caption"))
+
+ui.questions(PAGE, m=m, n=n, dim=dim, base=base, pair=pair)

@@ -68,3 +68,5 @@ with chart_col:
                           colorscale="Viridis", zmid=None, zmin=0.0, zmax=weighed["top"],
                           colorbar_title=ui.t("relative.weight_bar"), height=440,
                           **ui.position_axes(weighed["kept"])), key="weights")
+
+ui.questions(PAGE)

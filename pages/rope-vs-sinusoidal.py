@@ -98,3 +98,5 @@ rows = [
 ]
 st.table([{ui.t("versus.col_measure"): label, ui.t("versus.col_rope"): cells["rope"],
            ui.t("versus.col_sinusoidal"): cells["sinusoidal"]} for label, cells in rows])
+
+ui.questions(PAGE)
