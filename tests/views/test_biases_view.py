@@ -1,0 +1,42 @@
+"""explorer.views.biases: curve shapes, T5 bucket counts past L, Toeplitz verdicts and the past-L numbers."""
+
+import math
+
+import numpy as np
+import pytest
+
+from explorer.views import biases as view
+
+
+def test_profiles_shapes_and_alibi_lines():
+    out = view.profiles(64, 16, 1e4, 3, 512, 0)
+    assert out["distances"][-1] == 128 and len(out["distances"]) == 129
+    assert out["alibi"].shape == (3, 129)
+    np.testing.assert_allclose(out["alibi"][:, -1], -out["slopes"] * 128, rtol=1e-6)
+    assert out["xpos"][0] == pytest.approx(out["rope"][0])  # at distance 0 every xPos weight is 1
+
+
+def test_t5_past_max_distance_shares_one_bucket():
+    out = view.t5_buckets(256, 32, 128, True, 0)
+    assert out["buckets_past"] == 1 and out["new_past"] == 0
+    assert out["bias_at_max"] == out["bias_at_twice"]
+    short = view.t5_buckets(32, 32, 128, True, 0)  # L below max_distance: new buckets appear past L
+    assert short["new_past"] > 0
+
+
+def test_only_the_absolute_encoding_fails_the_toeplitz_check():
+    out = view.logit_matrices(16, 1e4, 4, 16, 64, False, 256, 2)
+    for name in ("rope", "xpos", "alibi", "t5", "nope"):
+        assert out[f"{name}_toeplitz"], name
+        assert out[f"{name}_deviation"] <= 1e-9 * out[f"{name}_largest"]
+    assert not out["sinusoidal_toeplitz"] and out["sinusoidal_deviation"] > 0.1
+    assert out["rope"].shape == (view.MATRIX_SIDE, view.MATRIX_SIDE)
+
+
+def test_past_the_longest_numbers():
+    out = view.past_the_longest(100, 8, 10.0, 2, 50)
+    assert out["new_angle_pairs"] == sum(2 * math.pi * 10 ** (2 * i / 8) > 100 for i in range(4))
+    assert (out["alibi_at_max"], out["alibi_at_twice"]) == pytest.approx((-100 / 16, -200 / 16))
+    zeta = (2 * 3 / 8 + 0.4) / 1.4
+    assert out["xpos_factor_at_max"] == pytest.approx(zeta ** 2)
+    assert out["xpos_factor_at_twice"] == pytest.approx(zeta ** 4)
