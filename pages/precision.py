@@ -3,6 +3,7 @@
 import streamlit as st
 
 import explorer as ui
+from explorer.knobs import PAGE_KNOBS
 from explorer.views import precision as view
 from rope_viz.figures import bar_chart, heatmap, heatmap_grid, line_chart, marked_lines
 
@@ -98,7 +99,9 @@ st.subheader(ui.t("precision.error_header"))
 cols = st.columns(3)
 dim = ui.knob(PAGE, "dim", where=cols[0])
 base = ui.knob(PAGE, "base", where=cols[1], format_func=ui.format_base)
-pair = ui.knob(PAGE, "pair", where=cols[2], hi=dim // 2 - 1)
+# narrowed with its default: a link whose pair cannot be read falls back to a pair this head has
+last_pair = dim // 2 - 1
+pair = ui.knob(PAGE, "pair", where=cols[2], hi=last_pair, default=min(PAGE_KNOBS[PAGE]["pair"].default, last_pair))
 with st.spinner(ui.t("precision.computing")):
     curves = error_curves(dim, base)
 ui.charts_side_by_side(error_figure(dim, base, view.FASTEST, "precision.fastest_title"), "fastest_pair",

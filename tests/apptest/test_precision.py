@@ -180,3 +180,10 @@ def test_hostile_link_is_repaired_with_notices():
                             "timing": "0", "seed": "0"},
                            notices=7)
     assert len(chart_specs(at)) == 7
+
+
+def test_an_unreadable_pair_on_a_small_head_falls_back_inside_it():
+    """The pair's range depends on d: a pair the link garbles falls back to a pair this head has."""
+    at = open_page("precision", {"dim": "-0", "pair": "\u202e64"})
+    assert not at.exception and at.query_params["dim"] == "4" and at.query_params["pair"] == "1"
+    assert len(at.warning) == 2
