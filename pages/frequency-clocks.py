@@ -47,19 +47,32 @@ thetas, waves = freqs["thetas"], freqs["waves"]
 st.caption(" · ".join(ui.t("rotations.clock_caption", i=i, theta=float(thetas[i]), wave=float(waves[i]))
                       for i in pairs))
 
+
+
+# Labelled figures built once per language and knob values (a shared link costs no Plotly work after
+# its first visit): each takes plain arguments and reads its data from the cached views.
+@ui.figure
+def angles_figure(dim: int, base: float, max_pos: int):
+    return heatmap(frequencies(dim, base, max_pos)["angles"], title=ui.t("rotations.angles_title"),
+                   x_title=ui.t("rotations.pair_axis"), y_title=ui.t("common.position"),
+                   colorscale="Phase", zmid=None, colorbar_title=ui.t("rotations.angle_axis"))
+
+
+@ui.figure
+def wavelengths_figure(dim: int, base: float, max_pos: int):
+    freqs = frequencies(dim, base, max_pos)
+    return line_chart(freqs["pairs"], {ui.t("rotations.wave_series"): freqs["waves"],
+                                       ui.t("rotations.context_series"): [max_pos] * (dim // 2)},
+                      title=ui.t("rotations.wave_title"), x_title=ui.t("rotations.pair_axis"),
+                      y_title=ui.t("rotations.wave_axis"), log_y=True, markers=True,
+                      dashed=(ui.t("rotations.context_series"),))
+
+
 left, right = st.columns(2)
 with left:
-    ui.chart(heatmap(freqs["angles"], title=ui.t("rotations.angles_title"),
-                     x_title=ui.t("rotations.pair_axis"), y_title=ui.t("common.position"),
-                     colorscale="Phase", zmid=None, colorbar_title=ui.t("rotations.angle_axis")),
-             key="angles")
+    ui.chart(angles_figure(dim, base, max_pos), key="angles")
 with right:
-    ui.chart(line_chart(freqs["pairs"], {ui.t("rotations.wave_series"): waves,
-                                         ui.t("rotations.context_series"): [max_pos] * half},
-                        title=ui.t("rotations.wave_title"), x_title=ui.t("rotations.pair_axis"),
-                        y_title=ui.t("rotations.wave_axis"), log_y=True, markers=True,
-                        dashed=(ui.t("rotations.context_series"),)),
-             key="wavelengths")
+    ui.chart(wavelengths_figure(dim, base, max_pos), key="wavelengths")
     st.markdown(ui.t("rotations.fast_slow", fast=freqs["fast"], slow=freqs["slow"], total=half))
 
 st.subheader(ui.t("rotations.vector_header"))
@@ -68,14 +81,21 @@ cols = st.columns(3)
 m = ui.knob(PAGE, "m", where=cols[0], hi=max_pos, default=min(10, max_pos))
 pair = ui.knob(PAGE, "pair", where=cols[1], hi=half - 1)
 seed = ui.knob(PAGE, "seed", where=cols[2])
+
+
+@ui.figure
+def vector_figure(dim: int, base: float, m: int, seed: int, pair: int):
+    vector = turned_vector(dim, base, m, seed, pair)
+    return plane_vectors([(ui.t("rotations.before"), *vector["before"]),
+                          (ui.t("rotations.after", m=m), *vector["after"])],
+                         title=ui.t("rotations.vector_title", i=pair, m=m), x_title=ui.t("rotations.x_axis"),
+                         y_title=ui.t("rotations.y_axis"))
+
+
 vector = turned_vector(dim, base, m, seed, pair)
 left, right = st.columns([3, 2])
 with left:
-    ui.chart(plane_vectors([(ui.t("rotations.before"), *vector["before"]),
-                            (ui.t("rotations.after", m=m), *vector["after"])],
-                           title=ui.t("rotations.vector_title", i=pair, m=m), x_title=ui.t("rotations.x_axis"),
-                           y_title=ui.t("rotations.y_axis")),
-             key="vector")
+    ui.chart(vector_figure(dim, base, m, seed, pair), key="vector")
 with right:
     st.metric(ui.t("rotations.norm_pair"), f"{vector['pair_norm'][0]:.6f} → {vector['pair_norm'][1]:.6f}")
     st.metric(ui.t("rotations.norm_all"), f"{vector['norm'][0]:.6f} → {vector['norm'][1]:.6f}")
