@@ -69,8 +69,8 @@ def matrices_figure(dim: int, base: float, heads: int, num_buckets: int, max_dis
 
 ui.page_header(PAGE)
 st.latex(r"\text{RoPE: } (\mathcal{R}_m q)^\top(\mathcal{R}_n k) = q^\top \mathcal{R}_{n-m} k\qquad"
-         r"\text{xPos: } \sum_i \zeta_i^{(m-n)/s}\,(\ldots)_i\qquad"
-         r"\text{ALiBi: } q^\top k - s_h\,(m-n)\qquad"
+         r"\text{xPos: } \sum_i \zeta_i^{(m-n)/s}\,(\ldots)_i")
+st.latex(r"\text{ALiBi: } q^\top k - s_h\,(m-n)\qquad"
          r"\text{T5: } q^\top k + b_h[\mathrm{bucket}(n-m)]\qquad"
          r"\text{NoPE: } q^\top k")
 cols = st.columns(4)

@@ -5,6 +5,7 @@ import numpy as np
 import streamlit as st
 
 import explorer as ui
+from explorer.knobs import PAGE_KNOBS
 from explorer.views import images as view
 from rope_viz.figures import heatmap, pair_sections, patch_maps, position_id_rows
 
@@ -59,8 +60,9 @@ st.latex(r"\text{pair } p < d/4:\ \alpha_p = r\,\phi_p,\qquad \text{pair } p \ge
 cols = st.columns(4)
 height = ui.knob(PAGE, "height", where=cols[0])
 width = ui.knob(PAGE, "width", where=cols[1])
-row = ui.knob(PAGE, "row", where=cols[2], hi=height - 1)
-col = ui.knob(PAGE, "col", where=cols[3], hi=width - 1)
+# narrowed to the image, default included (a repaired link falls back to a default that fits)
+row = ui.knob(PAGE, "row", where=cols[2], hi=height - 1, default=min(PAGE_KNOBS[PAGE]["row"].default, height - 1))
+col = ui.knob(PAGE, "col", where=cols[3], hi=width - 1, default=min(PAGE_KNOBS[PAGE]["col"].default, width - 1))
 cols = st.columns(4)
 dim = ui.knob(PAGE, "dim", where=cols[0])
 base = ui.knob(PAGE, "base", where=cols[1], format_func=ui.format_base)

@@ -31,11 +31,11 @@ def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: 
     x, y: the shared axis labels; rows go down, like a printed matrix."""
     rows = math.ceil(len(panels) / columns)
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.06,
-                        vertical_spacing=0.14 if rows > 1 else 0.1)
+                        vertical_spacing=0.24 if rows > 1 else 0.1)
     for i, z in enumerate(panels.values()):
         fig.add_trace(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, showscale=False),
                       row=i // columns + 1, col=i % columns + 1)
-    styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 300 * rows + 90)
+    styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 330 * rows + 90)
     fig.update_layout(margin={"t": 84})
     fig.update_yaxes(autorange="reversed")
     return fig

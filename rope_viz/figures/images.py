@@ -8,14 +8,15 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .style import DIVERGING, color, styled
+from .style import SEQUENTIAL, color, styled
 
 
 def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: str, x_title: str, y_title: str,
-               query_name: str, colorbar_title: str = "", colorscale: str = DIVERGING, zmid: float | None = 0.0,
+               query_name: str, colorbar_title: str = "", colorscale: str = SEQUENTIAL, zmid: float | None = None,
                height: int | None = None) -> go.Figure:
     """One image-shaped heatmap (rows down, columns across) per entry of `panels` ({panel title: (h, w)
-    map}) side by side on one colour scale, each with the query cell (row, col) marked."""
+    map}) side by side on one colour scale, each with the query cell (row, col) marked (hovering the
+    mark shows `query_name`)."""
     columns = len(panels)
     fig = make_subplots(rows=1, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.05)
     row, col = query
@@ -23,13 +24,13 @@ def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: 
         rows, cols = z.shape
         fig.add_trace(go.Heatmap(z=z, x=np.arange(cols, dtype=np.int32), y=np.arange(rows, dtype=np.int32),
                                  coloraxis="coloraxis"), row=1, col=i + 1)
-        fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", name=query_name, showlegend=i == 0,
-                                 marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": "black"}}),
+        fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", name=query_name, showlegend=False,
+                                 marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": "white"}}),
                       row=1, col=i + 1)
     fig.update_layout(coloraxis={"colorscale": colorscale, "cmid": zmid,
                                  "colorbar": {"title": {"text": colorbar_title}}})
-    styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or 380)
-    fig.update_layout(margin={"t": 110})
+    styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or 380, legend=False)
+    fig.update_layout(margin={"t": 84})
     fig.update_yaxes(autorange="reversed")
     for i in range(columns):
         fig.update_yaxes(scaleanchor=f"x{i + 1 if i else ''}", scaleratio=1, constrain="domain", row=1, col=i + 1)
