@@ -1,0 +1,147 @@
+"""The live training run of the trained-models page: at most one at a time per server process.
+
+A visitor's "Train it yourself" button calls `start(config, owner)`. The run trains in a background thread
+(one torch thread, so it never takes the cores from the pages other visitors are drawing), reports its
+progress into this module's registry, and its results document (`rope_viz.toy.train`, the shipped schema)
+stays in server memory: the last `KEEP` finished runs, never written to disk. Every session reads the same
+registry: it sees the run in progress, its progress and its expected end, and the finished runs.
+
+Plain values only: no Streamlit, no text (the page writes the sentences from the codes returned here).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from rope_viz import toy
+
+LIVE_STEPS = 300          # a few hundred steps: about 30-60 s on two shared CPU cores
+LIVE_EVAL_SEQUENCES = 64  # fresh sequences per evaluation length
+KEEP = 3                  # finished live runs kept in memory (oldest dropped first)
+RESULTS_ENV = "ROPE_VIZ_TOY_DIR"  # a folder holding grid.json (and weights/) instead of results/toy
+
+
+def results_dir() -> Path:
+    """The folder of the shipped results: $ROPE_VIZ_TOY_DIR, else rope_viz.toy.DEFAULT_DIR."""
+    return Path(os.environ.get(RESULTS_ENV) or toy.DEFAULT_DIR)
+
+
+def live_config(task: str, encoding: str, train_len: int, seed: int, *, steps: int = LIVE_STEPS,
+                eval_sequences: int = LIVE_EVAL_SEQUENCES) -> toy.TrainConfig:
+    """The TrainConfig of a live run: the shipped grid's architecture and evaluation, fewer steps."""
+    return toy.TrainConfig(task=task, encoding=encoding, train_len=int(train_len), seed=int(seed), steps=steps,
+                           eval_sequences=eval_sequences, scalings=("pi", "ntk", "yarn"))
+
+
+@dataclass
+class Run:
+    """One live run. `state`: "training", "evaluating", "done", "stopped" or "failed"."""
+
+    id: int
+    config: toy.TrainConfig
+    owner: str
+    started: float = field(default_factory=time.time)
+    step: int = 0
+    loss: float | None = None
+    state: str = "training"
+    finished: float | None = None
+    doc: dict | None = None
+    error: str = ""
+    stop: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def snapshot(self) -> dict:
+        """Plain values for a page: progress (0..1 over the training steps), the expected end of
+        training (epoch seconds, None before the first step) and the rest of the run's state."""
+        steps = self.config.steps
+        elapsed = time.time() - self.started
+        expected = self.started + elapsed * steps / self.step if self.step else None
+        return {"id": self.id, "owner": self.owner, "task": self.config.task, "encoding": self.config.encoding,
+                "train_len": self.config.train_len, "seed": self.config.seed, "steps": steps, "step": self.step,
+                "loss": self.loss, "state": self.state, "progress": min(1.0, self.step / steps),
+                "started": self.started, "elapsed": elapsed, "expected_end": expected, "finished": self.finished,
+                "error": self.error}
+
+
+_lock = threading.Lock()
+_current: Run | None = None
+_finished: deque = deque(maxlen=KEEP)
+_ids = itertools.count(1)
+
+
+def start(config: toy.TrainConfig, owner: str) -> tuple[bool, dict]:
+    """Start `config` in a background thread unless a run is in progress.
+
+    Returns (True, the new run's snapshot) or (False, the snapshot of the run in progress): the caller
+    tells the visitor that one is running, its progress and when it should end."""
+    global _current
+    if not isinstance(config, toy.TrainConfig):
+        raise ValueError(f"config must be a rope_viz.toy.TrainConfig, got {type(config).__name__}")
+    with _lock:
+        if _current is not None:
+            return False, _current.snapshot()
+        run = Run(id=next(_ids), config=config, owner=str(owner))
+        _current = run
+    threading.Thread(target=_train, args=(run,), name=f"live-training-{run.id}", daemon=True).start()
+    return True, run.snapshot()
+
+
+def _train(run: Run) -> None:
+    global _current
+    torch.set_num_threads(1)
+
+    def progress(step, steps, loss):
+        run.step, run.loss = step, loss
+        if step >= steps:
+            run.state = "evaluating"
+
+    try:
+        doc = toy.train(run.config, progress=progress, should_stop=run.stop.is_set)
+        run.doc = doc
+        run.state = "stopped" if doc["runs"][0]["stopped_at"] is not None else "done"
+    except Exception as err:  # noqa: BLE001 - a failed run is reported on the page, never raised in a thread
+        run.state, run.error = "failed", f"{type(err).__name__}: {err}"
+    run.finished = time.time()
+    with _lock:
+        _finished.append(run)
+        _current = None
+
+
+def stop(owner: str) -> bool:
+    """Ask the run in progress to stop early (only its owner may); True if asked."""
+    with _lock:
+        if _current is None or _current.owner != str(owner):
+            return False
+        _current.stop.set()
+        return True
+
+
+def current() -> dict | None:
+    """The snapshot of the run in progress, or None."""
+    with _lock:
+        return None if _current is None else _current.snapshot()
+
+
+def finished() -> list[dict]:
+    """The last KEEP finished runs, newest first: their snapshots with the results document under "doc"
+    (None for a failed run, whose "error" says why)."""
+    with _lock:
+        runs = list(_finished)
+    return [{**run.snapshot(), "doc": run.doc} for run in reversed(runs)]
+
+
+def wait(timeout: float = 60.0) -> bool:
+    """Block until no run is in progress (for tests and scripts); True if none is."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if current() is None:
+            return True
+        time.sleep(0.05)
+    return current() is None
