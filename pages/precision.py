@@ -5,7 +5,7 @@ import streamlit as st
 import explorer as ui
 from explorer.knobs import PAGE_KNOBS
 from explorer.views import precision as view
-from rope_viz.figures import bar_chart, heatmap, heatmap_grid, line_chart, marked_lines
+from rope_viz.figures import bar_chart, color, heatmap, heatmap_grid, line_chart, marked_lines
 
 ui.enter()
 PAGE = "precision"
@@ -16,8 +16,17 @@ angle_fix_times = ui.cached(view.angle_fix_times, max_entries=8)
 limits = ui.cached(view.limits)
 
 
+# one colour per recipe in every chart, and the float32 and float64 lines drawn last, on top of the others
+RECIPE_COLORS = {"bf16-positions": 2, "fp16-positions": 5, "bf16-tables": 4, "fp16-tables": 1, "fp64": 3, "fp32": 0}
+ROUNDING_COLOR = 6
+
+
 def recipe_name(recipe: str) -> str:
     return ui.t(f"precision.recipe_{recipe.replace('-', '_')}")
+
+
+def recipe_colors() -> dict:
+    return {recipe_name(recipe): color(index) for recipe, index in RECIPE_COLORS.items()}
 
 
 @ui.figure
@@ -25,9 +34,9 @@ def error_figure(dim: int, base: float, pair: int, title_key: str):
     """One pair's angle error against position, a line per recipe, context lengths marked."""
     curves = error_curves(dim, base)
     per_recipe = view.pair_errors(curves, pair)
-    return marked_lines(curves["positions"], {recipe_name(r): y for r, y in per_recipe.items()}, marks=view.CONTEXTS,
-                        title=ui.t(title_key, pair=pair), x_title=ui.t("precision.position_axis"),
-                        y_title=ui.t("precision.error_axis"), log_x=True, log_y=True)
+    return marked_lines(curves["positions"], {recipe_name(r): per_recipe[r] for r in RECIPE_COLORS},
+                        marks=view.CONTEXTS, title=ui.t(title_key, pair=pair), x_title=ui.t("precision.position_axis"),
+                        y_title=ui.t("precision.error_axis"), log_x=True, log_y=True, colors=recipe_colors())
 
 
 @ui.figure
@@ -69,14 +78,14 @@ def fix_figure(dim: int, base: float):
     rounding level and where float64 angles start to pay."""
     curves = error_curves(dim, base)
     rounding_name = ui.t("precision.rounding_series")
-    series = {recipe_name(r): curves["worst"][r] for r in view.FIX_RECIPES}
-    series[rounding_name] = view.constant_like(curves["positions"], curves["bf16_rounding"])
-    fix_marks = dict(view.CONTEXTS)
-    if curves["float64_from"] is not None:
-        fix_marks[ui.t("precision.float64_mark", position=curves["float64_from"])] = curves["float64_from"]
-    return marked_lines(curves["positions"], series, marks=fix_marks, title=ui.t("precision.fix_title", dim=dim),
-                        x_title=ui.t("precision.position_axis"), y_title=ui.t("precision.error_axis"), log_x=True,
-                        log_y=True, dashed=(rounding_name,))
+    series = {rounding_name: view.constant_like(curves["positions"], curves["bf16_rounding"]),  # drawn beneath
+              **{recipe_name(r): curves["worst"][r] for r in view.FIX_RECIPES}}
+    start = curves["float64_from"]
+    thresholds = {} if start is None else {ui.t("precision.float64_mark", position=start): start}
+    return marked_lines(curves["positions"], series, marks=view.CONTEXTS, thresholds=thresholds,
+                        title=ui.t("precision.fix_title", dim=dim), x_title=ui.t("precision.position_axis"),
+                        y_title=ui.t("precision.error_axis"), log_x=True, log_y=True, dashed=(rounding_name,),
+                        colors={**recipe_colors(), rounding_name: color(ROUNDING_COLOR)})
 
 
 @ui.figure

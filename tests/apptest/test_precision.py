@@ -12,7 +12,7 @@ from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at
 
 DIM, BASE = 128, 10000.0
 WINDOW = 16  # the page's curves: worst error over the 16 positions ending at each point
-RECIPE_NAMES = ["fp64", "fp32", "bf16 positions", "fp16 positions", "bf16 tables", "fp16 tables"]
+RECIPE_NAMES = ["bf16 positions", "fp16 positions", "bf16 tables", "fp16 tables", "fp64", "fp32"]  # drawing order
 
 
 def hand_bf16(x) -> np.ndarray:
@@ -98,7 +98,7 @@ def test_staircase_is_the_bfloat16_cast(default_page):
     used = (hand_bf16(m.astype(np.float32)) * np.float32(theta)).astype(np.float64)  # a float32 product
     np.testing.assert_allclose(angle, np.remainder(used + np.pi, 2 * np.pi) - np.pi, atol=1e-6)
     shown = metrics(default_page)
-    assert shown["Distinct bfloat16 rotations among 51 positions"] == "2"
+    assert shown["Distinct rotations (51 positions)"] == "2"
     assert shown["Largest position shift"] == "16" and shown["bfloat16 step at the window's end"] == "32"
 
 
@@ -126,8 +126,11 @@ def test_scores_exact_and_with_bfloat16_positions(default_page):
 def test_fix_chart_marks_where_float64_angles_pay(default_page):
     spec = chart_specs(default_page)[6]
     traces = {trace["name"]: spec_array(trace["y"]) for trace in spec["data"]}
-    assert list(traces) == ["bf16 positions", "bf16 tables", "fp32", "fp64", "bfloat16 rounding level"]
-    ends = spec_array(spec["data"][0]["x"])
+    assert list(traces) == ["bfloat16 rounding level", "bf16 positions", "bf16 tables", "fp32", "fp64"]
+    colour = {trace["name"]: trace["line"]["color"] for trace in spec["data"]}
+    assert all(trace["line"]["color"] == colour[trace["name"]]  # one colour per recipe in every chart
+               for trace in chart_specs(default_page)[0]["data"] if trace["name"] in colour)
+    ends = spec_array(spec["data"][1]["x"])
     level = traces["bfloat16 rounding level"]
     assert np.all(level == level[0]) and 2.0 ** -10 < level[0] < 2.0 ** -7
     crossing = ends[np.argmax(traces["fp32"] > level[0])]
