@@ -91,7 +91,9 @@ for run in live_runs:
 if series:
     ui.chart(band_lines(series, marks=marks, title=ui.t("trained.accuracy_title", task=task_name(task)),
                         x_title=ui.t("trained.length_axis"), y_title=ui.t("trained.accuracy_axis"), log_x=True,
-                        y_range=(0, 1.03), height=480), key="accuracy")
+                        y_range=(0, 1.03), height=480,
+                        x_ticks=sorted({float(v) for s in series for v in s["x"]} | set(marks.values()))),
+             key="accuracy")
 if data["curves"]:
     seeds = data["curves"][0]["seeds"]
     st.caption(ui.t("trained.band_caption", count=len(seeds), seeds=", ".join(str(s) for s in seeds),

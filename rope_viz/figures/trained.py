@@ -3,6 +3,8 @@ bars. Data in, go.Figure out."""
 
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 
 from .style import color, styled
@@ -14,9 +16,10 @@ def _rgba(hex_color: str, alpha: float) -> str:
 
 
 def band_lines(series: list[dict], *, marks: dict[str, float], title: str, x_title: str, y_title: str,
-               log_x: bool = False, y_range: tuple | None = None, height: int | None = None) -> go.Figure:
+               log_x: bool = False, y_range: tuple | None = None, x_ticks=None, height: int | None = None
+               ) -> go.Figure:
     """One line per entry of `series`, each with its own shaded band, and a dotted vertical line at every
-    marked x ({label: x}).
+    marked x ({label: x}). x_ticks: the x values to label (default: Plotly's choice).
 
     An entry: {"name", "x", "y"} and optionally "low", "high" (the band, drawn when given), "dash" (a line
     dash name, default "solid"), "markers" (bool), "color" (a palette index, default its position), "group"
@@ -37,10 +40,14 @@ def band_lines(series: list[dict], *, marks: dict[str, float], title: str, x_tit
                                  marker={"size": 6}))
     styled(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, **({"height": height} if height else {}))
     for label, where in marks.items():
-        fig.add_vline(x=where, line_dash="dot", line_color="#777777", annotation_text=label,
-                      annotation_position="top right", annotation_font_size=11)
+        # a shape takes data values on a log axis, an annotation takes their log10
+        fig.add_vline(x=where, line_dash="dot", line_color="#777777")
+        fig.add_annotation(x=math.log10(where) if log_x else where, y=1, yref="paper", text=label,
+                           showarrow=False, xanchor="left", yanchor="top", font={"size": 11})
     if y_range is not None:
         fig.update_yaxes(range=list(y_range))
+    if x_ticks is not None:
+        fig.update_xaxes(tickvals=[float(v) for v in x_ticks], tickformat="d")
     return fig
 
 
