@@ -24,6 +24,7 @@ from . import knobs, session, text, widgets
 from .pages import PAGES, TOPICS, script
 
 _routing = threading.local()
+widgets.vet_widget_states()  # every widget value a client sends is checked before Streamlit uses it
 
 
 def main() -> None:
@@ -58,7 +59,9 @@ def _run() -> None:
     session.set_current_page(current)
     with st.sidebar:
         st.caption(session.t("common.device", device=describe(session.device())))
-        # a download preference, not part of the view: kept in the session, not in the link
+        # a download preference, not part of the view: kept in the session, not in the link (set before
+        # the widget, so that a value of the wrong type sent for it is replaced by a valid one)
+        st.session_state[session.IMAGE_KEY] = session.image_format()
         st.radio(session.t("common.image_format"), ("png", "svg"), key=session.IMAGE_KEY, horizontal=True,
                  help=session.t("common.image_format_help"), format_func=str.upper)
     if session.device_fell_back():

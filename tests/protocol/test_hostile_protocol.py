@@ -1,0 +1,248 @@
+"""One client cannot take the server down: forged websocket messages and rerun storms, at the protocol level.
+
+One server for the module; each case measures what the server spent (CPU seconds, RSS before, at its
+peak and after the session closed) with support.hostile, and the tests of storms time a bystander, a
+second visitor who keeps opening the home page, against its own latency alone in the same test.
+
+1. One message costs little: frames above `server.maxMessageSize` are refused unread, messages above
+   `server.maxWidgetStateSize` are refused, and the largest message accepted (an array of about a
+   million items for a multiselect, a few hundred thousand strings for a select slider) costs one page
+   run: the app refuses arrays longer than any widget holds before Streamlit's deserializer sees them.
+2. Rerun storms: one session asking 50 reruns a second, or three sessions running the heaviest valid
+   relative-attention page with new seeds, leave the bystander's page p95 within 2 s of its latency alone.
+3. Widget values of the wrong type, for every kind of widget the app draws: the page is served without
+   an exception, the knob is shown at its default with a notice, and the session keeps working.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from urllib.parse import urlencode
+
+import pytest
+
+from explorer.knobs import heaviest, lightest
+from explorer.pages import URLS
+from support.hostile import Bystander, WidgetSession, bystander, measure
+from support.protocol import Session, visit, widget_state
+from support.server import streamlit_server
+
+TIMEOUT_S = 120.0
+CPU_S = 2.0  # server CPU seconds one message may cost (beyond the page run it asks for)
+PEAK_MB = 150.0  # RSS growth while one message is handled
+KEPT_MB = 50.0  # RSS growth left once its session is closed
+EXTRA_WAIT_S = 2.0  # what an attack may add to the bystander's page p95
+BYSTANDER_CAP_S = 4.0  # and the bystander's p95 under attack, whatever it was alone (a shared, busy machine)
+CLOCKS = "frequency-clocks"
+
+
+@pytest.fixture(scope="module")
+def server():
+    with streamlit_server() as running:
+        asyncio.run(_warm(running.url))
+        yield running
+
+
+async def _warm(url: str) -> None:
+    """Import and compile what the first visits of a fresh server pay for, so that it is not measured."""
+    for page, query in (("", ""), (CLOCKS, ""), ("long-term-decay", ""),
+                        ("relative-attention", urlencode(heaviest("relative")))):
+        await visit(url, page, query, timeout=TIMEOUT_S)
+
+
+@pytest.fixture
+def explain(server):
+    return lambda what: f"{what}\n--- streamlit server output ---\n{server.log_tail()}"
+
+
+def _light(page: str) -> str:
+    return urlencode({**lightest(page), "lang": "en"})
+
+
+async def _alone(url: str, seconds: float = 3.0) -> Bystander:
+    stop, result = asyncio.Event(), Bystander()
+    task = asyncio.create_task(bystander(url, stop, result=result))
+    await asyncio.sleep(seconds)
+    stop.set()
+    return await task
+
+
+async def _during(url: str, attack) -> Bystander:
+    """The bystander's latencies while `attack` (a coroutine) runs."""
+    stop, result = asyncio.Event(), Bystander()
+    task = asyncio.create_task(bystander(url, stop, result=result))
+    try:
+        await attack
+    finally:
+        stop.set()
+    return await task
+
+
+def _check_cost(cost, what: str, *, page_run_s: float = 0.0) -> None:
+    print(f"{what}: {cost}")
+    assert cost.cpu_s <= CPU_S + page_run_s, f"{what}: {cost}"
+    assert cost.peak_growth_mb <= PEAK_MB, f"{what}: {cost}"
+    assert cost.kept_mb <= KEPT_MB, f"{what}: {cost}"
+
+
+# --- 1. what one message may cost ---------------------------------------------------------------------
+
+
+async def _forged_run(url: str, server, page: str, key: str, **value):
+    """A session opens `page`, then sends one rerun whose widget state gives widget `key` `value`;
+    returns (the forged run, the next plain run, the server's cost of both, the session closed)."""
+    async with WidgetSession(url, timeout=TIMEOUT_S) as session:
+        first = await session.run(page, _light(_page_id(page)))
+        assert first.ok, first
+        forged_state = widget_state(session.widget_id(key), **value)
+        async with measure(server) as cost:
+            forged = await session.run(page, widget_states=[forged_state])
+            after = await session.run(page)
+            await session.close()
+    return forged, after, cost
+
+
+def _page_id(url_path: str) -> str:
+    from explorer.pages import PAGES
+
+    return next(page for page, url, _ in PAGES if url == url_path)
+
+
+@pytest.mark.parametrize("page, key, value", [
+    # the largest arrays that fit in one accepted message (maxWidgetStateSize is 1 MB)
+    (CLOCKS, "rotations.pairs", dict(int_array_value=[5] * 900_000)),
+    ("long-term-decay", "decay.sweep", dict(int_array_value=[3] * 900_000)),
+    (CLOCKS, "rotations.base", dict(string_array_value=["1"] * 300_000)),
+    (CLOCKS, "rotations.pairs", dict(string_array_value=[str(i % 64) for i in range(200_000)])),
+], ids=["multiselect-int-array", "sweep-int-array", "select-slider-strings", "multiselect-strings"])
+def test_the_largest_accepted_message_costs_one_page_run(server, explain, page, key, value):
+    forged, after, cost = asyncio.run(_forged_run(server.url, server, page, key, **value))
+    assert forged.ok, explain(forged)
+    assert after.ok, explain(after)
+    _check_cost(cost, f"{key} {list(value)}", page_run_s=1.0)
+
+
+def test_messages_above_the_limits_are_refused_unread(server, explain):
+    """A 24 MB widget state (accepted by Streamlit's defaults: 200 MB frames, 25 MB widget state) is
+    refused, and so are four concurrent 30 MB frames; each costs the server almost nothing and every
+    other session is still served."""
+    async def go():
+        async with WidgetSession(server.url, timeout=TIMEOUT_S) as session:
+            assert (await session.run(CLOCKS, _light("rotations"))).ok
+            huge = widget_state(session.widget_id("rotations.pairs"), int_array_value=[5] * 24_000_000)
+            async with measure(server, settle_s=1.0) as one:
+                refused = await session.run(CLOCKS, widget_states=[huge], timeout=30)
+        sessions = [await Session(server.url, timeout=TIMEOUT_S).connect() for _ in range(4)]
+        frame = b"\x00" * (30 * 2 ** 20)
+        async with measure(server, settle_s=1.0) as four:
+            outcomes = await asyncio.gather(*(s.websocket.send(frame) for s in sessions), return_exceptions=True)
+            await asyncio.sleep(0.5)
+            for s in sessions:
+                try:
+                    await s.close()
+                except Exception:  # noqa: BLE001 - the server already closed it
+                    pass
+        later = await visit(server.url, CLOCKS, _light("rotations"), timeout=TIMEOUT_S)
+        return refused, one, outcomes, four, later
+
+    refused, one, outcomes, four, later = asyncio.run(go())
+    assert not refused.ok and refused.error, explain(refused)  # the socket was closed: 1009, message too big
+    _check_cost(one, "one 24 MB widget state")
+    _check_cost(four, "four 30 MB frames")
+    assert later.run.ok, explain(later.run)
+
+
+# --- 2. rerun storms ----------------------------------------------------------------------------------
+
+
+async def _drain(session: Session) -> None:
+    try:
+        while True:
+            await session.receive(timeout=TIMEOUT_S)
+    except Exception:  # noqa: BLE001 - the session was closed
+        pass
+
+
+async def _storm(url: str, seconds: float = 5.0, per_second: int = 50) -> None:
+    """One session asks `per_second` reruns a second of random pages, never waiting for a run's end."""
+    pick = random.Random(7)
+    async with Session(url, timeout=TIMEOUT_S) as session:
+        reader = asyncio.create_task(_drain(session))
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            await session.send_rerun(pick.choice(URLS), "lang=en")
+            await asyncio.sleep(1 / per_second)
+        reader.cancel()
+
+
+async def _hammer(url: str, sessions: int = 3, runs: int = 4) -> None:
+    """`sessions` sessions each run the heaviest valid relative-attention page `runs` times, a new seed
+    each time (nothing comes from the cache)."""
+    query = heaviest("relative")
+
+    async def one(index: int) -> None:
+        async with Session(url, timeout=TIMEOUT_S) as session:
+            for k in range(runs):
+                seed = str(500 + index * runs + k + int(time.time()) % 400)
+                await session.run("relative-attention", urlencode({**query, "seed": seed}))
+
+    await asyncio.gather(*(one(i) for i in range(sessions)))
+
+
+@pytest.mark.parametrize("attack", ["storm", "hammer"])
+def test_a_bystander_is_served_during_an_attack(server, explain, attack):
+    async def go():
+        alone = await _alone(server.url)
+        async with measure(server) as cost:
+            during = await _during(server.url, _storm(server.url) if attack == "storm" else _hammer(server.url))
+        return alone, during, cost
+
+    alone, during, cost = asyncio.run(go())
+    what = (f"{attack}: bystander p95 alone {alone.p95:.2f} s (n={len(alone.latencies)}), during "
+            f"{during.p95} s (n={len(during.latencies)}, worst {during.worst}); server {cost}")
+    print(what)
+    assert not alone.failures and not during.failures, explain((alone.failures, during.failures))
+    assert len(during.latencies) >= 3, explain(what)
+    assert during.p95 <= alone.p95 + EXTRA_WAIT_S, explain(what)
+    assert during.p95 <= BYSTANDER_CAP_S, explain(what)
+    assert cost.kept_mb <= KEPT_MB * 2, explain(what)  # caches of the pages the attack opened stay
+
+
+# --- 3. widget values of the wrong type ---------------------------------------------------------------
+
+WRONG = {
+    "int_value": 7, "double_value": 1.5, "bool_value": True, "string_value": "x",
+    "json_value": "{not json", "int_array_value": [1, 2], "double_array_value": [0.5],
+    "string_array_value": ["a", "b"], "bytes_value": b"\x00", "trigger_value": True,
+}
+# every kind of widget the app draws: slider, select slider, multiselect, radio (knob and plain), toggle
+WIDGETS = [(CLOCKS, "rotations.dim", "double_array_value"), (CLOCKS, "rotations.base", "string_array_value"),
+           (CLOCKS, "rotations.pairs", "string_array_value"), (CLOCKS, "app.lang", "string_value"),
+           (CLOCKS, "app.img", "string_value"), ("long-term-decay", "decay.log_x", "bool_value")]
+
+
+@pytest.mark.parametrize("page, key, own", WIDGETS, ids=[key for _, key, _ in WIDGETS])
+def test_a_value_of_the_wrong_type_is_replaced_and_the_session_recovers(server, explain, page, key, own):
+    async def go():
+        runs = []
+        async with WidgetSession(server.url, timeout=TIMEOUT_S) as session:
+            assert (await session.run(page, _light(_page_id(page)))).ok
+            widget = session.widget_id(key)
+            for kind, value in WRONG.items():
+                if kind != own:
+                    runs.append((kind, await session.run(page, widget_states=[widget_state(widget, **{kind: value})])))
+            runs.append(("next plain run", await session.run(page)))
+        # a fresh session whose first message already carries the wrong value
+        async with WidgetSession(server.url, timeout=TIMEOUT_S) as fresh:
+            runs.append(("fresh session", await fresh.run(page, widget_states=[widget_state(widget, int_value=3)])))
+            runs.append(("fresh, next run", await fresh.run(page)))
+        return runs
+
+    runs = asyncio.run(go())
+    broken = [(kind, run.exceptions or run.error or run.status) for kind, run in runs if not run.ok]
+    assert not broken, explain(broken)
+    if key.split(".")[0] in ("rotations", "decay"):  # a knob: shown at its default, with a notice
+        noticed = [kind for kind, run in runs[:-3] if run.elements.get("alert", 0)]
+        assert noticed == [kind for kind, _ in runs[:-3]], explain(runs[:-3])
