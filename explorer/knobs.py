@@ -7,8 +7,9 @@ knob (a pair index below d/2) is declared at its widest and narrowed by the page
 
 from __future__ import annotations
 
-from .params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob
+from .params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob, TextKnob
 from .text import LANGS
+from rope_viz.models import model_presets as _model_presets
 
 # 1-2-5 steps from 10 to 10^7: a log-scale slider that includes the bases real models use
 BASES = tuple(float(m * 10 ** e) for e in range(1, 8) for m in (1, 2, 5) if m * 10 ** e <= 10 ** 7)
@@ -17,6 +18,9 @@ LAYOUTS = ("interleaved", "half")
 SWEEP_BASES = {e: float(10 ** e) for e in range(2, 10)}
 
 LANG = ChoiceKnob("lang", "en", LANGS)
+# the long-context page: context lengths 2^9 .. 2^20, and the shipped model presets
+CONTEXT_LENGTHS = tuple(float(2 ** e) for e in range(9, 21))
+LONG_CONTEXT_PRESETS = tuple(_model_presets())
 
 
 def format_base(value: float) -> str:
@@ -102,6 +106,70 @@ PAGE_KNOBS = {
         SEED,
         _own("linear", IntKnob, "channel", 0, 0, 255, 1),
         _own("linear", BoolKnob, "timing", False),
+    ),
+    "long_context": _declare(
+        _own("long_context", ChoiceKnob, "preset", "Llama-3.1-8B", LONG_CONTEXT_PRESETS, heaviest="gemma-7b"),
+        _own("long_context", TextKnob, "config", "", max_length=8192),
+        _own("long_context", NumberChoiceKnob, "target", 131072.0, CONTEXT_LENGTHS),
+        _own("long_context", ChoiceKnob, "original", "model", ("model",) + tuple(str(int(n)) for n in CONTEXT_LENGTHS)),
+        _own("long_context", FloatKnob, "factor", 0.0, 0.0, 128.0, 1),
+        _own("long_context", ChoiceKnob, "focus", "model",
+             ("model", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope")),
+        _own("long_context", FloatKnob, "beta_fast", 32.0, 1.0, 128.0, 1),
+        _own("long_context", FloatKnob, "beta_slow", 1.0, 0.1, 32.0, 1),  # the page: hi = beta_fast
+        _own("long_context", FloatKnob, "low_freq", 1.0, 0.5, 16.0, 1),
+        _own("long_context", FloatKnob, "high_freq", 4.0, 1.0, 64.0, 1),  # the page: lo = low_freq + 0.5
+        _own("long_context", NumberChoiceKnob, "prompt", 4096.0, CONTEXT_LENGTHS),
+        _own("long_context", IntKnob, "samples", 64, 8, 128, 8),
+        SEED,
+    ),
+    "precision": _declare(
+        head_dim(default=128, lo=4), BASE,  # d >= 4: the page follows pair 1, the fastest pair float32 rounds
+        _own("precision", IntKnob, "pair", 16, 0, 127, 1),  # the page: hi = dim / 2 - 1
+        _own("precision", IntKnob, "start", 4090, 0, 1 << 20, 1),
+        _own("precision", NumberChoiceKnob, "far", 8000.0, (1e3, 8e3, 3.2e4, 1.28e5, 1e6)),  # precision.DEFAULT_FAR_POSITIONS
+        _own("precision", ChoiceKnob, "recipe", "bf16-positions",  # rope_viz.precision.RECIPES
+             ("fp64", "fp32", "bf16-positions", "fp16-positions", "bf16-tables", "fp16-tables")),
+        SEED,
+        _own("precision", BoolKnob, "timing", False),
+    ),
+    "images": _declare(
+        _own("images", IntKnob, "height", 8, 2, 32, 1),
+        _own("images", IntKnob, "width", 12, 2, 32, 1),
+        _own("images", IntKnob, "row", 3, 0, 31, 1),  # the page: hi = height - 1
+        _own("images", IntKnob, "col", 5, 0, 31, 1),  # the page: hi = width - 1
+        IntKnob("dim", 64, 8, 256, 8, label="common.head_dim", help="images.dim_help"), BASE,
+        _own("images", ChoiceKnob, "frequencies", "shared", ("shared", "alternating")),
+        SEED,
+        _own("images", IntKnob, "shift_rows", 5, 0, 1000, 1),
+        _own("images", IntKnob, "shift_cols", 7, 0, 1000, 1),
+        _own("images", IntKnob, "text", 4, 1, 32, 1),
+        _own("images", IntKnob, "img_h", 3, 1, 8, 1),
+        _own("images", IntKnob, "img_w", 4, 1, 8, 1),
+        _own("images", IntKnob, "frames", 6, 0, 8, 1),
+        _own("images", ChoiceKnob, "resume", "spatial_extent", ("spatial_extent", "largest_id")),
+    ),
+    "biases": _declare(
+        _own("biases", IntKnob, "max_r", 256, 16, 2048, 16), head_dim(), BASE,
+        _own("biases", IntKnob, "heads", 8, 1, 16, 1),
+        _own("biases", IntKnob, "num_buckets", 32, 4, 64, 4),
+        _own("biases", IntKnob, "max_distance", 128, 40, 1024, 8),
+        _own("biases", BoolKnob, "bidirectional", True),
+        _own("biases", IntKnob, "scale_base", 512, 64, 4096, 64),
+        SEED,
+    ),
+    "trained": _declare(  # rope_viz.toy: the shipped grid's tasks, encodings, architecture and lengths
+        _own("trained", ChoiceKnob, "task", "recall", ("recall", "offset")),
+        _own("trained", BoolKnob, "scalings", True),
+        _own("trained", ChoiceKnob, "encoding", "rope", ("rope", "sinusoidal", "alibi", "nope")),
+        _own("trained", IntKnob, "layer", 0, 0, 1, 1),  # toy.TrainConfig: n_layers = 2
+        _own("trained", IntKnob, "head", 0, 0, 3, 1),  # toy.TrainConfig: n_heads = 4
+        _own("trained", NumberChoiceKnob, "factor", 4.0, (1.5, 2.0, 4.0, 8.0)),  # toy.EVAL_FACTORS past 1x
+        _own("trained", ChoiceKnob, "scaling", "none", ("none", "pi", "ntk", "yarn")),
+        _own("trained", ChoiceKnob, "train_task", "recall", ("recall", "offset")),
+        _own("trained", ChoiceKnob, "train_encoding", "rope", ("rope", "sinusoidal", "alibi", "nope")),
+        _own("trained", IntKnob, "train_len", 32, 16, 64, 8),
+        IntKnob("train_seed", 0, 0, 999, 1, label="common.seed", help="trained.train_seed_help"),
     ),
 }
 

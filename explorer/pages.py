@@ -16,6 +16,11 @@ PAGES = (
     ("versus", "rope-vs-sinusoidal", "⚖️"),
     ("decay", "long-term-decay", "📉"),
     ("linear", "linear-attention", "➗"),
+    ("long_context", "long-context", "📏"),
+    ("precision", "precision", "🎯"),
+    ("images", "images-and-video", "🖼️"),
+    ("biases", "distance-biases", "📐"),
+    ("trained", "trained-models", "🧪"),
 )
 TOPICS = tuple(page for page, url, _ in PAGES if url)  # every page but home
 URLS = tuple(url for _, url, _ in PAGES)  # every page's url path, home ("") first
