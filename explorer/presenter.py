@@ -5,8 +5,9 @@ of a room, and long explanations fold into expanders (`explain`), so a page is i
 charts. The mode is an app-level knob like the language: it stays on from page to page and a shared
 link carries it (the link leaves it out while it is off, so ordinary links do not change).
 
-The larger text comes from one constant stylesheet, `STYLE`, injected in `stylesheet()` and nowhere else:
-no text from a visitor or a link ever reaches HTML (tests/test_security.py checks both).
+The larger text comes from the app's one constant stylesheet, `STYLE` (which also keeps wide formulas
+inside a phone's screen), injected in `stylesheet()` and nowhere else: no text from a visitor or a link
+ever reaches HTML (tests/test_security.py checks both).
 """
 
 from __future__ import annotations
@@ -25,19 +26,24 @@ FONT_SIZE = 20
 TITLE_SIZE = 26
 HEIGHT_SCALE = 1.25
 
+# One constant stylesheet, on every page. Its first rules serve phones: a formula or a table wider than the
+# screen scrolls inside its own box instead of widening the page. The others are the presenter view's larger
+# text; they apply while the sidebar's toggle (key app.present, class st-key-app-present) is on.
 STYLE = """<style>
-[data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; }
-[data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
-[data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
-[data-testid="stMain"] [data-testid="stWidgetLabel"] p,
-[data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 1.6rem; line-height: 1.45; }
-[data-testid="stMain"] h1 { font-size: 3.4rem; }
-[data-testid="stMain"] h2 { font-size: 2.6rem; }
-[data-testid="stMain"] h3 { font-size: 2.1rem; }
-[data-testid="stMain"] .katex { font-size: 1.7em; }
-[data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 3rem; }
-[data-testid="stMain"] [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
-[data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 1.4rem; }
+[data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; overflow-x: auto; max-width: 100%; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stWidgetLabel"] p,
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 1.6rem; line-height: 1.45; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] h1 { font-size: 3.4rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] h2 { font-size: 2.6rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] h3 { font-size: 2.1rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] .katex { font-size: 1.7em; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 3rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 1.4rem; }
 </style>"""
 
 
@@ -56,7 +62,7 @@ def on() -> bool:
 
 
 def stylesheet() -> None:
-    """The presenter view's larger text: the one constant stylesheet of the app."""
+    """The app's one constant stylesheet: formulas that fit a phone, and the presenter view's larger text."""
     st.html(STYLE)
 
 

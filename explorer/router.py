@@ -20,7 +20,7 @@ import torch
 
 from rope_viz.device import describe
 
-from . import knobs, session, text, widgets
+from . import knobs, presenter, session, text, widgets
 from .pages import PAGES, TOPICS, script
 
 _routing = threading.local()
@@ -51,6 +51,10 @@ def _run() -> None:
     notice_slot = widgets.begin_run()
     with st.sidebar:
         widgets.draw(knobs.LANG, session.LANG_KEY, "Language / 语言", format_func=text.LANG_NAMES.get)
+        presenting = presenter.draw()
+    presenter.stylesheet()  # its larger text applies while the toggle above is on
+    if presenting:
+        st.set_page_config(initial_sidebar_state="collapsed")  # for a projector: the sidebar folded away
     pages = {name: st.Page(script(name), title=session.t(f"{name}.nav"), icon=icon, url_path=url or None,
                            default=not url)
              for name, url, icon in PAGES}
