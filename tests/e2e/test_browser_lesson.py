@@ -1,0 +1,71 @@
+"""The lesson in a real browser: home -> "Start the lesson" -> next -> ... -> the last topic, with the step
+numbers on the way; and the presenter flag, which stays in the address from page to page."""
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from support.server import wait_for_app
+from browser_checks import LOAD_TIMEOUT_MS, assert_charts_drawn, assert_clean, title
+from explorer import text
+from explorer.pages import TOPICS, url_path
+
+pytestmark = pytest.mark.browser
+MAIN = "[data-testid=stMain]"
+
+
+def main_link(page, label: str):
+    return page.locator(f"{MAIN} a").filter(has_text=label).first
+
+
+def arrive(page, stem: str) -> None:
+    page.wait_for_url(lambda address: urlparse(address).path == f"/{url_path(stem)}", timeout=LOAD_TIMEOUT_MS)
+    expect(page.locator(f"{MAIN} h1").first).to_have_text(title(stem), timeout=LOAD_TIMEOUT_MS)
+    wait_for_app(page, timeout=LOAD_TIMEOUT_MS)
+
+
+def query(page) -> dict[str, list[str]]:
+    return parse_qs(urlparse(page.url).query)
+
+
+def test_the_lesson_from_home_to_the_last_step(page, open_app):
+    open_app()
+    assert_clean(page)
+    main_link(page, text.text("home.start_lesson")).click()
+    for step, stem in enumerate(TOPICS):
+        arrive(page, stem)
+        assert_clean(page)
+        expect(page.locator(MAIN)).to_contain_text(
+            text.text("common.lesson_step", step=step + 1, total=len(TOPICS)))
+        if step > 0:
+            expect(main_link(page, text.text("common.lesson_previous", title=text.text(f"{TOPICS[step - 1]}.nav")))) \
+                .to_be_visible()
+        if step + 1 < len(TOPICS):
+            main_link(page, text.text("common.lesson_next", title=text.text(f"{TOPICS[step + 1]}.nav"))).click()
+    assert page.locator(f"{MAIN} a").filter(has_text=text.text("common.lesson_next", title="")).count() == 0
+
+
+def test_presenter_flag_stays_in_the_shared_link(page, open_app):
+    open_app("frequency-clocks", "present=1&dim=32")
+    assert_clean(page)
+    assert_charts_drawn(page, "rotations")
+    assert query(page).get("present") == ["1"] and query(page).get("dim") == ["32"]
+    expect(page.locator("[data-testid=stSidebar]")).to_have_attribute("data-collapsed", "true")
+    big = page.locator(f"{MAIN} h1").first.evaluate("h => parseFloat(getComputedStyle(h).fontSize)")
+    assert big >= 48, big  # the presenter stylesheet is in force
+    # the intro is folded away, the charts carry larger fonts
+    expect(page.locator(f"{MAIN} [data-testid=stExpander]").first).to_contain_text(text.text("common.explain_more"))
+    share = page.locator("[data-testid=stSidebar] [data-testid=stCode]").first.text_content()
+    assert "present=1" in share and "dim=32" in share, share
+
+    main_link(page, text.text("common.lesson_next", title=text.text("phase.nav"))).click()
+    arrive(page, "phase")
+    assert query(page).get("present") == ["1"], page.url
+    assert_clean(page)
+
+    page.goto(page.url.replace("present=1", "present=0"), timeout=LOAD_TIMEOUT_MS)
+    wait_for_app(page, timeout=LOAD_TIMEOUT_MS)
+    assert "present" not in query(page), page.url
+    small = page.locator(f"{MAIN} h1").first.evaluate("h => parseFloat(getComputedStyle(h).fontSize)")
+    assert small < big
