@@ -95,13 +95,14 @@ PAGE_KNOBS = {
     "decay": _declare(
         head_dim(default=128), BASE,
         _own("decay", IntKnob, "max_r", 1024, 16, 4096, 16),
-        _own("decay", BoolKnob, "log_x", False),
+        _own("decay", BoolKnob, "log_x", True),
         _own("decay", IntSetKnob, "sweep", (4, 5, 6), min(SWEEP_BASES), max(SWEEP_BASES), 6),
         _own("decay", IntKnob, "samples", 64, 8, 128, 8),
         SEED,
     ),
     "linear": _declare(
-        _own("linear", IntKnob, "seq", 256, 16, 2048, 16), head_dim(), BASE,
+        _own("linear", IntKnob, "seq", 256, 16, 2048, 16), head_dim(),
+        NumberChoiceKnob("base", 100.0, BASES, label="common.base", help="common.base_help"),  # rotated sums fail
         _own("linear", ChoiceKnob, "phi", "elu", ("elu", "relu")),
         SEED,
         _own("linear", IntKnob, "channel", 0, 0, 255, 1),

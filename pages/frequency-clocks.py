@@ -19,28 +19,30 @@ st.latex(r"\theta_i = \mathrm{base}^{-2i/d},\qquad "
          r"\begin{pmatrix} \cos m\theta_i & -\sin m\theta_i \\ \sin m\theta_i & \cos m\theta_i \end{pmatrix}"
          r"\begin{pmatrix} x_{2i} \\ x_{2i+1} \end{pmatrix}")
 
-cols = st.columns(4)
+cols = st.columns([1, 1, 1, 1, 2])
 dim = ui.knob(PAGE, "dim", where=cols[0])
 base = ui.knob(PAGE, "base", where=cols[1], format_func=ui.format_base)
 max_pos = ui.knob(PAGE, "max_pos", where=cols[2])
+# one position for the whole page: the clocks open at m, the turned vector below is turned by m
+m = ui.knob(PAGE, "m", where=cols[3], hi=max_pos, default=min(10, max_pos))
 half = dim // 2
-pairs = ui.knob(PAGE, "pairs", where=cols[3], hi=half - 1, default=view.default_pairs(dim),
+pairs = ui.knob(PAGE, "pairs", where=cols[4], hi=half - 1, default=view.default_pairs(dim),
                 format_func=lambda i: ui.t("common.pair", i=i))
 
 
 
 @ui.figure
-def clock_figure(dim: int, base: float, max_pos: int, pairs: tuple):
-    """The clocks animation (one frame per position: built once per language)."""
+def clock_figure(dim: int, base: float, max_pos: int, pairs: tuple, m: int):
+    """The clocks animation (one frame per position: built once per language), opened at position m."""
     hands = clocks(dim, base, max_pos, pairs)
     return clock_animation(hands["positions"], hands["cos"], hands["sin"],
                            [ui.t("rotations.clock_short", i=i, wave=wave) for i, wave in zip(pairs, hands["waves"])],
                            title=ui.t("rotations.clocks_title"), play=ui.t("rotations.play"),
-                           pause=ui.t("rotations.pause"), position_label=ui.t("common.position"))
+                           pause=ui.t("rotations.pause"), position_label=ui.t("common.position"), start=m)
 
 
 hands = clocks(dim, base, max_pos, tuple(pairs))
-ui.chart(clock_figure(dim, base, max_pos, tuple(pairs)), key="clocks",
+ui.chart(clock_figure(dim, base, max_pos, tuple(pairs), m), key="clocks",
          gif=lambda: clocks_gif(hands["positions"], hands["cos"], hands["sin"]))
 freqs = frequencies(dim, base, max_pos)
 thetas, waves = freqs["thetas"], freqs["waves"]
@@ -78,9 +80,8 @@ with right:
 st.subheader(ui.t("rotations.vector_header"))
 st.markdown(ui.t("rotations.vector_text"))
 cols = st.columns(3)
-m = ui.knob(PAGE, "m", where=cols[0], hi=max_pos, default=min(10, max_pos))
-pair = ui.knob(PAGE, "pair", where=cols[1], hi=half - 1)
-seed = ui.knob(PAGE, "seed", where=cols[2])
+pair = ui.knob(PAGE, "pair", where=cols[0], hi=half - 1)
+seed = ui.knob(PAGE, "seed", where=cols[1])
 
 
 @ui.figure

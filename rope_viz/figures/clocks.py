@@ -15,14 +15,17 @@ _CIRCLE = np.linspace(0.0, 2.0 * math.pi, 121)
 
 
 def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair_titles: list[str], *,
-                    title: str, play: str, pause: str, position_label: str, frame_ms: int = 120
-                    ) -> go.Figure:
+                    title: str, play: str, pause: str, position_label: str, frame_ms: int = 120,
+                    start: int = 0) -> go.Figure:
     """Unit circles with a hand at angle m * theta_i for each chosen pair, one frame per position.
 
     cos, sin: (len(positions), n_pairs) of the hand angles. The play/pause buttons and the
-    position slider are Plotly's own, so the animation runs entirely in the browser.
+    position slider are Plotly's own, so the animation runs entirely in the browser. start: the
+    position the figure opens at (hands drawn there, the slider on it; the nearest drawn position if
+    `start` is not one of `positions`); the play button sits above the clocks.
     """
     n = len(pair_titles)
+    first = int(np.abs(np.asarray(positions, dtype=np.float64) - start).argmin()) if len(positions) else 0
     cols = min(n, 4)
     rows = math.ceil(n / cols)
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=pair_titles,
@@ -35,7 +38,7 @@ def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair
     hand_traces = []
     for j in range(n):
         r, c = divmod(j, cols)
-        fig.add_trace(go.Scatter(x=[0.0, float(cos[0, j])], y=[0.0, float(sin[0, j])], mode="lines+markers",
+        fig.add_trace(go.Scatter(x=[0.0, float(cos[first, j])], y=[0.0, float(sin[first, j])], mode="lines+markers",
                                  showlegend=False, line={"color": color(j), "width": 4},
                                  marker={"size": [0, 9]}), row=r + 1, col=c + 1)
         hand_traces.append(n + j)
@@ -52,5 +55,6 @@ def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair
         for f, m in enumerate(positions)
     ]
     fig.update_layout(**animation_controls([str(int(m)) for m in positions], play=play, pause=pause,
-                                           slider_prefix=f"{position_label} m = ", frame_ms=frame_ms))
+                                           slider_prefix=f"{position_label} m = ", frame_ms=frame_ms,
+                                           active=first, buttons_on_top=True))
     return styled(fig, title=title, height=230 * rows + 140, legend=False)

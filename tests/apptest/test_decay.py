@@ -48,7 +48,7 @@ def test_defaults_draw_the_bound_sweep_and_the_measured_means(assert_clean):
             hand_bound(128, base, [0, 1, 37, 500, 1024]), rel=1e-5)
     assert [t["name"] for t in specs[1]["data"]] == ["independent q, k", "q = k"]
     assert dict(at.query_params) | {"lang": "en"} == {
-        "lang": "en", "dim": "128", "base": "10000", "max_r": "1024", "log_x": "0", "sweep": "4,5,6",
+        "lang": "en", "dim": "128", "base": "10000", "max_r": "1024", "log_x": "1", "sweep": "4,5,6",
         "samples": "64", "seed": "0"}
 
 
@@ -125,6 +125,6 @@ def test_chinese():
 def test_hostile_link_is_repaired_with_notices():
     at = open_hostile_link("decay", {"dim": "abc", "max_r": "-5", "sweep": "<script>alert(1)</script>",
                                      "log_x": "maybe", "samples": "1e9", "base": "inf"},
-                           {"dim": "128", "max_r": "16", "sweep": "4,5,6", "log_x": "0", "samples": "128",
+                           {"dim": "128", "max_r": "16", "sweep": "4,5,6", "log_x": "1", "samples": "128",
                             "base": "10000"}, notices=6)
     assert not math.isnan(spec_array(chart_specs(at)[0]["data"][0]["y"])[0])

@@ -20,6 +20,11 @@ def test_defaults_draw_the_clock_animation(assert_clean):
     buttons = clocks["layout"]["updatemenus"][0]["buttons"]
     assert [b["method"] for b in buttons] == ["animate", "animate"]
     assert len(clocks["layout"]["sliders"][0]["steps"]) == 65
+    # the clocks open at the page's position m = 10, not at 0 where every hand points the same way
+    assert clocks["layout"]["sliders"][0]["active"] == 10
+    assert clocks["layout"]["updatemenus"][0]["y"] > 1  # the play button sits above the clocks
+    hand = clocks["data"][len(clocks["frames"][0]["data"])]  # the first hand, after the circles
+    assert math.atan2(hand["y"][1], hand["x"][1]) == pytest.approx(math.remainder(10 * 1.0, 2 * math.pi), abs=1e-5)
     for spec in specs[1:]:
         assert len(axis_titles(spec)) >= 2
     assert at.query_params["dim"] == "64" and at.query_params["base"] == "10000"
@@ -29,6 +34,14 @@ def test_defaults_draw_the_clock_animation(assert_clean):
     assert shown["Angle turned"] == "10 × 1 = 10 rad"  # pair 0 turns by θ_0 = 1 per position
     before, after = shown["|pair| before → after"].split(" → ")
     assert before == after  # a rotation keeps the pair's length
+
+
+def test_moving_the_position_moves_the_animation():
+    at = open_page("rotations", {"m": 3})
+    at.slider(key="rotations.m").set_value(40).run()
+    clocks = chart_specs(at)[0]
+    assert clocks["layout"]["sliders"][0]["active"] == 40 and at.query_params["m"] == "40"
+    assert metrics(at)["Angle turned"] == "40 × 1 = 40 rad"
 
 
 def test_hand_angles_follow_m_theta():
