@@ -67,6 +67,19 @@ for ((i = 0; i < PROCESSES; i++)); do
     done
 done
 
+# one visit of the home page per process before visitors come: the first script run imports torch,
+# pandas and Plotly (several seconds), and no visitor should wait for that (WARM_UP=0 skips it)
+if [[ "${WARM_UP:-1}" != 0 ]]; then
+    warm=()
+    for ((i = 0; i < PROCESSES; i++)); do
+        (cd "$ROOT" && "$PYTHON" -c "import asyncio, sys; from support.protocol import visit
+sys.exit(not asyncio.run(visit('http://127.0.0.1:$((BACKEND_PORT + i))', timeout=120)).run.ok)") \
+            || echo "serve.sh: the warm-up visit of port $((BACKEND_PORT + i)) failed (serving anyway)" >&2 &
+        warm+=("$!")
+    done
+    for pid in "${warm[@]}"; do wait "$pid" || true; done
+fi
+
 "$NGINX" -p "$RUN" -c "$RUN/nginx.conf" -g "daemon off;" &
 pids+=("$!")
 echo "serve.sh: $PROCESSES app processes on 127.0.0.1:$BACKEND_PORT.. behind nginx on $LISTEN (logs in $LOG_DIR)"
