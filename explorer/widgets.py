@@ -131,6 +131,7 @@ def draw(spec: params.Knob, key: str, label: str, *, help_text: str | None = Non
     else:
         raw = st.query_params.get(spec.name)
         value, replaced = (spec.coerce(spec.default)[0], False) if raw is None else spec.parse(raw)
+        value = spec.coerce(value)[0]  # a default that falls outside a range the page narrowed is clamped too
         if replaced:
             notice(t("common.notice_replaced", name=spec.name, value=spec.dump(value)))
     st.session_state[key] = value
