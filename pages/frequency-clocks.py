@@ -3,7 +3,9 @@
 import streamlit as st
 
 import explorer as ui
+from explorer.glossary import glossary
 from explorer.animation_export import clocks_gif
+from explorer.tryit import try_buttons
 from explorer.views import rotations as view
 from rope_viz.figures import clock_animation, heatmap, line_chart, plane_vectors
 
@@ -28,6 +30,7 @@ m = ui.knob(PAGE, "m", where=cols[3], hi=max_pos, default=min(10, max_pos))
 half = dim // 2
 pairs = ui.knob(PAGE, "pairs", where=cols[4], hi=half - 1, default=view.default_pairs(dim),
                 format_func=lambda i: ui.t("common.pair", i=i))
+try_buttons(PAGE, {"big": {"base": 500000.0}, "far": {"max_pos": 512, "m": 500}, "start": {"m": 0}})
 
 
 
@@ -102,4 +105,5 @@ with right:
     st.metric(ui.t("rotations.norm_all"), f"{vector['norm'][0]:.6f} → {vector['norm'][1]:.6f}")
     st.metric(ui.t("rotations.turned"), f"{m} × {vector['theta']:.4g} = {vector['turned']:.4g} rad")
 
+glossary("pair", "wavelength")
 ui.questions(PAGE, dim=dim, base=base)

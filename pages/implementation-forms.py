@@ -6,6 +6,9 @@ import pandas as pd
 import streamlit as st
 
 import explorer as ui
+from explorer.glossary import glossary
+from explorer import latex as tex
+from explorer.tryit import try_buttons
 from explorer.views import implementation as view
 from rope_viz import METHODS, describe
 from rope_viz.figures import bar_chart, heatmap, line_chart, plane_vectors, series_bars
@@ -27,7 +30,7 @@ def number(value: float, spec: str = ".5f") -> str:
 
 def worked_latex(r: view.WorkedRotation, theta: float, m: int) -> str:
     (a, b), (c, d) = r.matrix
-    rows = [rf"m\theta &= {m} \times {theta:g} = {r.angle:.5f}\ \mathrm{{rad}}",
+    rows = [rf"m\theta &= {m} \times {theta:g} = {r.angle:.5f}\ " + tex.label("implementation.latex_rad"),
             rf"\cos m\theta &= {r.cos:.5f},\qquad \sin m\theta = {r.sin:.5f}",
             rf"R_m &= \begin{{pmatrix}} {a:.5f} & {b:.5f} \\ {c:.5f} & {d:.5f} \end{{pmatrix}}"]
     for i, (row, terms) in enumerate(zip(r.matrix, r.terms), start=1):
@@ -53,6 +56,7 @@ q1 = ui.knob(PAGE, "q1", where=cols[0])
 q2 = ui.knob(PAGE, "q2", where=cols[1])
 theta = ui.knob(PAGE, "theta", where=cols[2])
 m = ui.knob(PAGE, "m", where=cols[3])
+try_buttons(PAGE, {"half": {"theta": 3.142, "m": 1}, "many": {"theta": 0.5, "m": 64}, "far": {"shift": 1000}})
 rot = view.worked_rotation(q1, q2, theta, m)
 left, right = st.columns([3, 2])
 with left:
@@ -123,7 +127,8 @@ st.subheader(ui.t("implementation.layout_header"))
 st.markdown(ui.t("implementation.layout_text"))
 st.latex(r"\begin{gathered}p = (0, 2, 4, \dots, d-2,\ 1, 3, \dots, d-1),\qquad "
          r"W_q' = W_q[:, p],\quad W_k' = W_k[:, p] \\ "
-         r"\mathrm{scores}_{\text{half}}(W_q', W_k') = \mathrm{scores}_{\text{interleaved}}(W_q, W_k)"
+         + tex.label("implementation.latex_scores") + "_{" + tex.label("implementation.latex_half") + r"}(W_q', W_k') = "
+         + tex.label("implementation.latex_scores") + "_{" + tex.label("implementation.latex_interleaved") + r"}(W_q, W_k)"
          r"\end{gathered}")
 layout_result = layout_gaps(seq, dim, seed, device)
 cols = st.columns(3)
@@ -157,8 +162,8 @@ st.subheader(ui.t("implementation.value_header"))
 st.markdown(ui.t("implementation.value_text"))
 st.latex(r"o_m = \sum_n a_{mn}\, v_n,\qquad a_{mn} = \operatorname{softmax}_n\!\Big("
          r"\tfrac{q_m^\top R_{\Theta,n-m}\, k_n}{\sqrt d}\Big)")
-st.latex(r"\text{V rotated:}\ \ o_m = \sum_n a_{mn}\, R_{\Theta,n}\, v_n,\qquad "
-         r"\text{rotated back:}\ \ R_{\Theta,-m}\, o_m = \sum_n a_{mn}\, R_{\Theta,n-m}\, v_n")
+st.latex(tex.label("implementation.latex_v_rotated") + r"\ \ o_m = \sum_n a_{mn}\, R_{\Theta,n}\, v_n,\qquad "
+         + tex.label("implementation.latex_rotated_back") + r"\ \ R_{\Theta,-m}\, o_m = \sum_n a_{mn}\, R_{\Theta,n-m}\, v_n")
 shift = ui.knob(PAGE, "shift")
 value_result = value_gaps(seq, dim, seed, shift, device)
 cols = st.columns(3)
@@ -171,4 +176,5 @@ ui.chart(line_chart(np.arange(seq), {ui.t(f"implementation.value_{name}"): value
                     dashed=(ui.t("implementation.value_rotated_back"),)), key="values")
 st.markdown(ui.t("implementation.value_takeaway"))
 
+glossary("pair", "layout", "shift")
 ui.questions(PAGE, q1=q1, q2=q2, theta=theta, m=m)

@@ -4,6 +4,8 @@ import numpy as np
 import streamlit as st
 
 import explorer as ui
+from explorer import latex as tex
+from explorer.tryit import try_buttons
 from explorer.views import linear as view
 from rope_viz.figures import heatmap, line_chart
 
@@ -13,23 +15,44 @@ attention_outputs = ui.cached(view.attention_outputs)
 costs = ui.cached(view.costs)
 measured_times = ui.cached(view.measured_times)
 
-ui.page_header(PAGE)
-st.markdown(ui.t("linear.formula_text"))
-st.latex(r"\mathrm{Attention}_i = \frac{\sum_{j=1}^{n} \phi(q_i)^\top \varphi(k_j)\, v_j}"
-         r"{\sum_{j=1}^{n} \phi(q_i)^\top \varphi(k_j)}"
-         r"= \frac{\phi(q_i)^\top \big(\sum_{j} \varphi(k_j)\, v_j^\top\big)}{\phi(q_i)^\top \sum_{j} \varphi(k_j)}")
-st.markdown(ui.t("linear.rope_text"))
-st.latex(r"\mathrm{Attention}_i = \frac{\sum_{j=1}^{n} \big[\mathcal{R}_i \phi(q_i)\big]^\top "
-         r"\big[\mathcal{R}_j \varphi(k_j)\big]\, v_j}{\sum_{j=1}^{n} \phi(q_i)^\top \varphi(k_j)},\qquad "
-         r"\mathcal{R}_i^\top \mathcal{R}_j = \mathcal{R}_{j-i}")
-
+# the first screen: the title, the knobs in one row and the denominators, where RoPE inside linear attention
+# can fail; the introduction, the formulas and both outputs follow
+st.title(ui.t(f"{PAGE}.title"))
 cols = st.columns(5)
 seq = ui.knob(PAGE, "seq", where=cols[0])
 dim = ui.knob(PAGE, "dim", where=cols[1])
 base = ui.knob(PAGE, "base", where=cols[2], format_func=ui.format_base)
 phi = ui.knob(PAGE, "phi", where=cols[3], format_func=lambda v: ui.t(f"linear.phi_{v}"))
 seed = ui.knob(PAGE, "seed", where=cols[4])
+try_buttons(PAGE, {"fail": {"base": 10.0, "dim": 8, "seq": 64, "seed": 2}, "safe": {"base": 10000.0},
+                   "relu": {"phi": "relu"}})
 out = attention_outputs(seq, dim, base, phi, seed)
+positions = np.arange(seq, dtype=np.float32)
+
+st.subheader(ui.t("linear.denominator_header"))
+zero = ui.t("linear.zero_series")
+denominators = line_chart(positions, {ui.t("linear.unrotated_series"): out["den"],
+                                      ui.t("linear.rotated_series"): out["den_rot"],
+                                      zero: np.zeros(seq, dtype=np.float32)},
+                          title=ui.t("linear.denominator_title"), x_title=ui.t("linear.query_axis"),
+                          y_title=ui.t("linear.denominator_axis"), dashed=(zero,))
+with ui.chart_beside(denominators, key="denominators", widths=(3, 1)):
+    st.metric(ui.t("linear.min_unrotated"), f"{out['min_den']:.4g}")
+    st.metric(ui.t("linear.min_rotated"), f"{out['min_den_rot']:.4g}")
+    st.metric(ui.t("linear.nonpositive"), ui.t("linear.nonpositive_value", count=out["nonpositive"], seq=seq))
+st.markdown(ui.t("linear.denominator_result", ratio=out["worst_ratio"], count=out["nonpositive"], seq=seq) + " "
+            + ui.t("linear.denominator_broken" if out["nonpositive"] else "linear.denominator_safe_here"))
+st.markdown(ui.t("linear.denominator_text"))
+
+ui.explain(ui.t(f"{PAGE}.intro"))
+st.markdown(ui.t("linear.formula_text"))
+st.latex(tex.label("linear.latex_attention") + r"_i = \frac{\sum_{j=1}^{n} \phi(q_i)^\top \varphi(k_j)\, v_j}"
+         r"{\sum_{j=1}^{n} \phi(q_i)^\top \varphi(k_j)}"
+         r"= \frac{\phi(q_i)^\top \big(\sum_{j} \varphi(k_j)\, v_j^\top\big)}{\phi(q_i)^\top \sum_{j} \varphi(k_j)}")
+st.markdown(ui.t("linear.rope_text"))
+st.latex(tex.label("linear.latex_attention") + r"_i = \frac{\sum_{j=1}^{n} \big[\mathcal{R}_i \phi(q_i)\big]^\top "
+         r"\big[\mathcal{R}_j \varphi(k_j)\big]\, v_j}{\sum_{j=1}^{n} \phi(q_i)^\top \varphi(k_j)},\qquad "
+         r"\mathcal{R}_i^\top \mathcal{R}_j = \mathcal{R}_{j-i}")
 
 st.subheader(ui.t("linear.outputs_header"))
 soft_fig, lin_fig = (heatmap(out[f"{name}_drawn"], x=out["cols"], y=out["rows"], title=ui.t(f"linear.{name}_title"),
@@ -43,7 +66,6 @@ if out["row_step"] > 1:
 if out["zero_queries"]:
     st.info(ui.t("linear.zero_queries", count=out["zero_queries"], seq=seq))
 
-positions = np.arange(seq, dtype=np.float32)
 left, right = st.columns([3, 1])
 with right:
     channel = ui.knob(PAGE, "channel", hi=dim - 1)
@@ -55,21 +77,6 @@ with left:
                                     ui.t("linear.linear_series"): np.ascontiguousarray(out["linear"][:, channel])},
                         title=ui.t("linear.channel_title", c=channel), x_title=ui.t("linear.query_axis"),
                         y_title=ui.t("linear.output_axis")), key="channel")
-
-st.subheader(ui.t("linear.denominator_header"))
-st.markdown(ui.t("linear.denominator_text"))
-zero = ui.t("linear.zero_series")
-denominators = line_chart(positions, {ui.t("linear.unrotated_series"): out["den"],
-                                      ui.t("linear.rotated_series"): out["den_rot"],
-                                      zero: np.zeros(seq, dtype=np.float32)},
-                          title=ui.t("linear.denominator_title"), x_title=ui.t("linear.query_axis"),
-                          y_title=ui.t("linear.denominator_axis"), dashed=(zero,))
-with ui.chart_beside(denominators, key="denominators", widths=(3, 1)):
-    st.metric(ui.t("linear.min_unrotated"), f"{out['min_den']:.4g}")
-    st.metric(ui.t("linear.min_rotated"), f"{out['min_den_rot']:.4g}")
-    st.metric(ui.t("linear.nonpositive"), ui.t("linear.nonpositive_value", count=out["nonpositive"], seq=seq))
-st.markdown(ui.t("linear.denominator_result", ratio=out["worst_ratio"], count=out["nonpositive"], seq=seq) + " "
-            + ui.t("linear.denominator_broken" if out["nonpositive"] else "linear.denominator_safe_here"))
 
 st.subheader(ui.t("linear.cost_header"))
 st.markdown(ui.t("linear.cost_text"))

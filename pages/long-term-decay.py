@@ -4,7 +4,9 @@ import numpy as np
 import streamlit as st
 
 import explorer as ui
+from explorer.glossary import glossary
 from explorer.knobs import SWEEP_BASES
+from explorer.tryit import try_buttons
 from explorer.views import decay as view
 from rope_viz.figures import line_chart
 
@@ -21,6 +23,7 @@ dim = ui.knob(PAGE, "dim", where=cols[0])
 base = ui.knob(PAGE, "base", where=cols[1], format_func=ui.format_base)
 max_r = ui.knob(PAGE, "max_r", where=cols[2])
 log_x = ui.knob(PAGE, "log_x", where=cols[3])
+try_buttons(PAGE, {"big": {"base": 500000.0}, "small": {"base": 100.0}, "linear": {"log_x": False}})
 
 left, right = st.columns(2)
 with left:
@@ -63,4 +66,5 @@ st.latex(r"S_j = \sum_{i=0}^{j-1} e^{\mathrm{i}\, r\theta_i},\qquad "
 st.markdown(ui.t("decay.argument_bound"))
 st.latex(r"\big|(\mathcal{R}_m q)^\top(\mathcal{R}_n k)\big| \le \sum_{i=0}^{d/2-1} |S_{i+1}|\,|h_{i+1} - h_i|"
          r"\le \Big(\max_i |h_{i+1} - h_i|\Big)\sum_{j=1}^{d/2} |S_j|")
+glossary("pair", "wavelength")
 ui.questions(PAGE, dim=dim, base=base)

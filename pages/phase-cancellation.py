@@ -3,7 +3,9 @@
 import streamlit as st
 
 import explorer as ui
+from explorer.glossary import glossary
 from explorer.animation_export import phase_gif
+from explorer.tryit import try_buttons
 from explorer.views import phase as view
 from rope_viz.figures import heatmap, line_chart, matrix_panels, pair_turn_animation
 
@@ -13,18 +15,27 @@ pair_rotations = ui.cached(view.pair_rotations)
 slide = ui.cached(view.slide)
 all_pairs = ui.cached(view.all_pairs)
 
-ui.page_header(PAGE)
+# the first screen: the title, the knobs in one row, and the score of both tokens sliding together (flat)
+# against the key alone sliding (moving); the introduction and the three steps follow
+st.title(ui.t(f"{PAGE}.title"))
+cols = st.columns(6)
+m = ui.knob(PAGE, "m", where=cols[0])
+n = ui.knob(PAGE, "n", where=cols[1])
+dim = ui.knob(PAGE, "dim", where=cols[2])
+base = ui.knob(PAGE, "base", where=cols[3], format_func=ui.format_base)
+pair = ui.knob(PAGE, "pair", where=cols[4], hi=dim // 2 - 1, default=min(1, dim // 2 - 1))
+seed = ui.knob(PAGE, "seed", where=cols[5])
+try_buttons(PAGE, {"far": {"m": 100, "n": 103}, "same": {"m": 40, "n": 40}, "big": {"base": 500000.0, "dim": 64}})
+dims = all_pairs(m, n, dim, base, seed)
+scores = {ui.t("phase.both_series"): dims["both"], ui.t("phase.key_series"): dims["key_only"]}
+ui.chart(line_chart(dims["shifts"], scores, title=ui.t("phase.shift_title"), x_title=ui.t("phase.shift_axis"),
+                    y_title=ui.t("phase.score_axis"), height=360), key="shift")
+st.caption(ui.t("phase.shift_caption"))
+
+ui.explain(ui.t(f"{PAGE}.intro"))
 st.latex(r"(R_m\,q)^{\top}(R_n\,k) \;=\; q^{\top} R_m^{\top} R_n\, k \;=\; q^{\top} R_{n-m}\, k,"
          r"\qquad R_m = R(m\theta) = \begin{pmatrix} \cos m\theta & -\sin m\theta \\ "
          r"\sin m\theta & \cos m\theta \end{pmatrix}")
-cols = st.columns(3)
-m = ui.knob(PAGE, "m", where=cols[0])
-n = ui.knob(PAGE, "n", where=cols[1])
-seed = ui.knob(PAGE, "seed", where=cols[2])
-cols = st.columns(3)
-dim = ui.knob(PAGE, "dim", where=cols[0])
-base = ui.knob(PAGE, "base", where=cols[1], format_func=ui.format_base)
-pair = ui.knob(PAGE, "pair", where=cols[2], hi=dim // 2 - 1, default=min(1, dim // 2 - 1))
 check = pair_rotations(m, n, dim, base, pair)
 st.caption(ui.t("phase.theta_caption", i=pair, theta=check["theta"], m_angle=check["m_angle"],
                 n_angle=check["n_angle"]))
@@ -77,17 +88,13 @@ st.subheader(ui.t("phase.dims_header"))
 st.markdown(ui.t("phase.dims_text"))
 st.latex(r"R_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0),\, R(m\theta_1),\, \dots,\, R(m\theta_{d/2-1})\big),"
          r"\qquad R_{\Theta,m}^{\top} R_{\Theta,n} = \operatorname{diag}\big(R((n-m)\theta_i)\big) = R_{\Theta,n-m}")
-dims = all_pairs(m, n, dim, base, seed)
 block = heatmap(dims["block"], title=ui.t("phase.block_title", m=m, d=dim), x_title=ui.t("phase.column"),
                 y_title=ui.t("phase.row"), colorbar_title=ui.t("phase.entry"))
 with ui.chart_beside(block, key="block"):
-    st.metric(ui.t("phase.lhs"), f"{dims['rotated']:.15f}")
-    st.metric(ui.t("phase.rhs"), f"{dims['relative']:.15f}")
+    st.metric(ui.t("phase.lhs"), f"{dims['rotated']:.4g}", help=ui.t("phase.digits_help", value=f"{dims['rotated']:.15f}"))
+    st.metric(ui.t("phase.rhs"), f"{dims['relative']:.4g}", help=ui.t("phase.digits_help", value=f"{dims['relative']:.15f}"))
     st.metric(ui.t("phase.difference"), f"{dims['difference']:.1e}")
     st.metric(ui.t("phase.matrix_error"), f"{dims['matrix_error']:.1e}")
-scores = {ui.t("phase.both_series"): dims["both"], ui.t("phase.key_series"): dims["key_only"]}
-ui.chart(line_chart(dims["shifts"], scores, title=ui.t("phase.shift_title"), x_title=ui.t("phase.shift_axis"),
-                    y_title=ui.t("phase.score_axis")), key="shift")
-st.caption(ui.t("phase.shift_caption"))
 
+glossary("position", "pair", "shift")
 ui.questions(PAGE, m=m, n=n, dim=dim, base=base, pair=pair)

@@ -3,6 +3,8 @@
 import streamlit as st
 
 import explorer as ui
+from explorer.glossary import glossary
+from explorer.tryit import try_buttons
 from explorer.views import relative as view
 from rope_viz.figures import heatmap, heatmap_grid
 
@@ -13,7 +15,8 @@ residual = ui.cached(view.residual)
 weights = ui.cached(view.weights)
 
 ui.page_header(PAGE)
-st.latex(r"(R_m q)^\top (R_n k) = q^\top R_m^\top R_n\, k = q^\top R_{n-m}\, k")
+# the charts plot against the offset m − n: the formula names that one variable too
+st.latex(r"(R_m q)^\top (R_n k) = q^\top R_m^\top R_n\, k = q^\top R_{n-m}\, k = g_{q,k}(m - n)")
 
 cols = st.columns(5)
 seq = ui.knob(PAGE, "seq", where=cols[0])
@@ -21,6 +24,7 @@ dim = ui.knob(PAGE, "dim", where=cols[1])
 base = ui.knob(PAGE, "base", where=cols[2], format_func=ui.format_base)
 content = ui.knob(PAGE, "content", where=cols[3], format_func=lambda v: ui.t(f"relative.content_{v}"))
 seed = ui.knob(PAGE, "seed", where=cols[4])
+try_buttons(PAGE, {"far": {"shift": 1000}, "random": {"content": "random"}, "big": {"base": 500000.0}})
 same = content == "same"
 device = str(ui.device())
 
@@ -45,14 +49,14 @@ st.subheader(ui.t("relative.shift_header"))
 chart_col, text_col = st.columns([3, 2])
 with text_col:
     st.markdown(ui.t("relative.shift_text"))
-    st.latex(r"A(m+k,\,n+k) = q_m^\top R_{n-m}\, k_n = A(m,\,n)")
+    st.latex(r"A(m+s,\,n+s) = q^\top R_{(n+s)-(m+s)}\, k = q^\top R_{n-m}\, k = A(m,\,n)")
     shift = ui.knob(PAGE, "shift")
     moved = residual(seq, dim, base, same, seed, shift, device)
     cols = st.columns(2)
     cols[0].metric(ui.t("relative.max_residual"), f"{moved['largest']:.2e}")
     cols[1].metric(ui.t("relative.relative_residual"), f"{moved['largest'] / scored['largest']:.1e}")
 with chart_col:
-    ui.chart(heatmap(moved["drawn"], title=ui.t("relative.residual_title", k=shift), colorscale="Viridis", zmid=None,
+    ui.chart(heatmap(moved["drawn"], title=ui.t("relative.residual_title", s=shift), colorscale="Viridis", zmid=None,
                      colorbar_title=ui.t("relative.residual_bar"), **ui.position_axes(moved["kept"])), key="residual")
 
 st.subheader(ui.t("relative.weights_header"))
@@ -69,4 +73,5 @@ with chart_col:
                           colorbar_title=ui.t("relative.weight_bar"), height=440,
                           **ui.position_axes(weighed["kept"])), key="weights")
 
+glossary("position", "shift", "toeplitz")
 ui.questions(PAGE)

@@ -4,6 +4,9 @@ token lengths and a table of measured differences."""
 import streamlit as st
 
 import explorer as ui
+from explorer.glossary import glossary
+from explorer import latex as tex
+from explorer.tryit import try_buttons
 from explorer.views import versus as view
 from rope_viz import describe
 from rope_viz.figures import heatmap, heatmap_grid, line_chart
@@ -22,21 +25,18 @@ FORMULAS = {  # the four terms, written for a chart title (W = W_q W_k^T)
     "position_position": "p<sub>m</sub> W p<sub>n</sub><sup>T</sup>",
 }
 
-ui.page_header(PAGE)
-st.latex(r"\text{RoPE: } (R_m q_m)^\top (R_n k_n) = q_m^\top R_{n-m}\, k_n \qquad "
-         r"\text{sinusoidal: } (x_m + p_m)\, W_q W_k^\top (x_n + p_n)^\top")
-
+# the first screen: the title, the knobs in one row and the sinusoidal table beside its dot products by
+# offset; the introduction, the two formulas and the table's explanation follow the charts
+st.title(ui.t(f"{PAGE}.title"))
 cols = st.columns(4)
 seq = ui.knob(PAGE, "seq", where=cols[0])
 dim = ui.knob(PAGE, "dim", where=cols[1])
 base = ui.knob(PAGE, "base", where=cols[2], format_func=ui.format_base)
 seed = ui.knob(PAGE, "seed", where=cols[3])
+try_buttons(PAGE, {"far": {"shift": 1000}, "long": {"seq": 1024}, "big": {"base": 500000.0}})
 device = ui.device()
 
 st.subheader(ui.t("versus.table_header"))
-st.markdown(ui.t("versus.table_text"))
-st.latex(r"p_m = \big(\sin m\theta_0,\ \cos m\theta_0,\ \dots\big),\qquad "
-         r"p_m \cdot p_n = \sum_t \cos\big((m-n)\,\theta_t\big)")
 pe = table(seq, dim, base, str(device))
 table_fig = heatmap(pe["drawn"], x=pe["cols"], y=pe["rows"], title=ui.t("versus.pe_title"),
                     x_title=ui.t("versus.dim_axis"), y_title=ui.t("common.position"),
@@ -44,6 +44,12 @@ table_fig = heatmap(pe["drawn"], x=pe["cols"], y=pe["rows"], title=ui.t("versus.
 band_fig = ui.offset_band(pe["profile"], title=ui.t("versus.pe_dot_title"), y_title=ui.t("versus.pe_dot_axis"),
                           mean_name=ui.t("versus.mean"), band_name=ui.t("versus.band"))
 ui.charts_side_by_side(table_fig, "table", band_fig, "pe_dot")
+ui.explain(ui.t(f"{PAGE}.intro"))
+st.latex(tex.label("versus.latex_rope") + r"\ (R_m q_m)^\top (R_n k_n) = q_m^\top R_{n-m}\, k_n \qquad "
+         + tex.label("versus.latex_sinusoidal") + r"\ (x_m + p_m)\, W_q W_k^\top (x_n + p_n)^\top")
+st.markdown(ui.t("versus.table_text"))
+st.latex(r"p_m = \big(\sin m\theta_0,\ \cos m\theta_0,\ \dots\big),\qquad "
+         r"p_m \cdot p_n = \sum_t \cos\big((m-n)\,\theta_t\big)")
 cols = st.columns(2)
 cols[0].metric(ui.t("versus.pe_deviation"), f"{pe['deviation']:.2e}")
 cols[1].metric(ui.t("versus.pe_largest"), f"{pe['largest']:.4g}")
@@ -51,9 +57,10 @@ cols[1].metric(ui.t("versus.pe_largest"), f"{pe['largest']:.4g}")
 st.subheader(ui.t("versus.terms_header"))
 st.markdown(ui.t("versus.terms_text"))
 st.latex(r"(x_m + p_m) W_q W_k^\top (x_n + p_n)^\top = "
-         r"\underbrace{x_m W x_n^\top}_{\text{content-content}} + \underbrace{x_m W p_n^\top}_{\text{content-position}}"
-         r" + \underbrace{p_m W x_n^\top}_{\text{position-content}} + \underbrace{p_m W p_n^\top}_{"
-         r"\text{position-position}},\quad W = W_q W_k^\top")
+         r"\underbrace{x_m W x_n^\top}_{" + tex.label("versus.term_content_content") + r"} + "
+         r"\underbrace{x_m W p_n^\top}_{" + tex.label("versus.term_content_position") + r"}"
+         r" + \underbrace{p_m W x_n^\top}_{" + tex.label("versus.term_position_content") + r"} + "
+         r"\underbrace{p_m W p_n^\top}_{" + tex.label("versus.term_position_position") + r"},\quad W = W_q W_k^\top")
 split = terms(seq, dim, base, seed, str(device))
 panels = {ui.t("versus.panel", term=ui.t(f"versus.term_{name}"), formula=FORMULAS[name]): split["drawn"][name]
           for name in view.TERMS}
@@ -99,4 +106,5 @@ rows = [
 st.table([{ui.t("versus.col_measure"): label, ui.t("versus.col_rope"): cells["rope"],
            ui.t("versus.col_sinusoidal"): cells["sinusoidal"]} for label, cells in rows])
 
+glossary("position", "shift", "toeplitz")
 ui.questions(PAGE)

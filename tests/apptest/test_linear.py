@@ -54,13 +54,13 @@ def test_defaults_draw_outputs_denominators_and_costs(assert_clean):
     for spec in specs:
         assert len(axis_titles(spec)) == 2 and spec["layout"]["title"]["text"]
     softmax, linear, den, den_rot = hand_attention(256, 64, 100.0, "elu", 0)
-    np.testing.assert_allclose(spec_array(specs[0]["data"][0]["z"]), softmax, rtol=1e-4, atol=1e-6)
-    np.testing.assert_allclose(spec_array(specs[1]["data"][0]["z"]), linear, rtol=1e-4, atol=1e-6)
-    channel = specs[2]["data"]
+    np.testing.assert_allclose(spec_array(specs[1]["data"][0]["z"]), softmax, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(spec_array(specs[2]["data"][0]["z"]), linear, rtol=1e-4, atol=1e-6)
+    channel = specs[3]["data"]
     np.testing.assert_allclose(spec_array(channel[0]["y"]), softmax[:, 0], rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(spec_array(channel[1]["y"]), linear[:, 0], rtol=1e-4, atol=1e-6)
-    np.testing.assert_allclose(spec_array(specs[3]["data"][0]["y"]), den, rtol=1e-5)
-    np.testing.assert_allclose(spec_array(specs[3]["data"][1]["y"]), den_rot, rtol=1e-5)
+    np.testing.assert_allclose(spec_array(specs[0]["data"][0]["y"]), den, rtol=1e-5)
+    np.testing.assert_allclose(spec_array(specs[0]["data"][1]["y"]), den_rot, rtol=1e-5)
     shown = metrics(at)
     assert float(shown["Smallest unrotated sum"]) == pytest.approx(den.min(), rel=1e-3)
     assert float(shown["Smallest rotated sum"]) == pytest.approx(den_rot.min(), rel=1e-3)
@@ -91,7 +91,7 @@ def test_a_small_base_drives_rotated_denominators_below_zero():
     assert nonpositive > 0 and den.min() > 0
     assert metrics(at)["Rotated sums ≤ 0"] == f"{nonpositive} of 64"
     assert "flip the sign of the output" in page_text(at)
-    np.testing.assert_allclose(spec_array(chart_specs(at)[2]["data"][1]["y"]), linear[:, 5], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(spec_array(chart_specs(at)[3]["data"][1]["y"]), linear[:, 5], rtol=1e-4, atol=1e-6)
 
 
 def test_relu_queries_without_features_are_left_blank():
@@ -100,7 +100,7 @@ def test_relu_queries_without_features_are_left_blank():
     zero = int((den == 0).sum())
     assert zero > 0  # with d = 2, a quarter of the queries have both entries <= 0
     assert f"{zero} of the 32 queries have φ(q) = 0" in at.info[0].value
-    shown = spec_array(chart_specs(at)[1]["data"][0]["z"])
+    shown = spec_array(chart_specs(at)[2]["data"][0]["z"])
     assert np.isnan(shown).any(axis=1).sum() == zero
     np.testing.assert_allclose(shown, linear, rtol=1e-4, atol=1e-6)  # NaN where the page is blank
 
@@ -121,10 +121,10 @@ def test_measured_timings_when_asked(assert_clean):
 def test_extreme_knobs(params):
     _, specs = open_at_extremes("linear", params, charts=6 if params["timing"] == "1" else 5)
     seq, dim = int(params["seq"]), int(params["dim"])
-    heat = spec_array(specs[1]["data"][0]["z"])
+    heat = spec_array(specs[2]["data"][0]["z"])
     assert heat.shape == (min(seq, 256), dim)  # thinned rows for drawing
-    assert len(spec_array(specs[3]["data"][0]["y"])) == seq  # statistics keep every position
-    assert np.all(spec_array(specs[3]["data"][0]["y"]) >= 0)
+    assert len(spec_array(specs[0]["data"][0]["y"])) == seq  # statistics keep every position
+    assert np.all(spec_array(specs[0]["data"][0]["y"]) >= 0)
 
 
 def test_chinese():

@@ -28,13 +28,13 @@ def test_defaults_show_every_step_and_the_numbers_agree(assert_clean):
     theta = 10000 ** (-2 / 16)  # pair 1 of d = 16
     m, n = 2, 5
     # step 2: the four 2x2 panels, R_m, R_n, R_n R_m^-1, R_{n-m}
-    panels = [spec_array(tr["z"]) for tr in specs[0]["data"]]
+    panels = [spec_array(tr["z"]) for tr in specs[1]["data"]]
     assert len(panels) == 4
     for panel, angle in zip(panels, (m * theta, n * theta, (n - m) * theta, (n - m) * theta)):
         np.testing.assert_allclose(panel, hand_rotation(angle), atol=1e-6)
-    assert [tr["texttemplate"] for tr in specs[0]["data"]] == ["%{z:.4f}"] * 4  # the numbers are shown
+    assert [tr["texttemplate"] for tr in specs[1]["data"]] == ["%{z:.4f}"] * 4  # the numbers are shown
     # step 3: the animation turns both arrows; the dot product in every frame title is the same
-    slide = specs[1]
+    slide = specs[2]
     frames = slide["frames"]
     assert len(frames) == 61
     assert [b["method"] for b in slide["layout"]["updatemenus"][0]["buttons"]] == ["animate", "animate"]
@@ -47,7 +47,7 @@ def test_defaults_show_every_step_and_the_numbers_agree(assert_clean):
     turned = math.atan2(q1y, q1x) - math.atan2(q0y, q0x)
     assert math.remainder(turned - 10 * theta, 2 * math.pi) == pytest.approx(0.0, abs=1e-5)  # 10 steps of theta
     # d dimensions: the block-diagonal matrix, pair 1 occupies rows/columns 2 and 3
-    block = spec_array(specs[2]["data"][0]["z"])
+    block = spec_array(specs[3]["data"][0]["z"])
     assert block.shape == (16, 16)
     np.testing.assert_allclose(block[2:4, 2:4], hand_rotation(m * theta), atol=1e-6)
     np.testing.assert_allclose(block[0:2, 2:], 0.0)
@@ -56,8 +56,10 @@ def test_defaults_show_every_step_and_the_numbers_agree(assert_clean):
     lhs = float(next(v for k, v in values.items() if k.startswith("Rotate, then dot")))
     rhs = float(next(v for k, v in values.items() if k.startswith("Offset only")))
     assert lhs == pytest.approx(rhs, abs=1e-12)
+    assert len(f"{lhs}") <= 7  # a readable number: every digit is in the metric's help
+    lhs = float(next(m.proto.help for m in at.metric if m.label.startswith("Rotate, then dot")).split(": ")[-1])
     assert float(values["|difference|"]) < 1e-12
-    both, key_only = (spec_array(tr["y"]) for tr in specs[3]["data"])
+    both, key_only = (spec_array(tr["y"]) for tr in specs[0]["data"])
     assert both == pytest.approx(np.full(65, lhs), abs=1e-5)
     assert key_only[0] == pytest.approx(lhs, abs=1e-5) and np.ptp(key_only) > 0.1
     assert url_values(at, KNOBS) == {"m": "2", "n": "5", "seed": "0", "dim": "16", "base": "10000", "pair": "1"}
@@ -66,7 +68,7 @@ def test_defaults_show_every_step_and_the_numbers_agree(assert_clean):
 
 def test_sliding_both_positions_keeps_the_relative_panels():
     near, far = open_page("phase", {"m": 3, "n": 10}), open_page("phase", {"m": 100, "n": 107})
-    (near_panels, far_panels) = ([spec_array(tr["z"]) for tr in chart_specs(at)[0]["data"]] for at in (near, far))
+    (near_panels, far_panels) = ([spec_array(tr["z"]) for tr in chart_specs(at)[1]["data"]] for at in (near, far))
     assert not np.allclose(near_panels[0], far_panels[0], atol=1e-3)   # R_m moved
     np.testing.assert_allclose(near_panels[2], far_panels[2], atol=1e-6)  # R_n R_m^-1 did not
     np.testing.assert_allclose(near_panels[3], far_panels[3], atol=1e-6)
@@ -80,13 +82,13 @@ def test_sliding_both_positions_keeps_the_relative_panels():
 def test_extreme_knobs(params):
     at, specs = open_at_extremes("phase", params, charts=4)
     dim, m, n, pair = int(params["dim"]), int(params["m"]), int(params["n"]), int(params["pair"])
-    assert spec_array(specs[2]["data"][0]["z"]).shape == (dim, dim)
+    assert spec_array(specs[3]["data"][0]["z"]).shape == (dim, dim)
     assert float(metrics(at)["|difference|"]) < 1e-10
     theta = float(params["base"]) ** (-2 * pair / dim)
-    panels = [spec_array(tr["z"]) for tr in specs[0]["data"]]
+    panels = [spec_array(tr["z"]) for tr in specs[1]["data"]]
     for panel, angle in zip(panels, (m * theta, n * theta, (n - m) * theta, (n - m) * theta)):
         np.testing.assert_allclose(panel, hand_rotation(angle), atol=1e-6)
-    frames = specs[1]["frames"]
+    frames = specs[2]["frames"]
     assert len(frames) == 61
     printed = {re.search(r"q·k = (\S+)", f["layout"]["title"]["text"]).group(1) for f in frames}
     assert len(printed) == 1  # the dot product does not move while both arrows turn
@@ -104,8 +106,8 @@ def test_chinese():
     at = open_page("phase", lang="zh")
     assert has_cjk(page_text(at))
     specs = chart_specs(at)
-    assert has_cjk(" ".join(axis_titles(specs[3])))
-    assert has_cjk(specs[1]["frames"][5]["layout"]["title"]["text"])
+    assert has_cjk(" ".join(axis_titles(specs[0])))
+    assert has_cjk(specs[2]["frames"][5]["layout"]["title"]["text"])
 
 
 def test_hostile_link_is_repaired_with_notices():
