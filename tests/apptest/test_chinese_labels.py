@@ -1,0 +1,62 @@
+"""Chinese pages say everything in Chinese: on each of the eight original topic pages, opened in Chinese,
+no English word is left in a chart title, an axis title, a subplot title, a legend name, an animation
+frame's title or a \\text{} label of a formula. Symbols and names are allowed (RoPE, softmax, d, base, ...)."""
+
+import re
+
+import pytest
+
+from support.apptest import chart_specs, open_page
+
+PAGES = ("complex_plane", "rotations", "phase", "relative", "implementation", "versus", "decay", "linear")
+# names and symbols that stay as they are in Chinese text
+ALLOWED = {"rope", "softmax", "alibi", "elu", "relu", "base", "toeplitz", "float32", "float64", "cos", "sin", "exp",
+           "mod", "max", "min", "re", "im", "rad", "cpu", "cuda", "gpu", "mps", "sub", "sup", "br", "phi", "theta",
+           "pi", "ms", "log", "id", "qk", "pe", "bi", "zw", "iz", "arg", "logit", "roformer"}
+WORD = re.compile(r"[A-Za-z]{2,}")
+TAG = re.compile(r"<[^>]+>")
+
+
+def english_words(text: str) -> list[str]:
+    return [w for w in WORD.findall(TAG.sub(" ", text or "")) if w.lower() not in ALLOWED]
+
+
+def latex_labels(source: str) -> list[str]:
+    """The contents of every \\text{...} in a LaTeX source (one level of braces)."""
+    return re.findall(r"\\text\{((?:[^{}]|\\[{}])*)\}", source)
+
+
+def chart_labels(spec: dict) -> list[str]:
+    layout = spec.get("layout", {})
+    labels = [(layout.get("title") or {}).get("text", "")]
+    for name, axis in layout.items():
+        if re.fullmatch(r"[xy]axis\d*", name) and isinstance(axis, dict):
+            labels.append((axis.get("title") or {}).get("text", ""))
+    labels += [note.get("text", "") for note in layout.get("annotations", [])]
+    for trace in spec.get("data", []):
+        if trace.get("showlegend", True) is not False:
+            labels.append(trace.get("name", ""))
+        labels.append(((trace.get("colorbar") or {}).get("title") or {}).get("text", ""))
+    labels += [((frame.get("layout") or {}).get("title") or {}).get("text", "") for frame in spec.get("frames", [])]
+    return labels
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_english_word_in_chinese_labels(page):
+    at = open_page(page, lang="zh")
+    left = {}
+    for i, spec in enumerate(chart_specs(at)):
+        for label in chart_labels(spec):
+            if english_words(label):
+                left[f"chart {i}: {label}"] = english_words(label)
+    for formula in at.get("latex") if hasattr(at, "get") else []:
+        for label in latex_labels(formula.value):
+            if english_words(label):
+                left[f"formula: {label}"] = english_words(label)
+    assert not left, left
+
+
+def test_the_check_finds_english():
+    assert english_words("残差 Residual") == ["Residual"]
+    assert latex_labels(r"\text{V rotated:}\ o_m = \text{旋转}") == ["V rotated:", "旋转"]
+    assert english_words("RoPE 与 softmax，base = 10,000，d = 64") == []
