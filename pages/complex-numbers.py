@@ -30,7 +30,7 @@ def polar_row(name: str, row: dict) -> dict:
 
 # the first screen: the title, the two knobs of z and the quarter turn they drive; the introduction after it
 st.title(ui.t(f"{PAGE}.title"))
-cols = st.columns(4)
+cols = st.columns([1, 1, 2])
 a = ui.knob(PAGE, "a", where=cols[0])
 b = ui.knob(PAGE, "b", where=cols[1])
 with cols[2]:

@@ -19,7 +19,10 @@ def animation_controls(frame_names: list[str], *, play: str, pause: str, slider_
         "updatemenus": [{
             "type": "buttons", "direction": "left", **buttons_at,
             "pad": {"r": 10, "t": 10}, "showactive": False,
-            "buttons": [{"label": f"▶ {play}", "method": "animate", "args": [None, playing]},
+            # Plotly has no current frame before its first animation: "play" from a figure opened at frame
+            # `active` plays the frames from there on (from the start once it stands on the last one)
+            "buttons": [{"label": f"▶ {play}", "method": "animate",
+                         "args": [frame_names[active:] if 0 < active < len(frame_names) - 1 else None, playing]},
                         {"label": f"⏸ {pause}", "method": "animate", "args": [[None], still]}],
         }],
         "sliders": [{

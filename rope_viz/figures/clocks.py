@@ -57,4 +57,11 @@ def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair
     fig.update_layout(**animation_controls([str(int(m)) for m in positions], play=play, pause=pause,
                                            slider_prefix=f"{position_label} m = ", frame_ms=frame_ms,
                                            active=first, buttons_on_top=True))
-    return styled(fig, title=title, height=230 * rows + 140, legend=False)
+    height = 230 * rows + 140
+    styled(fig, title=title, height=height, legend=False)
+    # the play button in its own band between the title and the clocks' titles: a taller top margin, and
+    # the buttons' bottom edge 46 px above the plot area (updatemenus are placed in plot-area fractions)
+    top = 104
+    fig.update_layout(margin={"t": top})
+    fig.layout.updatemenus[0].update(y=1 + 46 / (height - top - fig.layout.margin.b))
+    return fig

@@ -1,0 +1,58 @@
+"""Every topic page makes its point on the first screen of a projector (1280x720): a drawn chart starts
+inside the window before any scrolling; and on the clocks page the page's position knob and the
+animation's own slider are one position."""
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from support.server import wait_for_app
+from browser_checks import LOAD_TIMEOUT_MS, MAIN_CHARTS, VIEWPORT, assert_clean, save_screenshot
+
+pytestmark = pytest.mark.browser
+PROJECTOR = {"width": 1280, "height": 720}
+TOPIC_PAGES = ("complex-numbers", "frequency-clocks", "phase-cancellation", "relative-attention",
+               "implementation-forms", "rope-vs-sinusoidal", "long-term-decay", "linear-attention")
+CLOCKS = f"{MAIN_CHARTS} >> nth=0"
+CURRENT_POSITION = ".slider-group > text.slider-label"
+
+
+@pytest.fixture
+def projector(page):
+    page.set_viewport_size(PROJECTOR)
+    yield page
+    page.set_viewport_size(VIEWPORT)
+
+
+@pytest.mark.parametrize("path", TOPIC_PAGES)
+def test_a_drawn_chart_starts_on_the_first_screen(projector, open_app, path):
+    open_app(path)
+    assert_clean(projector)
+    projector.wait_for_timeout(300)  # responsive charts settle at the window's width
+    tops = projector.locator(f"{MAIN_CHARTS}:has(.main-svg)").evaluate_all(
+        "charts => charts.map(c => c.getBoundingClientRect().top)")
+    assert tops, f"{path}: no drawn chart"
+    first = min(tops)
+    if first >= PROJECTOR["height"]:
+        save_screenshot(projector, f"first-screen-{path}")
+    assert first < PROJECTOR["height"], f"{path}: the first chart starts at {first:.0f} px, below the first screen"
+
+
+def test_the_position_knob_and_the_animation_slider_agree(projector, open_app):
+    open_app("frequency-clocks")
+    chart = projector.locator(CLOCKS)
+    assert chart.locator(CURRENT_POSITION).first.text_content().strip().endswith("= 10")
+    play = chart.locator(".updatemenu-button").first
+    assert play.bounding_box()["y"] < PROJECTOR["height"], "the play button is below the first screen"
+
+    knob = projector.locator("[data-testid=stSlider]").filter(
+        has=projector.get_by_text("Position m", exact=True)).locator("input[type=range]")
+    knob.focus()
+    for _ in range(5):
+        projector.keyboard.press("ArrowRight")
+    projector.wait_for_url(lambda address: parse_qs(urlparse(address).query).get("m") == ["15"],
+                           timeout=LOAD_TIMEOUT_MS)
+    wait_for_app(projector, timeout=LOAD_TIMEOUT_MS)
+    projector.wait_for_timeout(300)
+    assert chart.locator(CURRENT_POSITION).first.text_content().strip().endswith("= 15")
+    assert knob.input_value() == "15"
