@@ -103,7 +103,7 @@ with left:
 with right:
     st.metric(ui.t("rotations.norm_pair"), f"{vector['pair_norm'][0]:.6f} → {vector['pair_norm'][1]:.6f}")
     st.metric(ui.t("rotations.norm_all"), f"{vector['norm'][0]:.6f} → {vector['norm'][1]:.6f}")
-    st.metric(ui.t("rotations.turned"), f"{m} × {vector['theta']:.4g} = {vector['turned']:.4g} rad")
+    st.metric(ui.t("rotations.turned"), f"{m} × {vector['theta']:.4g} = {vector['turned']:.4g} {ui.t('rotations.rad')}")
 
 glossary("pair", "wavelength")
 ui.questions(PAGE, dim=dim, base=base)

@@ -50,7 +50,6 @@ ui.page_header(PAGE)
 
 # 1. One rotation by hand
 st.subheader(ui.t("implementation.worked_header"))
-st.markdown(ui.t("implementation.worked_text"))
 cols = st.columns(4)
 q1 = ui.knob(PAGE, "q1", where=cols[0])
 q2 = ui.knob(PAGE, "q2", where=cols[1])
@@ -67,6 +66,7 @@ with right:
                            title=ui.t("implementation.worked_plot_title", angle=rot.angle),
                            x_title=ui.t("implementation.first_coord"), y_title=ui.t("implementation.second_coord")),
              key="worked")
+st.markdown(ui.t("implementation.worked_text"))  # after the worked example it describes: the chart stays on the first screen
 metric_cols = st.columns(4)
 for col, key, value in zip(metric_cols, ("result_first", "result_second", "norm_before", "norm_after"),
                            (*rot.result, rot.norm_before, rot.norm_after)):

@@ -15,9 +15,9 @@ PAGE = "decay"
 bound_curve = ui.cached(view.bound_curve, max_entries=32)
 sampled_means = ui.cached(view.sampled_means)
 
-ui.page_header(PAGE)
-st.latex(r"B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2} |S_j|,\qquad S_j = \sum_{i=0}^{j-1} e^{\mathrm{i}\, r\theta_i},"
-         r"\qquad \theta_i = \mathrm{base}^{-2i/d}")
+# the first screen: the title, the knobs and the bound beside the measured scores; the introduction and
+# the bound's formula follow the charts
+st.title(ui.t(f"{PAGE}.title"))
 cols = st.columns(4)
 dim = ui.knob(PAGE, "dim", where=cols[0])
 base = ui.knob(PAGE, "base", where=cols[1], format_func=ui.format_base)
@@ -48,6 +48,10 @@ with right:
              key="empirical")
     st.caption(ui.t("decay.empirical_caption", points=len(means["distances"]), max_r=max_r))
     st.markdown(ui.t("decay.empirical_text"))
+
+ui.explain(ui.t(f"{PAGE}.intro"))
+st.latex(r"B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2} |S_j|,\qquad S_j = \sum_{i=0}^{j-1} e^{\mathrm{i}\, r\theta_i},"
+         r"\qquad \theta_i = \mathrm{base}^{-2i/d}")
 
 ripple = bound_curve(dim, base, max_r)
 st.markdown(ui.t("decay.ripple", max_r=max_r, base=ui.format_base(base), rises=ripple["rises"], steps=max_r,
