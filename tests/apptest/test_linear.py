@@ -141,3 +141,13 @@ def test_hostile_link_is_repaired_with_notices():
                            {"seq": "2048", "dim": "2", "phi": "elu", "channel": "0", "timing": "0", "seed": "0"},
                            notices=6)
     assert len(chart_specs(at)) == 5
+
+
+def test_the_try_button_makes_the_denominator_fail_and_the_link_follows():
+    at = open_page("linear", {"base": 10000})
+    assert metrics(at)["Rotated sums ≤ 0"] == "0 of 256"
+    at.button(key="linear.try.fail").click().run()
+    _, _, den, den_rot = hand_attention(64, 8, 10.0, "elu", 2)
+    assert metrics(at)["Rotated sums ≤ 0"] == f"{int((den_rot <= 0).sum())} of 64" and (den_rot <= 0).any()
+    assert {k: at.query_params[k] for k in ("base", "dim", "seq", "seed")} == {
+        "base": "10", "dim": "8", "seq": "64", "seed": "2"}
