@@ -58,9 +58,11 @@ def _run() -> None:
     pages = {name: st.Page(script(name), title=session.t(f"{name}.nav"), icon=icon, url_path=url or None,
                            default=not url)
              for name, url, icon in PAGES}
-    page = st.navigation(list(pages.values()))
+    page = st.navigation(list(pages.values()), expanded=True)  # every topic listed, none behind "View more"
     current = next(name for name, candidate in pages.items() if candidate.url_path == page.url_path)
     session.set_current_page(current)
+    # the browser tab names the page, in the visitor's language
+    st.set_page_config(page_title=session.t("common.tab_title", page=session.t(f"{current}.nav")))
     with st.sidebar:
         st.caption(session.t("common.device", device=describe(session.device())))
         # a download preference, not part of the view: kept in the session, not in the link (set before

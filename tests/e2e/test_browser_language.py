@@ -51,5 +51,6 @@ def test_lang_zh_link_opens_in_chinese(page, open_app, stem, path):
     open_app(path, "lang=zh")
     assert heading(page) == title(stem, "zh") and chinese(heading(page)), heading(page)
     assert lang_in_url(page.url) == ["zh"]
+    assert page.title() == text.text("common.tab_title", "zh", page=text.text(f"{stem}.nav", "zh"))
     assert_clean(page)
     assert_charts_drawn(page, stem)
