@@ -25,6 +25,14 @@ def decay_bound(dim: int, base: float, distances) -> torch.Tensor:
     return partial_sums.abs().mean(dim=-1)
 
 
+def random_query_keys(samples: int, dim: int, *, tied: bool = False, seed: int = 0):
+    """`samples` queries and keys with entries uniform in [0, 1), float64 (tied=True: the keys are the
+    queries): the random pairs whose mean score the decay curves average."""
+    gen = torch.Generator().manual_seed(int(seed))
+    q = torch.rand(samples, dim, generator=gen, dtype=torch.float64)
+    return q, q if tied else torch.rand(samples, dim, generator=gen, dtype=torch.float64)
+
+
 def empirical_decay(dim: int, base: float, distances, *, samples: int = 64, tied: bool = False,
                     seed: int = 0, inv_freq=None) -> torch.Tensor:
     """Mean of q . R_r k over random q, k with entries uniform in [0, 1) (tied=True: q = k).
@@ -37,9 +45,7 @@ def empirical_decay(dim: int, base: float, distances, *, samples: int = 64, tied
     samples = check_int(samples, "samples", minimum=1)
     r = as_positions(distances, name="distances")
     check_budget(samples * r.numel() * dim, "empirical_decay")
-    gen = torch.Generator().manual_seed(int(seed))
-    q = torch.rand(samples, dim, generator=gen, dtype=torch.float64)
-    k = q if tied else torch.rand(samples, dim, generator=gen, dtype=torch.float64)
+    q, k = random_query_keys(samples, dim, tied=tied, seed=seed)
     k_rot = apply_rope(k[:, None, :].expand(samples, r.numel(), dim), r, base=base, inv_freq=inv_freq)
     return torch.einsum("sd,srd->r", q, k_rot) / samples
 

@@ -12,6 +12,7 @@ import math
 import torch
 
 from ._checks import as_positions, check_budget, check_dim, check_int
+from .decay import random_query_keys
 from .rotary import apply_rope
 
 FULL_TURN = 2 * math.pi
@@ -102,9 +103,7 @@ def mixed_frequency_scores(dim: int, query_position: int, key_positions, query_i
     samples = check_int(samples, "samples", minimum=1)
     keys = as_positions(key_positions, name="key_positions")
     check_budget(samples * keys.numel() * dim, "mixed_frequency_scores")
-    gen = torch.Generator().manual_seed(int(seed))
-    q = torch.rand(samples, dim, generator=gen, dtype=torch.float64)
-    k = q if tied else torch.rand(samples, dim, generator=gen, dtype=torch.float64)
+    q, k = random_query_keys(samples, dim, tied=tied, seed=seed)
     q_rot = apply_rope(q[:, None, :], [float(query_position)], inv_freq=query_inv_freq)[:, 0]
     k_rot = apply_rope(k[:, None, :].expand(samples, keys.numel(), dim), keys, inv_freq=key_inv_freq)
     return torch.einsum("sd,srd->r", q_rot, k_rot) / samples
