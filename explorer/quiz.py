@@ -21,7 +21,8 @@ from typing import Callable
 
 import streamlit as st
 
-from rope_viz import angles, decay_bound, wavelengths
+from rope_viz import alibi_slopes, angles, decay_bound, spacing, wavelengths
+from rope_viz.axial import patch_grid
 from rope_viz.complex2d import complex_multiply, from_polar, to_polar
 
 from .session import t
@@ -118,6 +119,30 @@ def bound_at_zero(dim: int, base: float, **_) -> Numbers:
     return Numbers({"dim": dim}, at_zero, (dim / 2, dim / 4, 1.0, float(dim), at_zero + 1.0), "{:,.1f}")
 
 
+def bf16_gap(start: int, **_) -> Numbers:
+    """The gap between neighbouring bfloat16 numbers around the staircase's first position: spacing(start)."""
+    position = max(int(start), 1)  # position 0 has no neighbours below it: ask about position 1 instead
+    gap = spacing(position, "bfloat16")
+    return Numbers({"start": f"{position:,}"}, gap,
+                   (spacing(position, "float32"), spacing(position, "float16"), gap / 2, gap * 2, 1.0), "{:,.4g}")
+
+
+def raster_rows(width: int, height: int, **_) -> Numbers:
+    """In raster order (row by row), the ids of two vertically adjacent patches differ by the image's width."""
+    rows, cols = patch_grid(2, width)
+    ids = {(int(r), int(c)): j for j, (r, c) in enumerate(zip(rows.tolist(), cols.tolist()))}
+    step = ids[(1, 0)] - ids[(0, 0)]
+    return Numbers({"width": width, "height": height}, step,
+                   (1, height, width + 1, width - 1, width * height), "{:,.0f}")
+
+
+def alibi_first_slope(heads: int, **_) -> Numbers:
+    """ALiBi's slope for head 1, the steepest, with the page's number of heads."""
+    slopes = alibi_slopes(heads).tolist()
+    return Numbers({"heads": heads}, slopes[0],
+                   (2 ** (-8 / heads), *slopes[1:2], slopes[-1], 1 / heads, 2 ** -8, 1 / 2 ** heads), "{:.4g}")
+
+
 QUESTIONS: dict[str, tuple[Question, ...]] = {
     "complex_plane": (Question("times_i"), Question("product_length", product_length), Question("conjugate")),
     "rotations": (Question("fastest"), Question("full_turn", full_turn), Question("length")),
@@ -127,6 +152,11 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "versus": (Question("cross_terms"), Question("pe_product")),
     "decay": (Question("bound_at_zero", bound_at_zero), Question("monotone")),
     "linear": (Question("denominator"), Question("cost")),
+    "long_context": (Question("pi_wavelength"), Question("ntk_fastest")),
+    "precision": (Question("bf16_gap", bf16_gap), Question("collapse")),
+    "images": (Question("raster_rows", raster_rows), Question("axial_shift")),
+    "biases": (Question("alibi_first_slope", alibi_first_slope), Question("shift_both")),
+    "trained": (Question("inference_scaling"), Question("nope_order")),
 }
 
 

@@ -137,3 +137,5 @@ table = pd.DataFrame({
 st.table(table.set_index(ui.t("biases.col_encoding")))
 st.caption(ui.t("biases.table_caption", seq=view.MATRIX_SEQ))
 st.markdown(ui.t("biases.closing"))
+
+ui.questions(PAGE, heads=heads)

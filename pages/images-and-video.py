@@ -131,3 +131,5 @@ ui.charts_side_by_side(sequence_figure("sections", *mm), "sections", sequence_fi
 st.markdown(ui.t("images.sections_text"))
 if len(seq["kept"]) < seq["tokens"]:
     st.caption(ui.t("images.scores_thinned", step=int(seq["kept"][1] - seq["kept"][0]), tokens=seq["tokens"]))
+
+ui.questions(PAGE, width=width, height=height)

@@ -220,3 +220,5 @@ if "dynamic" in methods and prompt < target:
                      relative=trap["relative"], distance=trap["worst_distance"]))
 else:
     st.info(ui.t("long_context.trap_needs", target=target))
+
+ui.questions(PAGE)

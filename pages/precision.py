@@ -188,3 +188,5 @@ if ui.knob(PAGE, "timing"):
         st.metric(ui.t("precision.ratio"), f"{timed['ratio']:.2f}×")
         st.metric(ui.t("precision.ratio_reduced"), f"{timed['ratio_reduced']:.2f}×")
     st.caption(ui.t("precision.timing_caption" if timed["finite"] else "precision.timing_no_float64"))
+
+ui.questions(PAGE, start=start)

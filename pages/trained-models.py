@@ -238,3 +238,5 @@ for run in live_runs:
                     seconds=r["wall_seconds"], done=r["stopped_at"] if r["stopped_at"] is not None else run["steps"],
                     first=pct(first["mean"]) if first else "–", factor=factor,
                     there=pct(there["mean"]) if there else "–", **facts_run))
+
+ui.questions(PAGE)

@@ -63,6 +63,34 @@ def test_a_wrong_then_a_right_choice_get_their_feedback(lang):
     assert "quiz" not in " ".join(at.query_params.keys()), "answers never go into the link"
 
 
+def test_the_raster_question_in_chinese_follows_the_width():
+    at = open_page("images", {"width": 9, "height": 5}, lang="zh")
+    check_clean(at)
+    radio = question_radio(at, "images", "raster_rows")
+    assert radio.value is None and "9" in radio.options
+    assert radio.label == text.text("quiz.images_raster_rows", "zh", width=9, height=5)
+
+
+def test_the_raster_question_on_the_images_page_follows_the_width():
+    # (in English: AppTest cannot re-run this page in Chinese, whose other radios have translated labels)
+    lang = "en"
+    at = open_page("images", {"width": 9, "height": 5}, lang=lang)
+    check_clean(at)
+    radio = question_radio(at, "images", "raster_rows")
+    assert radio.value is None and not at.success and not at.error
+    assert "9" in radio.label and "9" in radio.options  # vertically adjacent patches: one row, 9 ids apart
+    why = text.text("quiz.images_raster_rows_why", lang, answer="9", width=9, height=5)
+    wrong = next(option for option in radio.options if option != "9")
+
+    radio.set_value(wrong).run()
+    assert not at.exception
+    assert len(at.error) == 1 and not at.success and why in at.error[0].value
+
+    question_radio(at, "images", "raster_rows").set_value("9").run()
+    assert not at.exception
+    assert len(at.success) == 1 and not at.error and why in at.success[0].value
+
+
 def test_questions_in_words_on_every_edited_page_and_their_right_answer():
     at = open_page("linear")
     radio = question_radio(at, "linear", "denominator")

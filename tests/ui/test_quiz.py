@@ -89,6 +89,50 @@ def test_bound_at_zero_is_half_of_d_over_two_plus_one(dim, base):
     check_numbers(shown, (dim / 2 + 1) / 2, 1)
 
 
+@given(start=st.integers(0, 1 << 20))
+@settings(max_examples=60, deadline=None)
+def test_bf16_gap_is_two_to_the_exponent_minus_seven(start):
+    position = max(start, 1)
+    expected = 2.0 ** (math.floor(math.log2(position)) - 7)  # 8 significant bits
+    for lang in LANGS:
+        shown = asked("precision", "bf16_gap", {"start": start}, lang)
+        check_numbers(shown, expected, 4)
+        assert f"{position:,}" in shown.prompt
+
+
+def test_bf16_gap_at_the_default_start_is_16():
+    shown = asked("precision", "bf16_gap", {"start": 4090})
+    assert shown.options[shown.answer] == "16" and "4,090" in shown.prompt
+
+
+@given(width=st.integers(2, 32), height=st.integers(2, 32))
+@settings(max_examples=40, deadline=None)
+def test_raster_rows_are_one_image_width_apart(width, height):
+    ids = {(r, c): r * width + c for r in range(height) for c in range(width)}  # raster order, row by row
+    expected = ids[(1, 0)] - ids[(0, 0)]
+    for lang in LANGS:
+        shown = asked("images", "raster_rows", {"width": width, "height": height}, lang)
+        check_numbers(shown, expected, 0)
+        assert str(width) in shown.prompt
+
+
+@given(heads=st.integers(1, 16))
+@settings(max_examples=16, deadline=None)
+def test_alibi_first_slope_follows_the_largest_power_of_two(heads):
+    power = 1
+    while power * 2 <= heads:
+        power *= 2
+    expected = 2.0 ** (-8 / power)
+    shown = asked("biases", "alibi_first_slope", {"heads": heads})
+    assert right_number(shown) == pytest.approx(expected, rel=1e-3)
+    assert len(set(shown.options)) == quiz.OPTIONS and f"{heads}" in shown.prompt
+
+
+def test_alibi_first_slope_with_eight_heads_is_one_half():
+    assert asked("biases", "alibi_first_slope", {"heads": 8}).options[
+        asked("biases", "alibi_first_slope", {"heads": 8}).answer] == "0.5"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", sorted(quiz.QUESTIONS))
 def test_every_question_at_the_default_knobs(page, lang):
