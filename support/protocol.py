@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from http.cookies import SimpleCookie
 from typing import Iterable, Sequence
@@ -335,6 +336,17 @@ async def run_sessions(base_url: str, pages: Sequence[tuple[str, str]], *, sprea
                            **session_options)
 
     return list(await asyncio.gather(*(one(i, page, query) for i, (page, query) in enumerate(pages))))
+
+
+def run_async(coroutine):
+    """Run `coroutine` to its end in a thread of its own and return its result.
+
+    `asyncio.run` refuses to start where the calling thread already runs an event loop, as it does
+    while Playwright's sync API is open (a browser fixture lives for the whole test session); a
+    fresh thread has no loop, so this works from anywhere.
+    """
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        return worker.submit(asyncio.run, coroutine).result()
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:

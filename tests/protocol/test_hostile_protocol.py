@@ -26,7 +26,7 @@ import pytest
 from explorer.knobs import heaviest, lightest
 from explorer.pages import URLS
 from support.hostile import Bystander, WidgetSession, bystander, measure
-from support.protocol import Session, visit, widget_state
+from support.protocol import run_async, Session, visit, widget_state
 from support.server import streamlit_server
 
 TIMEOUT_S = 120.0
@@ -41,7 +41,7 @@ CLOCKS = "frequency-clocks"
 @pytest.fixture(scope="module")
 def server():
     with streamlit_server() as running:
-        asyncio.run(_warm(running.url))
+        run_async(_warm(running.url))
         yield running
 
 
@@ -118,7 +118,7 @@ def _page_id(url_path: str) -> str:
     (CLOCKS, "rotations.pairs", dict(string_array_value=[str(i % 64) for i in range(200_000)])),
 ], ids=["multiselect-int-array", "sweep-int-array", "select-slider-strings", "multiselect-strings"])
 def test_the_largest_accepted_message_costs_one_page_run(server, explain, page, key, value):
-    forged, after, cost = asyncio.run(_forged_run(server.url, server, page, key, **value))
+    forged, after, cost = run_async(_forged_run(server.url, server, page, key, **value))
     assert forged.ok, explain(forged)
     assert after.ok, explain(after)
     _check_cost(cost, f"{key} {list(value)}", page_run_s=1.0)
@@ -147,7 +147,7 @@ def test_messages_above_the_limits_are_refused_unread(server, explain):
         later = await visit(server.url, CLOCKS, _light("rotations"), timeout=TIMEOUT_S)
         return refused, one, outcomes, four, later
 
-    refused, one, outcomes, four, later = asyncio.run(go())
+    refused, one, outcomes, four, later = run_async(go())
     assert not refused.ok and refused.error, explain(refused)  # the socket was closed: 1009, message too big
     _check_cost(one, "one 24 MB widget state")
     _check_cost(four, "four 30 MB frames")
@@ -199,7 +199,7 @@ def test_a_bystander_is_served_during_an_attack(server, explain, attack):
             during = await _during(server.url, _storm(server.url) if attack == "storm" else _hammer(server.url))
         return alone, during, cost
 
-    alone, during, cost = asyncio.run(go())
+    alone, during, cost = run_async(go())
     what = (f"{attack}: bystander p95 alone {alone.p95:.2f} s (n={len(alone.latencies)}), during "
             f"{during.p95} s (n={len(during.latencies)}, worst {during.worst}); server {cost}")
     print(what)
@@ -240,7 +240,7 @@ def test_a_value_of_the_wrong_type_is_replaced_and_the_session_recovers(server, 
             runs.append(("fresh, next run", await fresh.run(page)))
         return runs
 
-    runs = asyncio.run(go())
+    runs = run_async(go())
     broken = [(kind, run.exceptions or run.error or run.status) for kind, run in runs if not run.ok]
     assert not broken, explain(broken)
     if key.split(".")[0] in ("rotations", "decay"):  # a knob: shown at its default, with a notice

@@ -6,12 +6,11 @@ check the client against the real app, and the app's answers to a page opened by
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 
 from explorer.pages import URLS
-from support.protocol import Session, run_sessions, summarize
+from support.protocol import run_async, Session, run_sessions, summarize
 from support.server import streamlit_server
 
 TIMEOUT_S = 120.0
@@ -34,7 +33,7 @@ def _open(url: str, page: str, query: str = ""):
         async with Session(url, timeout=TIMEOUT_S) as session:
             return session, await session.run(page, query)
 
-    return asyncio.run(go())
+    return run_async(go())
 
 
 def test_home_page_run_finishes_without_exception(server, explain):
@@ -66,9 +65,9 @@ def test_unknown_page_path_yields_page_not_found(server, explain):
 
 
 def test_four_concurrent_sessions_are_all_served(server, explain):
-    visits = asyncio.run(run_sessions(server.url, [("frequency-clocks", "")] * 2 + [("", ""), ("relative-attention", "")],
+    visits = run_async(run_sessions(server.url, [("frequency-clocks", "")] * 2 + [("", ""), ("relative-attention", "")],
                                       spread_s=0.5, timeout=TIMEOUT_S))
     summary = summarize(visits)
     assert summary["served"] == 4, explain([v.as_dict() for v in visits if not v.run.ok])
-    assert summary["first_chart_s"]["n"] == 3 and summary["finished_s"]["n"] == 4
+    assert summary["first_chart_s"]["n"] == 4 and summary["finished_s"]["n"] == 4  # home draws its clocks too
     assert summary["finished_s"]["max"] >= summary["finished_s"]["p95"] >= summary["finished_s"]["p50"] > 0

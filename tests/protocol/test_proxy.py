@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 
-from support.protocol import MAX_MESSAGE_BYTES, STREAM_PATH, XSRF_COOKIE, Session, visit
+from support.protocol import run_async, MAX_MESSAGE_BYTES, STREAM_PATH, XSRF_COOKIE, Session, visit
 from support.server import ROOT, free_port
 
 SERVE = ROOT / "deploy" / "serve.sh"
@@ -120,7 +120,7 @@ def test_sessions_through_the_proxy_are_served(proxy):
         pages = ["", "frequency-clocks", "relative-attention", "", "complex-numbers", "frequency-clocks"]
         return await asyncio.gather(*(visit(proxy["url"], page, timeout=60) for page in pages))
 
-    visits = asyncio.run(many())
+    visits = run_async(many())
     failed = [v.run.as_dict() for v in visits if not v.run.ok]
     assert not failed, f"{failed}\n{proxy['logs']()}"
     assert all(v.run.charts for v in visits if v.run.page)
@@ -146,6 +146,6 @@ def test_a_browser_stays_on_one_process(proxy):
             return session.upstream, first_run, second_run
 
     for affinity in ("browser-0", next(a for a, up in seen.items() if up != seen["browser-0"])):
-        upstream, *runs = asyncio.run(session_on(affinity))
+        upstream, *runs = run_async(session_on(affinity))
         assert upstream == seen[affinity], "the websocket went to another process than the page's requests"
         assert all(run.ok and run.charts for run in runs), f"{[run.as_dict() for run in runs]}\n{proxy['logs']()}"
