@@ -46,13 +46,14 @@ st.markdown(ui.t("linear.denominator_text"))
 
 ui.explain(ui.t(f"{PAGE}.intro"))
 st.markdown(ui.t("linear.formula_text"))
-st.latex(tex.label("linear.latex_attention") + r"_i = \frac{\sum_{j=1}^{n} \phi(q_i)^\top \varphi(k_j)\, v_j}"
-         r"{\sum_{j=1}^{n} \phi(q_i)^\top \varphi(k_j)}"
-         r"= \frac{\phi(q_i)^\top \big(\sum_{j} \varphi(k_j)\, v_j^\top\big)}{\phi(q_i)^\top \sum_{j} \varphi(k_j)}")
+# positions as on every page: the query at m, the keys at n (N tokens)
+st.latex(tex.label("linear.latex_attention") + r"_m = \frac{\sum_{n=1}^{N} \phi(q_m)^\top \varphi(k_n)\, v_n}"
+         r"{\sum_{n=1}^{N} \phi(q_m)^\top \varphi(k_n)}"
+         r"= \frac{\phi(q_m)^\top \big(\sum_{n} \varphi(k_n)\, v_n^\top\big)}{\phi(q_m)^\top \sum_{n} \varphi(k_n)}")
 st.markdown(ui.t("linear.rope_text"))
-st.latex(tex.label("linear.latex_attention") + r"_i = \frac{\sum_{j=1}^{n} \big[\mathcal{R}_i \phi(q_i)\big]^\top "
-         r"\big[\mathcal{R}_j \varphi(k_j)\big]\, v_j}{\sum_{j=1}^{n} \phi(q_i)^\top \varphi(k_j)},\qquad "
-         r"\mathcal{R}_i^\top \mathcal{R}_j = \mathcal{R}_{j-i}")
+st.latex(tex.label("linear.latex_attention") + r"_m = \frac{\sum_{n=1}^{N} \big[\mathcal{R}_m \phi(q_m)\big]^\top "
+         r"\big[\mathcal{R}_n \varphi(k_n)\big]\, v_n}{\sum_{n=1}^{N} \phi(q_m)^\top \varphi(k_n)},\qquad "
+         r"\mathcal{R}_m^\top \mathcal{R}_n = \mathcal{R}_{n-m}")
 
 st.subheader(ui.t("linear.outputs_header"))
 soft_fig, lin_fig = (heatmap(out[f"{name}_drawn"], x=out["cols"], y=out["rows"], title=ui.t(f"linear.{name}_title"),

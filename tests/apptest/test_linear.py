@@ -1,6 +1,7 @@
 """The linear-attention page through AppTest: outputs and denominators against an O(n^2) computation
 written here with numpy, counted costs, extremes, Chinese and hostile links."""
 
+import re
 
 import numpy as np
 import pytest
@@ -125,6 +126,13 @@ def test_extreme_knobs(params):
     assert heat.shape == (min(seq, 256), dim)  # thinned rows for drawing
     assert len(spec_array(specs[0]["data"][0]["y"])) == seq  # statistics keep every position
     assert np.all(spec_array(specs[0]["data"][0]["y"]) >= 0)
+
+
+def test_positions_are_m_and_n_as_on_every_page():
+    """The query sits at m and the keys at n (the pair index i and the sequence length N keep their own letters)."""
+    formulas = " ".join(formula.value for formula in open_page("linear").get("latex"))
+    assert r"\mathcal{R}_{n-m}" in formulas and r"\sum_{n=1}^{N}" in formulas, formulas
+    assert not re.search(r"_\{?[ij]\b", formulas), formulas
 
 
 def test_chinese():
