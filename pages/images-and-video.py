@@ -5,6 +5,7 @@ import numpy as np
 import streamlit as st
 
 import explorer as ui
+from explorer import latex as tex
 from explorer.knobs import PAGE_KNOBS
 from explorer.views import images as view
 from rope_viz.figures import heatmap, pair_sections, patch_maps, position_id_rows
@@ -54,7 +55,8 @@ ui.page_header(PAGE)
 
 st.subheader(ui.t("images.grid_header"))
 st.markdown(ui.t("images.grid_text"))
-st.latex(r"\text{pair } p < d/4:\ \alpha_p = r\,\phi_p,\qquad \text{pair } p \ge d/4:\ \alpha_p = c\,\psi_{p-d/4},"
+pair = tex.label("images.latex_pair") + r"\ "
+st.latex(pair + r"p < d/4:\ \alpha_p = r\,\phi_p,\qquad " + pair + r"p \ge d/4:\ \alpha_p = c\,\psi_{p-d/4},"
          r"\qquad (\mathcal{R}_{r_1,c_1} q)^\top(\mathcal{R}_{r_2,c_2} k) = "
          r"q^\top \mathcal{R}_{r_2-r_1,\,c_2-c_1}\, k")
 cols = st.columns(4)

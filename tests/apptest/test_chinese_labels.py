@@ -1,6 +1,7 @@
-"""Chinese pages say everything in Chinese: on each of the eight original topic pages, opened in Chinese,
-no English word is left in a chart title, an axis title, a subplot title, a legend name, an animation
-frame's title or a \\text{} label of a formula. Symbols and names are allowed (RoPE, softmax, d, base, ...)."""
+"""Chinese pages say everything in Chinese: on every topic page, opened in Chinese, no English word is left
+in a chart title, an axis title, a subplot title, a legend name, an animation frame's title, a \\text{}
+label of a formula, a metric's label or a knob's label. Symbols and names are allowed (RoPE, softmax, d,
+base, ...)."""
 
 import re
 
@@ -8,17 +9,23 @@ import pytest
 
 from support.apptest import chart_specs, open_page
 
-PAGES = ("complex_plane", "rotations", "phase", "relative", "implementation", "versus", "decay", "linear")
+from explorer.pages import TOPICS
+
+KNOBS = ("slider", "select_slider", "selectbox", "multiselect", "radio", "checkbox", "toggle", "number_input",
+         "text_input", "button")
 # names and symbols that stay as they are in Chinese text
 ALLOWED = {"rope", "softmax", "alibi", "elu", "relu", "base", "toeplitz", "float32", "float64", "cos", "sin", "exp",
            "mod", "max", "min", "re", "im", "rad", "cpu", "cuda", "gpu", "mps", "sub", "sup", "br", "phi", "theta",
-           "pi", "ms", "log", "id", "qk", "pe", "bi", "zw", "iz", "arg", "logit", "roformer"}
-WORD = re.compile(r"[A-Za-z]{2,}")
-TAG = re.compile(r"<[^>]+>")
+           "pi", "ms", "log", "ln", "id", "qk", "pe", "bi", "zw", "iz", "arg", "logit", "roformer", "ntk", "yarn", "llama",
+           "nope", "xpos", "t5", "bfloat16", "float16", "bf16", "fp16", "fp32", "fp64"}
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+# markup, LaTeX commands (\\top, \\max) and identifiers with an underscore (W_q, max_distance) are not words
+NOT_WORDS = re.compile(r"<[^>]+>|\\[A-Za-z]+|[A-Za-z0-9]*_[A-Za-z0-9_{}]*")
+LANGUAGE_SWITCH = "Language / 语言"  # the switch names itself in both languages, so that either reader finds it
 
 
 def english_words(text: str) -> list[str]:
-    return [w for w in WORD.findall(TAG.sub(" ", text or "")) if w.lower() not in ALLOWED]
+    return [w for w in WORD.findall(NOT_WORDS.sub(" ", text or "")) if w.lower() not in ALLOWED]
 
 
 def latex_labels(source: str) -> list[str]:
@@ -41,7 +48,7 @@ def chart_labels(spec: dict) -> list[str]:
     return labels
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", TOPICS)
 def test_no_english_word_in_chinese_labels(page):
     at = open_page(page, lang="zh")
     left = {}
@@ -53,10 +60,18 @@ def test_no_english_word_in_chinese_labels(page):
         for label in latex_labels(formula.value):
             if english_words(label):
                 left[f"formula: {label}"] = english_words(label)
+    for metric in at.metric:
+        if english_words(metric.label):
+            left[f"metric: {metric.label}"] = english_words(metric.label)
+    for kind in KNOBS:
+        for knob in at.get(kind):
+            if knob.label != LANGUAGE_SWITCH and english_words(knob.label):
+                left[f"{kind}: {knob.label}"] = english_words(knob.label)
     assert not left, left
 
 
 def test_the_check_finds_english():
     assert english_words("残差 Residual") == ["Residual"]
+    assert english_words(r"长度 $|z| \\to |z|$，W_q 与 max_distance") == []
     assert latex_labels(r"\text{V rotated:}\ o_m = \text{旋转}") == ["V rotated:", "旋转"]
     assert english_words("RoPE 与 softmax，base = 10,000，d = 64") == []
