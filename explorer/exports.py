@@ -22,13 +22,19 @@ def _values(values) -> list:
     return [] if values is None else np.asarray(values).ravel().tolist()
 
 
+PICK_LAYER = "pick layer"  # the `meta` of a trace drawn only to catch clicks (explorer.charts.pickable_cells)
+
+
 def figure_csv(fig) -> str:
-    """Every trace of a figure in long form: one row per point (series, x, y) or per cell (series, x, y, z)."""
+    """Every trace of a figure in long form: one row per point (series, x, y) or per cell (series, x, y, z);
+    a layer that only catches clicks is left out."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     has_z = any(getattr(trace, "z", None) is not None for trace in fig.data)
     writer.writerow(["series", "x", "y", "z"] if has_z else ["series", "x", "y"])
     for index, trace in enumerate(fig.data):
+        if trace.meta == PICK_LAYER:
+            continue
         series = trace.name or f"trace {index}"
         z = getattr(trace, "z", None)
         if z is not None:

@@ -74,6 +74,9 @@ PAGE_KNOBS = {
         SEED,
         _own("relative", IntKnob, "shift", 100, 0, 4096, 1),
         _own("relative", BoolKnob, "causal", False),
+        # the chosen cell (m, n): query and key positions, narrowed to the sequence on the page
+        _own("relative", IntKnob, "m", 96, 0, 2047, 1),
+        _own("relative", IntKnob, "n", 32, 0, 2047, 1),
     ),
     "implementation": _declare(
         _own("implementation", FloatKnob, "q1", 1.0, -5.0, 5.0, 2, help="q_help"),

@@ -1,8 +1,8 @@
 """"Try this" buttons: each sets some of a page's knobs to a telling case in one click.
 
-A button's callback writes the knobs' session-state keys (`<page>.<name>`, as `explorer.widgets.knob`
-keeps them) before the page runs again, so the widgets show the new values and the router writes them
-into the URL like any other move: the case can be shared as a link.
+A button's callback sets the knobs (`explorer.widgets.set_knobs`) before the page runs again, so the
+widgets show the new values and the router writes them into the URL like any other move: the case can
+be shared as a link.
 """
 
 from __future__ import annotations
@@ -10,11 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from .session import t
-
-
-def _set(page: str, values: dict) -> None:
-    for name, value in values.items():
-        st.session_state[f"{page}.{name}"] = value
+from .widgets import set_knobs
 
 
 def try_buttons(page: str, cases: dict[str, dict]) -> None:
@@ -23,5 +19,5 @@ def try_buttons(page: str, cases: dict[str, dict]) -> None:
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.caption(t("tryit.label"), width="content")
         for name, values in cases.items():
-            st.button(t(f"{page}.try_{name}"), key=f"{page}.try.{name}", on_click=_set, args=(page, dict(values)),
+            st.button(t(f"{page}.try_{name}"), key=f"{page}.try.{name}", on_click=set_knobs, args=(page, dict(values)),
                       type="tertiary", icon=":material/science:")

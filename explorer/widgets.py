@@ -154,6 +154,13 @@ def knob(page: str, name: str, *, where=None, format_func=None, **narrowed):
                 where=where, format_func=format_func)
 
 
+def set_knobs(page: str, values: dict) -> None:
+    """Give knobs of `page` new values (knob name -> value) from a callback, before the page runs again:
+    the widgets show them, the next draw checks them against the knob's range, and the URL follows."""
+    for name, value in values.items():
+        st.session_state[f"{page}.{name}"] = value
+
+
 def url_params() -> dict[str, str]:
     """The knobs drawn so far in this run, as the URL will carry them."""
     return dict(st.session_state.get(_URL, {}))

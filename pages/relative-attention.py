@@ -13,6 +13,15 @@ PAGE = "relative"
 scores = ui.cached(view.scores)
 residual = ui.cached(view.residual)
 weights = ui.cached(view.weights)
+cell = ui.cached(view.cell)
+
+
+def pick(event) -> None:
+    """A click on the score map chooses its cell (m, n)."""
+    chosen = ui.picked_cell(event)
+    if chosen is not None:
+        ui.set_knobs(PAGE, dict(zip(("m", "n"), chosen)))
+
 
 ui.page_header(PAGE)
 # the charts plot against the offset m − n: the formula names that one variable too
@@ -30,13 +39,29 @@ device = str(ui.device())
 
 scored = scores(seq, dim, base, same, seed, device)
 kept = scored["kept"]
+charts = st.container()  # the charts come first on the screen, but show the cell chosen below them
+
+st.subheader(ui.t("relative.cell_header"))
+st.caption(ui.t("relative.cell_text"))
+cols = st.columns(2)
+m = ui.knob(PAGE, "m", where=cols[0], hi=seq - 1)
+n = ui.knob(PAGE, "n", where=cols[1], hi=seq - 1)
+score = cell(seq, dim, base, same, seed, m, n, device)
+at = m - n + seq - 1  # the profile's index of offset m - n
+st.markdown(ui.t("relative.cell_readout", m=m, n=n, score=score, offset=m - n, count=seq - abs(m - n),
+                 low=float(scored["profile"]["min"][at]), high=float(scored["profile"]["max"][at])) + " "
+            + ui.t("relative.cell_same" if same else "relative.cell_random"))
+
 scores_fig = heatmap(scored["drawn"], title=ui.t("relative.scores_title"), colorbar_title=ui.t("relative.score_bar"),
                      **ui.position_axes(kept))
+ui.pickable_cells(scores_fig, kept, scored["drawn"], ui.t("relative.pick_hover"))
 profile_fig = ui.offset_band(scored["profile"], title=ui.t("relative.profile_title"), y_title=ui.t("common.score"),
                              mean_name=ui.t("relative.profile_mean"), band_name=ui.t("relative.profile_band"))
-ui.charts_side_by_side(scores_fig, "scores", profile_fig, "profile")
-if len(kept) < seq:
-    st.caption(ui.t("relative.thinned", s=int(kept[1]), s2=int(kept[2]), n=seq))
+ui.mark_cell(scores_fig, profile_fig, m, n, seq, score, ui.t("relative.cell_name"))
+with charts:
+    ui.charts_side_by_side(scores_fig, "scores", profile_fig, "profile", on_pick_left=pick)
+    if len(kept) < seq:
+        st.caption(ui.t("relative.thinned", s=int(kept[1]), s2=int(kept[2]), n=seq))
 
 st.subheader(ui.t("relative.why_header"))
 st.markdown(ui.t("relative.why_text"))

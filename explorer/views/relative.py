@@ -11,6 +11,7 @@ from rope_viz import (
     dot_product_scale,
     encoded_scores,
     random_attention_inputs,
+    rope_scores,
     shift_residual,
     to_numpy,
     toeplitz_deviation,
@@ -36,6 +37,12 @@ def scores(seq: int, dim: int, base: float, same: bool, seed: int, device: str) 
     return {"drawn": drawn, "kept": kept,
             "profile": {name: to_numpy(values) for name, values in diagonal_profile(full).items()},
             "deviation": toeplitz_deviation(full), "largest": float(full.abs().max())}
+
+
+def cell(seq: int, dim: int, base: float, same: bool, seed: int, m: int, n: int, device: str) -> float:
+    """The one score A(m, n) = (R_m q_m) . (R_n k_n) of the page's sequence, computed on its own."""
+    x, w_q, w_k = inputs(seq, dim, same, seed, device)
+    return float(rope_scores(x[m:m + 1] @ w_q, x[n:n + 1] @ w_k, [m], [n], base=base)[0, 0])
 
 
 def residual(seq: int, dim: int, base: float, same: bool, seed: int, shift: int, device: str) -> dict:

@@ -2,6 +2,7 @@
 2048-position view, extremes, Chinese, hostile links."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from rope_viz import random_projections, random_tokens
 from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
                              page_text, spec_array, url_values)
 
-KNOBS = ("seq", "dim", "base", "content", "shift", "causal", "seed")
+KNOBS = ("seq", "dim", "base", "content", "shift", "causal", "seed", "m", "n")
 
 
 def metric_numbers(at) -> dict[str, float]:
@@ -47,7 +48,8 @@ def test_defaults(assert_clean):
     assert values["Toeplitz deviation (max − min on one diagonal)"] < 1e-5 * largest
     assert values["Largest residual"] < 1e-5 * largest
     assert url_values(at, KNOBS) == {
-        "seq": "128", "dim": "64", "base": "10000", "content": "same", "shift": "100", "causal": "0", "seed": "0"}
+        "seq": "128", "dim": "64", "base": "10000", "content": "same", "shift": "100", "causal": "0", "seed": "0",
+        "m": "96", "n": "32"}
 
 
 def test_scores_match_a_hand_dot_product_and_the_profile_their_diagonals():
@@ -74,6 +76,40 @@ def test_scores_match_a_hand_dot_product_and_the_profile_their_diagonals():
     values = metric_numbers(at)
     assert values["Toeplitz deviation (max − min on one diagonal)"] > 0.1
     assert values["Largest residual"] < 1e-5 * values["Largest |score|, for scale"]
+
+
+def test_the_chosen_cell_is_read_by_hand_and_marked_on_both_charts():
+    seq, dim, base, seed, m, n = 16, 8, 100.0, 3, 11, 4
+    at = open_page("relative", {"seq": seq, "dim": dim, "base": base, "content": "random", "seed": seed, "m": m, "n": n})
+    x = random_tokens(seq, dim, seed=seed, dtype=torch.float64)
+    w_q, w_k = random_projections(dim, dim, seed=seed, dtype=torch.float64)
+    q = [sum(x[m, r].item() * w_q[r, c].item() for r in range(dim)) for c in range(dim)]
+    k = [sum(x[n, r].item() * w_k[r, c].item() for r in range(dim)) for c in range(dim)]
+    expected = hand_score(q, k, m, n, dim, base)
+    shown = re.search(r"A\(11, 4\) = (-?[0-9.e+-]+)\. Its diagonal, offset m − n = 7, holds 9 cells", page_text(at))
+    assert shown and float(shown.group(1)) == pytest.approx(expected, rel=1e-3), page_text(at)
+    specs = chart_specs(at)
+    ring = [trace for trace in specs[0]["data"] if (trace.get("marker") or {}).get("symbol") == "square-open"]
+    assert [(list(spec_array(t["x"])), list(spec_array(t["y"]))) for t in ring] == [([n], [m])]
+    # the dotted diagonal runs from row 7 (key 0) to row 15 (key 8): every cell with m - n = 7
+    diagonal = [t for t in specs[0]["data"] if (t.get("line") or {}).get("dash") == "dot"]
+    assert [(list(spec_array(t["x"])), list(spec_array(t["y"]))) for t in diagonal] == [([0, 8], [7, 15])]
+    # every cell can be picked (16 positions, fewer than the pick layer's limit) and carries its score
+    pick = next(t for t in specs[0]["data"] if t.get("meta") == "pick layer")
+    z = spec_array(specs[0]["data"][0]["z"])
+    cells = [(int(a), int(b)) for a, b in zip(spec_array(pick["y"]), spec_array(pick["x"]))]
+    assert sorted(cells) == [(a, b) for a in range(seq) for b in range(seq)]
+    assert spec_array(pick["customdata"]) == pytest.approx(np.array([z[a, b] for a, b in cells]))
+    marker = [t for t in specs[1]["data"] if (t.get("marker") or {}).get("symbol") == "square-open"]
+    assert [list(spec_array(marker[0]["x"])), marker[0]["y"][0]] == [[m - n], pytest.approx(expected, rel=1e-3)]
+    assert [shape["x0"] for shape in specs[1]["layout"]["shapes"]] == [m - n]
+    assert url_values(at, ("m", "n")) == {"m": "11", "n": "4"}
+
+
+def test_the_chosen_cell_stays_inside_a_shorter_sequence():
+    at = open_page("relative", {"seq": 8, "m": 100, "n": 3})
+    assert url_values(at, ("m", "n")) == {"m": "7", "n": "3"}
+    assert "A(7, 3) = " in page_text(at)
 
 
 def test_causal_weights_are_rows_of_a_softmax():

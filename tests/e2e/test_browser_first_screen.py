@@ -56,3 +56,21 @@ def test_the_position_knob_and_the_animation_slider_agree(projector, open_app):
     projector.wait_for_timeout(300)
     assert chart.locator(CURRENT_POSITION).first.text_content().strip().endswith("= 15")
     assert knob.input_value() == "15"
+
+
+def test_a_click_on_the_score_map_chooses_that_cell(page, open_app):
+    """Clicking cell (m, n) of the relative page's score map moves the page's m and n there (and the URL)."""
+    seq, m, n = 16, 3, 12
+    open_app("relative-attention", f"seq={seq}&m=10&n=2")
+    assert_clean(page)
+    area = page.locator(f"{MAIN_CHARTS} >> nth=0").locator(".nsewdrag").first.bounding_box()
+    # row m from the top (the map reads like a printed matrix), column n from the left, at the cell's centre
+    x, y = area["x"] + (n + 0.5) / seq * area["width"], area["y"] + (m + 0.5) / seq * area["height"]
+    page.mouse.move(x, y)
+    page.wait_for_timeout(300)
+    page.mouse.click(x, y)
+    page.wait_for_url(lambda address: parse_qs(urlparse(address).query).get("m") == [str(m)]
+                      and parse_qs(urlparse(address).query).get("n") == [str(n)], timeout=LOAD_TIMEOUT_MS)
+    wait_for_app(page, timeout=LOAD_TIMEOUT_MS)
+    assert_clean(page)
+    assert page.get_by_text(f"A({m}, {n}) = ").count() == 1

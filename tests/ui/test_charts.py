@@ -1,0 +1,47 @@
+"""Picking a cell of a score map: the click's event as a client sends it, read defensively, and the
+layer of invisible points that catches clicks, left out of the chart's CSV."""
+
+import csv
+import io
+import math
+
+import numpy as np
+import pytest
+
+from explorer.charts import PICK_SIDE, pickable_cells, picked_cell
+from explorer.exports import figure_csv
+from rope_viz.figures import heatmap
+
+
+def event(*points):
+    return {"selection": {"points": list(points), "point_indices": [], "box": [], "lasso": []}}
+
+
+def test_a_click_gives_the_query_row_and_the_key_column():
+    assert picked_cell(event({"x": 4, "y": 11, "curve_number": 1, "point_index": 7})) == (11, 4)
+    assert picked_cell(event({"x": 4.0, "y": 0.0})) == (0, 4)
+
+
+@pytest.mark.parametrize("sent", [
+    None, {}, [], "x", {"selection": None}, {"selection": {"points": []}}, event({"x": 1}), event({"y": 1}),
+    event({"x": "a", "y": 1}), event({"x": [1], "y": 1}), event({"x": math.nan, "y": 1}), event({"x": math.inf, "y": 1}),
+    event({"x": 1.5, "y": 2}), event("not a point"),
+])
+def test_anything_else_picks_nothing(sent):
+    assert picked_cell(sent) is None
+
+
+def test_the_pick_layer_covers_the_cells_and_stays_out_of_the_csv():
+    values = np.arange(300 * 300, dtype=np.float32).reshape(300, 300)
+    kept = np.arange(0, 600, 2)  # 300 positions drawn, as a thinned 600-token map would be
+    fig = heatmap(values, title="t", x_title="n", y_title="m", x=kept, y=kept)
+    before = figure_csv(fig)
+    pickable_cells(fig, kept, values, "%{customdata}")
+    layer = fig.data[-1]
+    step = math.ceil(300 / PICK_SIDE)
+    assert len(layer.x) == len(layer.y) == len(layer.customdata) == math.ceil(300 / step) ** 2 <= PICK_SIDE ** 2
+    for x, y, value in zip(layer.x[:50], layer.y[:50], layer.customdata[:50]):
+        assert values[y // 2, x // 2] == value  # the point at (key x, query y) carries that cell's value
+    assert set(layer.x) == set(layer.y) == set(kept[::step].tolist())
+    assert figure_csv(fig) == before
+    assert len(list(csv.reader(io.StringIO(before)))) == 300 * 300 + 1
