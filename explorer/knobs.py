@@ -112,13 +112,14 @@ PAGE_KNOBS = {
         _own("linear", BoolKnob, "timing", False),
     ),
     "long_context": _declare(
-        _own("long_context", ChoiceKnob, "preset", "Llama-3.1-8B", LONG_CONTEXT_PRESETS, heaviest="gemma-7b"),
+        _own("long_context", ChoiceKnob, "preset", "Llama-3.1-8B", LONG_CONTEXT_PRESETS, heaviest="gemma-7b",
+             menu=True),
         _own("long_context", TextKnob, "config", "", max_length=8192),
         _own("long_context", NumberChoiceKnob, "target", 131072.0, CONTEXT_LENGTHS),
         _own("long_context", ChoiceKnob, "original", "model", ("model",) + tuple(str(int(n)) for n in CONTEXT_LENGTHS)),
         _own("long_context", FloatKnob, "factor", 0.0, 0.0, 128.0, 1),
         _own("long_context", ChoiceKnob, "focus", "model",
-             ("model", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope")),
+             ("model", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"), menu=True),
         _own("long_context", FloatKnob, "beta_fast", 32.0, 1.0, 128.0, 1),
         _own("long_context", FloatKnob, "beta_slow", 1.0, 0.1, 32.0, 1),  # the page: hi = beta_fast
         _own("long_context", FloatKnob, "low_freq", 1.0, 0.5, 16.0, 1),

@@ -126,10 +126,12 @@ class NumberChoiceKnob(_NumberKnob):
 
 @dataclass(frozen=True)
 class ChoiceKnob(Knob):
-    """One of a fixed set of short identifiers; `heaviest` is the one that costs most to show."""
+    """One of a fixed set of short identifiers; `heaviest` is the one that costs most to show. Drawn as
+    a row of radio buttons, or as a drop-down menu when `menu` (for long lists)."""
 
     options: tuple = ()
     heaviest: str | None = None
+    menu: bool = False
 
     def extremes(self):
         return self.default, self.heaviest or self.default

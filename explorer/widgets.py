@@ -103,6 +103,8 @@ def _widget(spec: params.Knob, label: str, key: str, help_text: str | None, wher
     if isinstance(spec, params.NumberChoiceKnob):
         return where.select_slider(options=list(spec.options), format_func=format_func or (lambda v: f"{v:g}"),
                                    **common)
+    if isinstance(spec, params.ChoiceKnob) and spec.menu:
+        return where.selectbox(options=list(spec.options), format_func=format_func or str, **common)
     if isinstance(spec, params.ChoiceKnob):
         return where.radio(options=list(spec.options), format_func=format_func or str, horizontal=True,
                            **common)

@@ -54,11 +54,6 @@ def sequence_figure(which: str, text: int, img_h: int, img_w: int, frames: int, 
 ui.page_header(PAGE)
 
 st.subheader(ui.t("images.grid_header"))
-st.markdown(ui.t("images.grid_text"))
-pair = tex.label("images.latex_pair") + r"\ "
-st.latex(pair + r"p < d/4:\ \alpha_p = r\,\phi_p,\qquad " + pair + r"p \ge d/4:\ \alpha_p = c\,\psi_{p-d/4},"
-         r"\qquad (\mathcal{R}_{r_1,c_1} q)^\top(\mathcal{R}_{r_2,c_2} k) = "
-         r"q^\top \mathcal{R}_{r_2-r_1,\,c_2-c_1}\, k")
 cols = st.columns(4)
 height = ui.knob(PAGE, "height", where=cols[0])
 width = ui.knob(PAGE, "width", where=cols[1])
@@ -75,6 +70,12 @@ with st.spinner(ui.t("images.computing")):
     maps = patch_scores(height, width, row, col, dim, base, frequencies, seed)
 ui.chart(maps_figure(height, width, row, col, dim, base, frequencies, seed), key="maps")
 st.caption(ui.t("images.maps_caption", norm=maps["norm"]))
+# how the maps are made, under them (the maps come on the first screen)
+st.markdown(ui.t("images.grid_text"))
+pair = tex.label("images.latex_pair") + r"\ "
+st.latex(pair + r"p < d/4:\ \alpha_p = r\,\phi_p,\qquad " + pair + r"p \ge d/4:\ \alpha_p = c\,\psi_{p-d/4},"
+         r"\qquad (\mathcal{R}_{r_1,c_1} q)^\top(\mathcal{R}_{r_2,c_2} k) = "
+         r"q^\top \mathcal{R}_{r_2-r_1,\,c_2-c_1}\, k")
 
 st.markdown(ui.t("images.raster_text", width=width))
 if height > 1:

@@ -96,35 +96,37 @@ def trap_figure(trap_args: tuple):
 
 
 ui.page_header(PAGE)
-left, right = st.columns([2, 3])
-with left:
-    preset_name = ui.knob(PAGE, "preset")
-    target = int(ui.knob(PAGE, "target", format_func=length))
-with right:
+top = st.columns(3)
+preset_name = ui.knob(PAGE, "preset", where=top[0])
+target = int(ui.knob(PAGE, "target", where=top[1], format_func=length))
+# the knobs that refine a setting wait in an expander, so that the first chart is on the first screen
+more = st.expander(ui.t("long_context.more_knobs"), icon=":material/tune:")
+with more:
     config_text = ui.knob(PAGE, "config")
 model = resolve_model(preset_name, config_text)
 if model["error"]:
     ui.notice(ui.t("long_context.config_refused", error=model["error"][:300], preset=preset_name))
+methods_named = {name: ui.t(f"long_context.method_{name}") for name in view.METHODS}
+focus_choice = ui.knob(PAGE, "focus", where=top[2], format_func=lambda v: ui.t(
+    "long_context.focus_model", rope_type=model["rope_type"]) if v == "model" else methods_named[v])
 st.caption(ui.t("long_context.model_line", name=model["name"], head_dim=model["head_dim"],
                 rotary_dim=model["rotary_dim"], base=ui.format_base(model["base"]), rope_type=model["rope_type"],
                 original=model["original"], source=ui.t("long_context.source_pasted" if model["pasted"]
                                                          else "long_context.source_preset")))
 
-cols = st.columns(4)
-original_choice = ui.knob(PAGE, "original", where=cols[0], format_func=lambda v: ui.t(
-    "long_context.original_model", n=model["original"]) if v == "model" else length(v))
-original = model["original"] if original_choice == "model" else int(original_choice)
-factor_knob = ui.knob(PAGE, "factor", where=cols[1])
-factor = factor_knob or target / original
-methods_named = {name: ui.t(f"long_context.method_{name}") for name in view.METHODS}
-focus_choice = ui.knob(PAGE, "focus", where=cols[2], format_func=lambda v: ui.t(
-    "long_context.focus_model", rope_type=model["rope_type"]) if v == "model" else methods_named[v])
-with cols[3]:
-    beta_fast = ui.knob(PAGE, "beta_fast")
-    beta_slow = ui.knob(PAGE, "beta_slow", hi=min(32.0, beta_fast))
-cols = st.columns(4)
-low_freq = ui.knob(PAGE, "low_freq", where=cols[0])
-high_freq = ui.knob(PAGE, "high_freq", where=cols[1], lo=low_freq + 0.5)
+with more:
+    cols = st.columns(3)
+    original_choice = ui.knob(PAGE, "original", where=cols[0], format_func=lambda v: ui.t(
+        "long_context.original_model", n=model["original"]) if v == "model" else length(v))
+    original = model["original"] if original_choice == "model" else int(original_choice)
+    factor_knob = ui.knob(PAGE, "factor", where=cols[1])
+    factor = factor_knob or target / original
+    with cols[2]:
+        beta_fast = ui.knob(PAGE, "beta_fast")
+        beta_slow = ui.knob(PAGE, "beta_slow", hi=min(32.0, beta_fast))
+    cols = st.columns(3)
+    low_freq = ui.knob(PAGE, "low_freq", where=cols[0])
+    high_freq = ui.knob(PAGE, "high_freq", where=cols[1], lo=low_freq + 0.5)
 st.markdown(ui.t("long_context.setting", original=original, target=target, factor=factor))
 if target <= original:
     st.info(ui.t("long_context.within_training", target=target, original=original))
@@ -143,10 +145,10 @@ names = {name: methods_named[name] for name in methods}
 pairs = curves["pairs"]
 
 st.subheader(ui.t("long_context.factors_header"))
+ui.chart(factors_figure(setting, focus), key="factors")
 st.markdown(ui.t("long_context.factors_text"))
 st.latex(r"\theta_i = \mathrm{base}^{-2i/d},\qquad \theta_i' = \theta_i / f_i,\qquad "
          r"f_i = \theta_i / \theta_i' \in [1, s],\qquad s = T / L")
-ui.chart(factors_figure(setting, focus), key="factors")
 
 
 def band_text(indices: list) -> str:

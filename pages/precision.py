@@ -99,9 +99,6 @@ def timing_figure(dim: int, base: float, device: str):
 
 
 ui.page_header(PAGE)
-st.latex(r"\theta_i = b^{-2i/d},\qquad \varepsilon_{m,i} = \big|\,\mathrm{wrap}_{(-\pi,\pi]}"
-         r"\big(\tilde\varphi_{m,i} - m\,\theta_i\big)\big|")
-st.markdown(ui.t("precision.recipes_text"))
 
 # --------------------------------------------------------------------------- the angle error
 st.subheader(ui.t("precision.error_header"))
@@ -117,6 +114,10 @@ ui.charts_side_by_side(error_figure(dim, base, view.FASTEST, "precision.fastest_
                        error_figure(dim, base, pair, "precision.chosen_title"), "chosen_pair")
 st.caption(ui.t("precision.error_caption", window=view.WINDOW, points=len(curves["positions"]),
                 floor=view.FLOOR, overflow=curves["overflow_from"]))
+# what the curves measure, and the recipes they name, under the charts (the charts come on the first screen)
+st.latex(r"\theta_i = b^{-2i/d},\qquad \varepsilon_{m,i} = \big|\,\mathrm{wrap}_{(-\pi,\pi]}"
+         r"\big(\tilde\varphi_{m,i} - m\,\theta_i\big)\big|")
+st.markdown(ui.t("precision.recipes_text"))
 st.markdown(ui.t("precision.pair0_text"))
 cells = st.columns(4)
 known = limits()

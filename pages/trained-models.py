@@ -55,7 +55,6 @@ else:
 
 # --- accuracy against evaluation length ---------------------------------------------------------------------
 st.subheader(ui.t("trained.accuracy_header"))
-st.markdown(ui.t("trained.accuracy_text"))
 cols = st.columns(3)
 task = ui.knob(PAGE, "task", where=cols[0], format_func=task_name)
 factor = ui.knob(PAGE, "factor", where=cols[1], format_func=lambda v: f"{v:g}×")
@@ -94,6 +93,7 @@ if series:
                         y_range=(0, 1.03), height=480,
                         x_ticks=sorted({float(v) for s in series for v in s["x"]} | set(marks.values()))),
              key="accuracy")
+st.markdown(ui.t("trained.accuracy_text"))  # the two tasks, under their chart (which comes on the first screen)
 if data["curves"]:
     seeds = data["curves"][0]["seeds"]
     st.caption(ui.t("trained.band_caption", count=len(seeds), seeds=", ".join(str(s) for s in seeds),

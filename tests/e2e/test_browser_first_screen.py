@@ -6,13 +6,13 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from explorer.pages import URLS
 from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, MAIN_CHARTS, VIEWPORT, assert_clean, save_screenshot
 
 pytestmark = pytest.mark.browser
 PROJECTOR = {"width": 1280, "height": 720}
-TOPIC_PAGES = ("complex-numbers", "frequency-clocks", "phase-cancellation", "relative-attention",
-               "implementation-forms", "rope-vs-sinusoidal", "long-term-decay", "linear-attention")
+TOPIC_PAGES = tuple(url for url in URLS if url)  # every page but home
 CLOCKS = f"{MAIN_CHARTS} >> nth=0"
 CURRENT_POSITION = ".slider-group > text.slider-label"
 

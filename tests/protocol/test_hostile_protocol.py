@@ -217,10 +217,12 @@ WRONG = {
     "json_value": "{not json", "int_array_value": [1, 2], "double_array_value": [0.5],
     "string_array_value": ["a", "b"], "bytes_value": b"\x00", "trigger_value": True,
 }
-# every kind of widget the app draws: slider, select slider, multiselect, radio (knob and plain), toggle
+# every kind of widget the app draws: slider, select slider, multiselect, radio (knob and plain), toggle,
+# drop-down menu, and a chart that takes clicks (its selection, a JSON string)
 WIDGETS = [(CLOCKS, "rotations.dim", "double_array_value"), (CLOCKS, "rotations.base", "string_array_value"),
            (CLOCKS, "rotations.pairs", "string_array_value"), (CLOCKS, "app.lang", "string_value"),
-           (CLOCKS, "app.img", "string_value"), ("long-term-decay", "decay.log_x", "bool_value")]
+           (CLOCKS, "app.img", "string_value"), ("long-term-decay", "decay.log_x", "bool_value"),
+           ("long-context", "long_context.preset", "string_value"), ("relative-attention", "scores", "string_value")]
 
 
 @pytest.mark.parametrize("page, key, own", WIDGETS, ids=[key for _, key, _ in WIDGETS])
@@ -243,6 +245,24 @@ def test_a_value_of_the_wrong_type_is_replaced_and_the_session_recovers(server, 
     runs = run_async(go())
     broken = [(kind, run.exceptions or run.error or run.status) for kind, run in runs if not run.ok]
     assert not broken, explain(broken)
-    if key.split(".")[0] in ("rotations", "decay"):  # a knob: shown at its default, with a notice
+    if key.split(".")[0] in ("rotations", "decay", "long_context"):  # a knob: shown at its default, with a notice
         noticed = [kind for kind, run in runs[:-3] if run.elements.get("alert", 0)]
         assert noticed == [kind for kind, _ in runs[:-3]], explain(runs[:-3])
+
+
+FORGED_CLICKS = ("x", "{}", "[]", "null", '{"selection": null}', '{"selection": {"points": "all"}}',
+                 '{"selection": {"points": [{"x": 1e308, "y": -5}]}}', '{"selection": {"points": [{"x": "<b>", "y": null}]}}',
+                 '{"selection": {"points": [{"x": 4, "y": 11}]}}')
+
+
+def test_a_forged_click_on_the_score_map_is_read_safely(server, explain):
+    """The score map's selection is JSON the client writes: any of it gives a served page."""
+    async def go():
+        async with WidgetSession(server.url, timeout=TIMEOUT_S) as session:
+            assert (await session.run("relative-attention", _light("relative"))).ok
+            chart = session.widget_id("scores")
+            return [(sent, await session.run("relative-attention", widget_states=[widget_state(chart, string_value=sent)]))
+                    for sent in FORGED_CLICKS]
+
+    broken = [(sent, run.exceptions or run.error or run.status) for sent, run in run_async(go()) if not run.ok]
+    assert not broken, explain(broken)
