@@ -47,7 +47,12 @@ def _rotate_half_baseline(x):
 
 
 def _fast_branch(x, layout) -> str:
-    """Which branch apply_rope(method="fast") takes for x: "compiled" or "eager"."""
+    """Which branch apply_rope(method="fast") takes for x: "triton" (CUDA), "compiled" or "eager"."""
+    if x.is_cuda:
+        from rope_viz import triton_rope  # imported only where it compiles for a GPU
+
+        if triton_rope.usable(x):
+            return "triton"
     if x.numel() < kernels.COMPILED_MIN_ELEMENTS:
         return "eager"
     cos, sin = rope_tables(None, x.shape[-2], x.shape[-1], 10000.0, torch.float32, x.device)

@@ -71,13 +71,13 @@ from .precision import (
     time_angle_fix,
     worst_angle_errors,
 )
-from .rotary import METHODS, apply_rope, rotation_matrices, rotation_matrix
+from .rotary import METHODS, apply_rope, apply_rope_qk, rotation_matrices, rotation_matrix
 from .scaling import ROPE_SCALINGS, ROPE_TYPES, scaled_inv_freq
 from .sinusoidal import sinusoidal_at, sinusoidal_encoding
 from .timing import time_call
 
 __all__ = [
-    "ENCODINGS", "METHODS", "additive_decomposition", "angles", "apply_rope", "attention_costs",
+    "ENCODINGS", "METHODS", "additive_decomposition", "angles", "apply_rope", "apply_rope_qk", "attention_costs",
     "attention_weights", "count_rises", "distance_grid",
     "decay_bound", "describe", "diagonal_profile", "empirical_decay", "encoded_scores", "get_device",
     "inv_freq", "layout_permutation", "linear_attention", "max_elements", "pair_indices",

@@ -161,7 +161,7 @@ def _frequencies(positions, seq, rotary_dim, base, rope_scaling, max_position_em
 def apply_rope(x: torch.Tensor, positions=None, *, base: float = 10000.0, layout: str = "interleaved",
                method: str = "fast", rotary_dim: int | None = None, rope_scaling=None,
                max_position_embeddings: int | None = None, inv_freq=None,
-               attention_factor: float | None = None) -> torch.Tensor:
+               attention_factor: float | None = None, inplace: bool = False) -> torch.Tensor:
     """Rotate every pair of x (..., seq, dim) by position * theta_i.
 
     positions: one (possibly fractional) position per row of the sequence; default 0..seq-1.
@@ -177,12 +177,39 @@ def apply_rope(x: torch.Tensor, positions=None, *, base: float = 10000.0, layout
     max_position_embeddings: the model's context length, for rope_scaling types that need it.
     inv_freq: explicit frequencies (rotary_dim/2 of them) instead of base^(-2i/r), with an optional
         attention_factor (default 1) multiplying cos and sin.
+    inplace: write the result into x and return x (the fast path on CUDA rotates x where it lies;
+        elsewhere the result is computed, then copied into x).
+
+    On CUDA the fast path is one Triton kernel (rope_viz.triton_rope) for float32, bfloat16 and
+    float16, any strides with a contiguous last dimension, partial rotary included.
     """
     seq, rotary_dim, base, positions = _check_input(x, positions, base, layout, method, rotary_dim)
     freqs, scale = _frequencies(positions, seq, rotary_dim, base, rope_scaling, max_position_embeddings,
                                 inv_freq, attention_factor)
+    if method == "fast" and x.is_cuda:
+        from . import triton_rope  # imported where it can run: Triton compiles for the GPU at import
+
+        if triton_rope.usable(x):
+            cos, sin = rope_tables(positions, seq, rotary_dim, base, torch.float32, x.device, inv_freq=freqs,
+                                   scale=scale)
+            done = triton_rope.rope_triton(x, cos, sin, layout, rotary_dim=rotary_dim, out=x if inplace else None)
+            if done is not None:
+                return done
     compute = x if x.dtype in (torch.float32, torch.float64) or method == "fast" else x.float()
     rotated = _METHODS[method](compute[..., :rotary_dim], positions, base, layout, freqs, scale)
+    if inplace:
+        x[..., :rotary_dim].copy_(rotated)
+        return x
     if rotary_dim < x.shape[-1]:
         rotated = torch.cat((rotated.to(x.dtype), x[..., rotary_dim:]), dim=-1)
     return rotated.to(x.dtype)
+
+
+def apply_rope_qk(q: torch.Tensor, k: torch.Tensor, positions=None, **options) -> tuple[torch.Tensor, torch.Tensor]:
+    """Rotate queries and keys in one call, as attention layers do: (apply_rope(q, ...), apply_rope(k, ...))
+    with the same positions and options (base, layout, rotary_dim, rope_scaling, inplace, ...). q and k
+    may differ in every dimension but the last two (e.g. fewer key heads, as in grouped-query attention).
+    At the default positions the second call finds the cos/sin tables of the first in the cache."""
+    if isinstance(q, torch.Tensor) and isinstance(k, torch.Tensor) and q.shape[-2:] != k.shape[-2:]:
+        raise ValueError(f"q and k must agree in (seq, dim), got {tuple(q.shape)} and {tuple(k.shape)}")
+    return apply_rope(q, positions, **options), apply_rope(k, positions, **options)
