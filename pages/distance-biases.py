@@ -68,11 +68,6 @@ def matrices_figure(dim: int, base: float, heads: int, num_buckets: int, max_dis
 
 
 ui.page_header(PAGE)
-st.latex(r"\text{RoPE: } (\mathcal{R}_m q)^\top(\mathcal{R}_n k) = q^\top \mathcal{R}_{n-m} k\qquad"
-         r"\text{xPos: } \sum_i \zeta_i^{(m-n)/s}\,(\ldots)_i")
-st.latex(r"\text{ALiBi: } q^\top k - s_h\,(m-n)\qquad"
-         r"\text{T5: } q^\top k + b_h[\mathrm{bucket}(n-m)]\qquad"
-         r"\text{NoPE: } q^\top k")
 cols = st.columns(4)
 max_r = ui.knob(PAGE, "max_r", where=cols[0])
 dim = ui.knob(PAGE, "dim", where=cols[1])
@@ -81,18 +76,25 @@ seed = ui.knob(PAGE, "seed", where=cols[3])
 
 st.subheader(ui.t("biases.curves_header"))
 left, right = st.columns(2)
+left_chart, right_chart = left.container(), right.container()  # each chart above its own knob
 with left:
     scale_base = ui.knob(PAGE, "scale_base")
 with right:
     heads = ui.knob(PAGE, "heads")
 with st.spinner(ui.t("biases.computing")):
     profiles(max_r, dim, base, heads, scale_base, seed)  # the slow part, under the spinner
-with left:
+with left_chart:
     ui.chart(expected_figure(max_r, dim, base, heads, scale_base, seed), key="expected")
     st.caption(ui.t("biases.expected_caption"))
-with right:
+with right_chart:
     ui.chart(alibi_figure(max_r, dim, base, heads, scale_base, seed), key="alibi")
     st.caption(ui.t("biases.alibi_caption"))
+# the five scores written out, under the curves that compare them
+st.latex(r"\text{RoPE: } (\mathcal{R}_m q)^\top(\mathcal{R}_n k) = q^\top \mathcal{R}_{n-m} k\qquad"
+         r"\text{xPos: } \sum_i \zeta_i^{(m-n)/s}\,(\ldots)_i")
+st.latex(r"\text{ALiBi: } q^\top k - s_h\,(m-n)\qquad"
+         r"\text{T5: } q^\top k + b_h[\mathrm{bucket}(n-m)]\qquad"
+         r"\text{NoPE: } q^\top k")
 
 cols = st.columns(3)
 num_buckets = ui.knob(PAGE, "num_buckets", where=cols[0])

@@ -60,16 +60,18 @@ width = ui.knob(PAGE, "width", where=cols[1])
 # narrowed to the image, default included (a repaired link falls back to a default that fits)
 row = ui.knob(PAGE, "row", where=cols[2], hi=height - 1, default=min(PAGE_KNOBS[PAGE]["row"].default, height - 1))
 col = ui.knob(PAGE, "col", where=cols[3], hi=width - 1, default=min(PAGE_KNOBS[PAGE]["col"].default, width - 1))
+maps_slot = st.container()  # the maps first; the vectors' knobs under them
 cols = st.columns(4)
 dim = ui.knob(PAGE, "dim", where=cols[0])
 base = ui.knob(PAGE, "base", where=cols[1], format_func=ui.format_base)
 frequencies = ui.knob(PAGE, "frequencies", where=cols[2], format_func=lambda v: ui.t(f"images.frequencies_{v}"))
 seed = ui.knob(PAGE, "seed", where=cols[3])
 
-with st.spinner(ui.t("images.computing")):
-    maps = patch_scores(height, width, row, col, dim, base, frequencies, seed)
-ui.chart(maps_figure(height, width, row, col, dim, base, frequencies, seed), key="maps")
-st.caption(ui.t("images.maps_caption", norm=maps["norm"]))
+with maps_slot:
+    with st.spinner(ui.t("images.computing")):
+        maps = patch_scores(height, width, row, col, dim, base, frequencies, seed)
+    ui.chart(maps_figure(height, width, row, col, dim, base, frequencies, seed), key="maps")
+    st.caption(ui.t("images.maps_caption", norm=maps["norm"]))
 # how the maps are made, under them (the maps come on the first screen)
 st.markdown(ui.t("images.grid_text"))
 pair = tex.label("images.latex_pair") + r"\ "

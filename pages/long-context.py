@@ -109,10 +109,10 @@ if model["error"]:
 methods_named = {name: ui.t(f"long_context.method_{name}") for name in view.METHODS}
 focus_choice = ui.knob(PAGE, "focus", where=top[2], format_func=lambda v: ui.t(
     "long_context.focus_model", rope_type=model["rope_type"]) if v == "model" else methods_named[v])
-st.caption(ui.t("long_context.model_line", name=model["name"], head_dim=model["head_dim"],
-                rotary_dim=model["rotary_dim"], base=ui.format_base(model["base"]), rope_type=model["rope_type"],
-                original=model["original"], source=ui.t("long_context.source_pasted" if model["pasted"]
-                                                         else "long_context.source_preset")))
+model_line = ui.t("long_context.model_line", name=model["name"], head_dim=model["head_dim"],
+                  rotary_dim=model["rotary_dim"], base=ui.format_base(model["base"]), rope_type=model["rope_type"],
+                  original=model["original"], source=ui.t("long_context.source_pasted" if model["pasted"]
+                                                           else "long_context.source_preset"))
 
 with more:
     cols = st.columns(3)
@@ -127,7 +127,6 @@ with more:
     cols = st.columns(3)
     low_freq = ui.knob(PAGE, "low_freq", where=cols[0])
     high_freq = ui.knob(PAGE, "high_freq", where=cols[1], lo=low_freq + 0.5)
-st.markdown(ui.t("long_context.setting", original=original, target=target, factor=factor))
 if target <= original:
     st.info(ui.t("long_context.within_training", target=target, original=original))
 
@@ -146,6 +145,9 @@ pairs = curves["pairs"]
 
 st.subheader(ui.t("long_context.factors_header"))
 ui.chart(factors_figure(setting, focus), key="factors")
+# the setting in words, under its first chart (which comes on the first screen)
+st.caption(model_line)
+st.markdown(ui.t("long_context.setting", original=original, target=target, factor=factor))
 st.markdown(ui.t("long_context.factors_text"))
 st.latex(r"\theta_i = \mathrm{base}^{-2i/d},\qquad \theta_i' = \theta_i / f_i,\qquad "
          r"f_i = \theta_i / \theta_i' \in [1, s],\qquad s = T / L")

@@ -49,12 +49,10 @@ if facts is None:
     st.info(ui.t("trained.missing", folder=folder))
 elif facts["error"]:
     st.info(ui.t("trained.malformed", error=facts["error"]))
-else:
-    st.caption(ui.t("trained.source", runs=facts["runs"], created=facts["created"], device=facts["device"],
-                    minutes=facts["wall_seconds"] / 60, torch=facts["torch"]))
 
 # --- accuracy against evaluation length ---------------------------------------------------------------------
 st.subheader(ui.t("trained.accuracy_header"))
+chart_slot = st.container()  # the chart first, its knobs under it
 cols = st.columns(3)
 task = ui.knob(PAGE, "task", where=cols[0], format_func=task_name)
 factor = ui.knob(PAGE, "factor", where=cols[1], format_func=lambda v: f"{v:g}×")
@@ -87,13 +85,18 @@ for run in live_runs:
                        "color": 7 if mine else 6, "group": f"live{run['id']}"})
     if run["train_len"] != data["train_len"]:
         marks[ui.t("trained.live_len_mark", n=run["train_len"])] = run["train_len"]
-if series:
-    ui.chart(band_lines(series, marks=marks, title=ui.t("trained.accuracy_title", task=task_name(task)),
-                        x_title=ui.t("trained.length_axis"), y_title=ui.t("trained.accuracy_axis"), log_x=True,
-                        y_range=(0, 1.03), height=480,
-                        x_ticks=sorted({float(v) for s in series for v in s["x"]} | set(marks.values()))),
-             key="accuracy")
-st.markdown(ui.t("trained.accuracy_text"))  # the two tasks, under their chart (which comes on the first screen)
+with chart_slot:
+    if series:
+        ui.chart(band_lines(series, marks=marks, title=ui.t("trained.accuracy_title", task=task_name(task)),
+                            x_title=ui.t("trained.length_axis"), y_title=ui.t("trained.accuracy_axis"), log_x=True,
+                            y_range=(0, 1.03), height=480,
+                            x_ticks=sorted({float(v) for s in series for v in s["x"]} | set(marks.values()))),
+                 key="accuracy")
+# the two tasks and where the results come from, under their chart (which comes on the first screen)
+st.markdown(ui.t("trained.accuracy_text"))
+if facts is not None and not facts["error"]:
+    st.caption(ui.t("trained.source", runs=facts["runs"], created=facts["created"], device=facts["device"],
+                    minutes=facts["wall_seconds"] / 60, torch=facts["torch"]))
 if data["curves"]:
     seeds = data["curves"][0]["seeds"]
     st.caption(ui.t("trained.band_caption", count=len(seeds), seeds=", ".join(str(s) for s in seeds),
