@@ -20,11 +20,12 @@ import torch
 
 from rope_viz.device import describe
 
-from . import knobs, presenter, session, text, widgets
+from . import knobs, memory, presenter, session, text, widgets
 from .pages import PAGES, TOPICS, script
 
 _routing = threading.local()
 widgets.vet_widget_states()  # every widget value a client sends is checked before Streamlit uses it
+memory.return_freed_buffers()  # what page runs free goes back to the system (glibc keeps it otherwise)
 
 
 def main() -> None:

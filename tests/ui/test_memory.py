@@ -1,0 +1,41 @@
+"""explorer.memory: with glibc's mmap threshold fixed, arrays of a few MiB freed by a page run go back to the
+system; without it, once a larger array has come and gone, they stay in the process. Each case runs in a
+fresh interpreter (the threshold is per process)."""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from support.server import ROOT
+
+PROBE = textwrap.dedent("""
+    import sys
+    import numpy as np
+    import psutil
+    if sys.argv[1] == "fixed":
+        from explorer.memory import return_freed_buffers
+        assert return_freed_buffers()
+    process = psutil.Process()
+    first = np.ones(1 << 20)  # 8 MiB, a mapping of its own; freeing it raises glibc's threshold past 8 MiB
+    del first
+    before = process.memory_info().rss
+    arrays = [np.ones(1 << 19) for _ in range(10)]  # ten 4 MiB arrays
+    pinned = [bytearray(64) for _ in range(1000)]  # small blocks allocated after them
+    del arrays
+    print((process.memory_info().rss - before) / 2**20)
+""")
+
+
+def kept_mib(mode: str) -> float:
+    done = subprocess.run([sys.executable, "-c", PROBE, mode], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return float(done.stdout)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator: Linux only")
+def test_freed_arrays_go_back_to_the_system():
+    plain, fixed = kept_mib("plain"), kept_mib("fixed")
+    assert plain > 4.0, plain  # the behaviour the fix is for (if glibc changes, this says so)
+    assert fixed < 1.0, fixed
