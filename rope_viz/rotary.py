@@ -7,6 +7,7 @@ the same thing; they differ only in cost.
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import torch
@@ -209,7 +210,24 @@ def apply_rope_qk(q: torch.Tensor, k: torch.Tensor, positions=None, **options) -
     """Rotate queries and keys in one call, as attention layers do: (apply_rope(q, ...), apply_rope(k, ...))
     with the same positions and options (base, layout, rotary_dim, rope_scaling, inplace, ...). q and k
     may differ in every dimension but the last two (e.g. fewer key heads, as in grouped-query attention).
-    At the default positions the second call finds the cos/sin tables of the first in the cache."""
+    On CUDA the fast path rotates both in one launch of the Triton kernel, from one pair of tables."""
     if isinstance(q, torch.Tensor) and isinstance(k, torch.Tensor) and q.shape[-2:] != k.shape[-2:]:
         raise ValueError(f"q and k must agree in (seq, dim), got {tuple(q.shape)} and {tuple(k.shape)}")
+    bound = inspect.signature(apply_rope).bind(q, positions, **options)
+    bound.apply_defaults()
+    given = bound.arguments
+    if given["method"] == "fast" and q.is_cuda and k.is_cuda and q.dtype == k.dtype and q.device == k.device:
+        from . import triton_rope
+
+        if triton_rope.usable(q):
+            seq, rotary_dim, base, pos = _check_input(q, positions, given["base"], given["layout"], "fast",
+                                                      given["rotary_dim"])
+            _check_input(k, pos, base, given["layout"], "fast", rotary_dim)
+            freqs, scale = _frequencies(pos, seq, rotary_dim, base, given["rope_scaling"],
+                                        given["max_position_embeddings"], given["inv_freq"], given["attention_factor"])
+            cos, sin = rope_tables(pos, seq, rotary_dim, base, torch.float32, q.device, inv_freq=freqs, scale=scale)
+            done = triton_rope.rope_triton_qk(q, k, cos, sin, given["layout"], rotary_dim=rotary_dim,
+                                              inplace=given["inplace"])
+            if done is not None:
+                return done
     return apply_rope(q, positions, **options), apply_rope(k, positions, **options)

@@ -40,12 +40,11 @@ def usable(x: torch.Tensor) -> bool:
 
 if triton is not None:
     @triton.jit
-    def _rope_rows(x_ptr, out_ptr, cos_ptr, sin_ptr, seq, heads, blocks_per_head,
-                   sx_b, sx_h, sx_s, so_b, so_h, so_s, s_table,
-                   HALF: tl.constexpr, PASS: tl.constexpr, INTERLEAVED: tl.constexpr,
-                   BLOCK_S: tl.constexpr, BLOCK_P: tl.constexpr, BLOCK_PASS: tl.constexpr):
-        # one flat grid axis (no 65,535 limit): program -> (batch, head, block of rows)
-        program = tl.program_id(0)
+    def _rotate_rows(x_ptr, out_ptr, cos_ptr, sin_ptr, program, seq, heads, blocks_per_head,
+                     sx_b, sx_h, sx_s, so_b, so_h, so_s, s_table,
+                     HALF: tl.constexpr, PASS: tl.constexpr, INTERLEAVED: tl.constexpr,
+                     BLOCK_S: tl.constexpr, BLOCK_P: tl.constexpr, BLOCK_PASS: tl.constexpr):
+        """Program number `program` of one tensor: a block of rows of one (batch, head)."""
         head_index = program // blocks_per_head
         b, h = head_index // heads, head_index % heads
         rows = (program % blocks_per_head) * BLOCK_S + tl.arange(0, BLOCK_S)
@@ -73,6 +72,32 @@ if triton is not None:
             rest_mask = row_ok[:, None] & (rest < 2 * HALF + PASS)
             tl.store(out_rows + rest, tl.load(x_rows + rest, mask=rest_mask), mask=rest_mask)
 
+    @triton.jit
+    def _rope_rows(x_ptr, out_ptr, cos_ptr, sin_ptr, seq, heads, blocks_per_head,
+                   sx_b, sx_h, sx_s, so_b, so_h, so_s, s_table,
+                   HALF: tl.constexpr, PASS: tl.constexpr, INTERLEAVED: tl.constexpr,
+                   BLOCK_S: tl.constexpr, BLOCK_P: tl.constexpr, BLOCK_PASS: tl.constexpr):
+        # one flat grid axis (no 65,535 limit): program -> (batch, head, block of rows)
+        _rotate_rows(x_ptr, out_ptr, cos_ptr, sin_ptr, tl.program_id(0), seq, heads, blocks_per_head,
+                     sx_b, sx_h, sx_s, so_b, so_h, so_s, s_table, HALF, PASS, INTERLEAVED, BLOCK_S, BLOCK_P, BLOCK_PASS)
+
+    @triton.jit
+    def _rope_qk_rows(q_ptr, q_out_ptr, k_ptr, k_out_ptr, cos_ptr, sin_ptr, seq, q_heads, k_heads,
+                      blocks_per_head, q_programs,
+                      sq_b, sq_h, sq_s, sqo_b, sqo_h, sqo_s, sk_b, sk_h, sk_s, sko_b, sko_h, sko_s, s_table,
+                      HALF: tl.constexpr, PASS: tl.constexpr, INTERLEAVED: tl.constexpr,
+                      BLOCK_S: tl.constexpr, BLOCK_P: tl.constexpr, BLOCK_PASS: tl.constexpr):
+        # the first q_programs programs rotate q, the rest k: both tensors in one launch
+        program = tl.program_id(0)
+        if program < q_programs:
+            _rotate_rows(q_ptr, q_out_ptr, cos_ptr, sin_ptr, program, seq, q_heads, blocks_per_head,
+                         sq_b, sq_h, sq_s, sqo_b, sqo_h, sqo_s, s_table,
+                         HALF, PASS, INTERLEAVED, BLOCK_S, BLOCK_P, BLOCK_PASS)
+        else:
+            _rotate_rows(k_ptr, k_out_ptr, cos_ptr, sin_ptr, program - q_programs, seq, k_heads, blocks_per_head,
+                         sk_b, sk_h, sk_s, sko_b, sko_h, sko_s, s_table,
+                         HALF, PASS, INTERLEAVED, BLOCK_S, BLOCK_P, BLOCK_PASS)
+
 
 def _as_4d(t: torch.Tensor) -> torch.Tensor | None:
     """t (..., seq, dim) as a (batch, heads, seq, dim) view, or None when its leading dimensions
@@ -87,16 +112,10 @@ def _as_4d(t: torch.Tensor) -> torch.Tensor | None:
     return t
 
 
-def rope_triton(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, *,
-                rotary_dim: int | None = None, out: torch.Tensor | None = None) -> torch.Tensor | None:
-    """Rotate the first `rotary_dim` (default all) coordinates of x (..., seq, dim) with float32
-    tables cos, sin (seq, rotary_dim/2) in `layout` ("interleaved" or "half"); the rest pass through.
-
-    `out`: where to write (a tensor shaped and typed like x; x itself rotates in place, the
-    coordinates past rotary_dim untouched); by default a new tensor. Returns the result, or None when
-    this kernel cannot take x (see `usable`; also a last dimension that is not contiguous, or leading
-    dimensions that cannot be merged without a copy): the caller then takes another path.
-    """
+def _plan(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, rotary_dim: int | None,
+          out: torch.Tensor | None):
+    """(x4, out4, constexprs) for one tensor, or None when the kernel cannot take x; raises ValueError
+    on inconsistent arguments."""
     if triton is None or x.dtype not in DTYPES or x.shape[-1] == 0 or x.stride(-1) != 1:
         return None
     dim = x.shape[-1]
@@ -116,17 +135,63 @@ def rope_triton(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: s
     x4, out4 = _as_4d(x), _as_4d(out)
     if x4 is None or out4 is None:
         return None
-    if seq == 0 or x.numel() == 0:
-        return out
-    cos, sin = cos.contiguous(), sin.contiguous()
     block_p = triton.next_power_of_2(half)
-    block_s = max(1, min(64, ROW_BLOCK_ELEMENTS // block_p))
     passed = 0 if out.data_ptr() == x.data_ptr() else dim - rotary_dim
-    batch, heads = x4.shape[0], x4.shape[1]
-    blocks_per_head = triton.cdiv(seq, block_s)
-    _rope_rows[(batch * heads * blocks_per_head,)](
-        x4, out4, cos, sin, seq, heads, blocks_per_head,
-        x4.stride(0), x4.stride(1), x4.stride(2), out4.stride(0), out4.stride(1), out4.stride(2), cos.stride(0),
-        HALF=half, PASS=passed, INTERLEAVED=layout == "interleaved",
-        BLOCK_S=block_s, BLOCK_P=block_p, BLOCK_PASS=triton.next_power_of_2(max(passed, 1)), num_warps=4)
+    constexprs = dict(HALF=half, PASS=passed, INTERLEAVED=layout == "interleaved",
+                      BLOCK_S=max(1, min(64, ROW_BLOCK_ELEMENTS // block_p)), BLOCK_P=block_p,
+                      BLOCK_PASS=triton.next_power_of_2(max(passed, 1)))
+    return x4, out4, out, constexprs
+
+
+def _strides(x4: torch.Tensor, out4: torch.Tensor) -> tuple:
+    return x4.stride(0), x4.stride(1), x4.stride(2), out4.stride(0), out4.stride(1), out4.stride(2)
+
+
+def rope_triton(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, *,
+                rotary_dim: int | None = None, out: torch.Tensor | None = None) -> torch.Tensor | None:
+    """Rotate the first `rotary_dim` (default all) coordinates of x (..., seq, dim) with float32
+    tables cos, sin (seq, rotary_dim/2) in `layout` ("interleaved" or "half"); the rest pass through.
+
+    `out`: where to write (a tensor shaped and typed like x; x itself rotates in place, the
+    coordinates past rotary_dim untouched); by default a new tensor. Returns the result, or None when
+    this kernel cannot take x (see `usable`; also a last dimension that is not contiguous, or leading
+    dimensions that cannot be merged without a copy): the caller then takes another path.
+    """
+    plan = _plan(x, cos, sin, layout, rotary_dim, out)
+    if plan is None:
+        return None
+    x4, out4, out, constexprs = plan
+    if x.numel() == 0:
+        return out
+    seq, heads = x.shape[-2], x4.shape[1]
+    blocks_per_head = triton.cdiv(seq, constexprs["BLOCK_S"])
+    cos, sin = cos.contiguous(), sin.contiguous()
+    _rope_rows[(x4.shape[0] * heads * blocks_per_head,)](
+        x4, out4, cos, sin, seq, heads, blocks_per_head, *_strides(x4, out4), cos.stride(0),
+        **constexprs, num_warps=4)
     return out
+
+
+def rope_triton_qk(q: torch.Tensor, k: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, *,
+                   rotary_dim: int | None = None, inplace: bool = False) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """rope_triton for queries and keys at once, in one launch: q and k (same dtype and device, the same
+    (seq, dim), any leading dimensions, e.g. fewer key heads) with the same tables. Returns (q', k')
+    (q and k themselves when `inplace`), or None when the kernel cannot take them."""
+    if q.dtype != k.dtype or q.device != k.device or q.shape[-2:] != k.shape[-2:]:
+        return None
+    plans = [_plan(t, cos, sin, layout, rotary_dim, t if inplace else None) for t in (q, k)]
+    if plans[0] is None or plans[1] is None:
+        return None
+    (q4, q_out4, q_out, constexprs), (k4, k_out4, k_out, _) = plans
+    if q.numel() == 0 or k.numel() == 0:
+        return (rope_triton(q, cos, sin, layout, rotary_dim=rotary_dim, out=q_out),
+                rope_triton(k, cos, sin, layout, rotary_dim=rotary_dim, out=k_out))
+    seq = q.shape[-2]
+    blocks_per_head = triton.cdiv(seq, constexprs["BLOCK_S"])
+    q_programs = q4.shape[0] * q4.shape[1] * blocks_per_head
+    k_programs = k4.shape[0] * k4.shape[1] * blocks_per_head
+    cos, sin = cos.contiguous(), sin.contiguous()
+    _rope_qk_rows[(q_programs + k_programs,)](
+        q4, q_out4, k4, k_out4, cos, sin, seq, q4.shape[1], k4.shape[1], blocks_per_head, q_programs,
+        *_strides(q4, q_out4), *_strides(k4, k_out4), cos.stride(0), **constexprs, num_warps=4)
+    return q_out, k_out

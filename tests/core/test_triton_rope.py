@@ -165,3 +165,32 @@ def test_q_and_k_in_one_call_with_fewer_key_heads():
     assert torch.equal(k_rot, apply_rope(k, positions, layout="half", base=500000.0))
     with pytest.raises(ValueError):
         apply_rope_qk(q, random_x(2, 2, 9, 16))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
+def test_q_and_k_in_one_launch_equal_two_launches(layout, dtype):
+    """Eight query heads and two key heads (grouped-query attention), partial rotary, odd lengths."""
+    q, k = random_x(2, 8, 37, 20, dtype=dtype, seed=1), random_x(2, 2, 37, 20, dtype=dtype, seed=2)
+    cos, sin = tables(None, 37, 12)
+    q_rot, k_rot = triton_rope.rope_triton_qk(q, k, cos, sin, layout, rotary_dim=12)
+    assert torch.equal(q_rot, triton_rope.rope_triton(q, cos, sin, layout, rotary_dim=12))
+    assert torch.equal(k_rot, triton_rope.rope_triton(k, cos, sin, layout, rotary_dim=12))
+    assert_close(k_rot, reference(k, range(37), layout, 12))
+
+
+def test_q_and_k_in_place_through_transformers_views():
+    q_storage, k_storage = random_x(1, 9, 4, 16, seed=3), random_x(1, 9, 2, 16, seed=4)
+    q, k = q_storage.transpose(1, 2), k_storage.transpose(1, 2)
+    expected = reference(q, range(9), "half", 16), reference(k, range(9), "half", 16)
+    cos, sin = tables(None, 9, 16)
+    q_rot, k_rot = triton_rope.rope_triton_qk(q, k, cos, sin, "half", inplace=True)
+    assert q_rot is q and k_rot is k
+    assert_close(q_storage.transpose(1, 2), expected[0])
+    assert_close(k_storage.transpose(1, 2), expected[1])
+
+
+def test_q_and_k_it_cannot_take_together_are_handed_back():
+    cos, sin = tables(None, 6, 8)
+    assert triton_rope.rope_triton_qk(random_x(6, 8), random_x(6, 8).half(), cos, sin, "half") is None
+    assert triton_rope.rope_triton_qk(random_x(6, 8), random_x(5, 8), cos, sin, "half") is None
