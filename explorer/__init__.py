@@ -11,8 +11,7 @@
 """
 
 from .cache import cached, figure
-from .charts import (chart, chart_beside, charts_side_by_side, mark_cell, offset_band, page_header, pickable_cells,
-                     picked_cell, position_axes)
+from .charts import chart, chart_beside, charts_side_by_side, offset_band, page_header, picked_cell, position_axes
 from .knobs import format_base
 from .presenter import explain
 from .quiz import questions
@@ -21,5 +20,5 @@ from .session import device, lang, notice, t
 from .widgets import knob, set_knobs
 
 __all__ = ["cached", "chart", "figure", "chart_beside", "charts_side_by_side", "device", "enter", "explain", "format_base",
-           "knob", "lang", "mark_cell", "notice", "offset_band", "page_header", "pickable_cells", "picked_cell",
-           "position_axes", "questions", "set_knobs", "t"]
+           "knob", "lang", "notice", "offset_band", "page_header", "picked_cell", "position_axes", "questions",
+           "set_knobs", "t"]

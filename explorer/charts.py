@@ -1,19 +1,17 @@
 """How charts are placed on a page: the app's chart settings (larger in the presenter view, with the
 image, CSV and animated-GIF downloads), a chart beside its notes, two charts side by side, the axes
-and bands of position-by-position score charts, and cells of a score map picked by a click."""
+and bands of position-by-position score charts, and the cell of a score map a click picked."""
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from rope_viz.figures import profile_band
 
 from . import presenter, session
-from .exports import PICK_LAYER, figure_csv, file_name
+from .exports import figure_csv, file_name
 from .session import t
 from .widgets import url_params
 
@@ -67,29 +65,6 @@ def position_axes(kept) -> dict:
     return dict(x=kept, y=kept, x_title=t("common.key_position"), y_title=t("common.query_position"))
 
 
-PICK_SIDE = 64  # a click picks one of at most 64 x 64 cells of a score map (about 50 kB of points)
-
-
-def pickable_cells(fig, kept, values, hover: str) -> None:
-    """Lay invisible points over a query-by-key heatmap (rows and columns at positions `kept`, cell
-    values `values`) so that a click picks a cell: plotly selects the points of scatter traces, never
-    heatmap cells. Past PICK_SIDE positions every s-th one is pickable. The points also carry the hover
-    label (`hover`, a plotly hovertemplate over x = n, y = m and customdata = the cell's value)."""
-    kept = np.asarray(kept)
-    step = max(1, math.ceil(len(kept) / PICK_SIDE))
-    n, m = np.meshgrid(kept[::step].astype(np.int32), kept[::step].astype(np.int32))
-    values = np.asarray(values, dtype=np.float32)[::step, ::step]
-    hidden = {"marker": {"opacity": 0}}
-    fig.add_trace(go.Scatter(x=n.ravel(), y=m.ravel(), customdata=values.ravel(), mode="markers", meta=PICK_LAYER,
-                             marker={"size": 12, "opacity": 0}, selected=hidden, unselected=hidden,
-                             hovertemplate=hover, showlegend=False))
-    # the axes end at the heatmap's edges (points would widen them by a margin), rows going down
-    half = (kept[1] - kept[0]) / 2 if len(kept) > 1 else 0.5
-    edges = [float(kept[0] - half), float(kept[-1] + half)]
-    fig.update_xaxes(range=edges, autorange=False)
-    fig.update_yaxes(range=edges[::-1], autorange=False)
-
-
 def picked_cell(event) -> tuple[int, int] | None:
     """The (m, n) of the cell a click picked, from a chart's selection event (as the client sent it, so
     checked: None unless the first picked point is a finite (n, m) of a pick layer)."""
@@ -101,21 +76,6 @@ def picked_cell(event) -> tuple[int, int] | None:
     if not (math.isfinite(m) and math.isfinite(n)) or m != int(m) or n != int(n):
         return None
     return int(m), int(n)
-
-
-def mark_cell(scores_fig, profile_fig, m: int, n: int, seq: int, score: float, name: str) -> None:
-    """Show the chosen cell (m, n): ringed on the score map with its diagonal (every cell with the same
-    m - n) dotted, and on the profile the offset m - n and the cell's own score."""
-    offset = m - n
-    first, last = max(0, offset), min(seq - 1, seq - 1 + offset)  # the rows the diagonal crosses
-    line = {"color": "black", "width": 1.5}
-    scores_fig.add_trace(go.Scatter(x=[first - offset, last - offset], y=[first, last], mode="lines",
-                                    line={**line, "dash": "dot"}, hoverinfo="skip", showlegend=False))
-    scores_fig.add_trace(go.Scatter(x=[n], y=[m], mode="markers", name=name, hoverinfo="skip", showlegend=False,
-                                    marker={"symbol": "square-open", "size": 14, "line": line, "color": "black"}))
-    profile_fig.add_vline(x=offset, line={**line, "dash": "dot"})
-    profile_fig.add_trace(go.Scatter(x=[offset], y=[score], mode="markers", name=name,
-                                     marker={"symbol": "square-open", "size": 12, "line": line, "color": "black"}))
 
 
 def offset_band(profile: dict, *, title: str, y_title: str, mean_name: str, band_name: str):

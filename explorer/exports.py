@@ -8,6 +8,8 @@ import re
 
 import numpy as np
 
+from rope_viz.figures import PICK_LAYER
+
 MAX_NAME = 120
 
 
@@ -20,9 +22,6 @@ def file_name(page: str, chart: str, params: dict[str, str]) -> str:
 
 def _values(values) -> list:
     return [] if values is None else np.asarray(values).ravel().tolist()
-
-
-PICK_LAYER = "pick layer"  # the `meta` of a trace drawn only to catch clicks (explorer.charts.pickable_cells)
 
 
 def figure_csv(fig) -> str:

@@ -6,7 +6,7 @@ import explorer as ui
 from explorer.glossary import glossary
 from explorer.tryit import try_buttons
 from explorer.views import relative as view
-from rope_viz.figures import heatmap, heatmap_grid
+from rope_viz.figures import heatmap, heatmap_grid, mark_cell, pick_layer
 
 ui.enter()
 PAGE = "relative"
@@ -54,10 +54,10 @@ st.markdown(ui.t("relative.cell_readout", m=m, n=n, score=score, offset=m - n, c
 
 scores_fig = heatmap(scored["drawn"], title=ui.t("relative.scores_title"), colorbar_title=ui.t("relative.score_bar"),
                      **ui.position_axes(kept))
-ui.pickable_cells(scores_fig, kept, scored["drawn"], ui.t("relative.pick_hover"))
+pick_layer(scores_fig, kept, scored["drawn"], ui.t("relative.pick_hover"))
 profile_fig = ui.offset_band(scored["profile"], title=ui.t("relative.profile_title"), y_title=ui.t("common.score"),
                              mean_name=ui.t("relative.profile_mean"), band_name=ui.t("relative.profile_band"))
-ui.mark_cell(scores_fig, profile_fig, m, n, seq, score, ui.t("relative.cell_name"))
+mark_cell(scores_fig, profile_fig, m, n, seq, score, ui.t("relative.cell_name"))
 with charts:
     ui.charts_side_by_side(scores_fig, "scores", profile_fig, "profile", on_pick_left=pick)
     if len(kept) < seq:

@@ -1,5 +1,6 @@
-"""Builders for attention scores: a profile along the offset with its spread, and several
-heatmaps on one shared colour scale. Data in, go.Figure out."""
+"""Builders for attention scores: a profile along the offset with its spread, several heatmaps on one
+shared colour scale, and the marks of one chosen cell with the invisible layer that lets a click choose
+it. Data in, go.Figure out."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .style import DIVERGING, color, styled
+from .style import DIVERGING, MARK, color, styled
 
 
 def profile_band(offsets: np.ndarray, mean: np.ndarray, low: np.ndarray, high: np.ndarray, *, title: str,
@@ -48,3 +49,44 @@ def heatmap_grid(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: st
     fig.update_layout(margin={"t": 84})  # room for the panel titles under the figure title
     fig.update_yaxes(autorange="reversed")
     return fig
+
+
+PICK_LAYER = "pick layer"  # the `meta` of a trace drawn only to catch clicks (exports leave it out)
+PICK_SIDE = 64  # a click picks one of at most 64 x 64 cells of a score map (about 50 kB of points)
+
+
+def pick_layer(fig: go.Figure, positions, values, hover: str) -> go.Figure:
+    """Lay invisible points over a query-by-key heatmap (rows and columns at `positions`, cell values
+    `values`) so that a click picks a cell: plotly selects the points of scatter traces, never heatmap
+    cells. Past PICK_SIDE positions every s-th one is pickable. The points also carry the hover label
+    (`hover`, a plotly hovertemplate over x = n, y = m and customdata = the cell's value)."""
+    positions = np.asarray(positions)
+    step = max(1, math.ceil(len(positions) / PICK_SIDE))
+    n, m = np.meshgrid(positions[::step].astype(np.int32), positions[::step].astype(np.int32))
+    values = np.asarray(values, dtype=np.float32)[::step, ::step]
+    hidden = {"marker": {"opacity": 0}}
+    fig.add_trace(go.Scatter(x=n.ravel(), y=m.ravel(), customdata=values.ravel(), mode="markers", meta=PICK_LAYER,
+                             marker={"size": 12, "opacity": 0}, selected=hidden, unselected=hidden,
+                             hovertemplate=hover, showlegend=False))
+    # the axes end at the heatmap's edges (points would widen them by a margin), rows going down
+    half = (positions[1] - positions[0]) / 2 if len(positions) > 1 else 0.5
+    edges = [float(positions[0] - half), float(positions[-1] + half)]
+    fig.update_xaxes(range=edges, autorange=False)
+    fig.update_yaxes(range=edges[::-1], autorange=False)
+    return fig
+
+
+def mark_cell(scores_fig: go.Figure, profile_fig: go.Figure, m: int, n: int, seq: int, score: float,
+              name: str) -> None:
+    """Show the chosen cell (m, n) of a seq x seq score map: ringed, with its diagonal (every cell with
+    the same m - n) dotted; on the profile, the offset m - n and the cell's own score."""
+    offset = m - n
+    first, last = max(0, offset), min(seq - 1, seq - 1 + offset)  # the rows the diagonal crosses
+    line = {"color": MARK, "width": 1.5}
+    ring = {"symbol": "square-open", "line": line, "color": MARK}
+    scores_fig.add_trace(go.Scatter(x=[first - offset, last - offset], y=[first, last], mode="lines",
+                                    line={**line, "dash": "dot"}, hoverinfo="skip", showlegend=False))
+    scores_fig.add_trace(go.Scatter(x=[n], y=[m], mode="markers", name=name, hoverinfo="skip", showlegend=False,
+                                    marker={**ring, "size": 14}))
+    profile_fig.add_vline(x=offset, line={**line, "dash": "dot"})
+    profile_fig.add_trace(go.Scatter(x=[offset], y=[score], mode="markers", name=name, marker={**ring, "size": 12}))

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .basic import line_chart
-from .style import DIVERGING, styled
+from .style import DIVERGING, MARK, styled
 
 
 def distance_chart(x, series: dict, *, marks: dict[str, float], title: str, x_title: str, y_title: str,
@@ -19,7 +19,7 @@ def distance_chart(x, series: dict, *, marks: dict[str, float], title: str, x_ti
     fig = line_chart(x, series, title=title, x_title=x_title, y_title=y_title, dashed=dashed, height=height)
     fig.update_traces(line_shape=line_shape)
     for label, where in marks.items():
-        fig.add_vline(x=where, line_dash="dot", line_color="#777777", annotation_text=label,
+        fig.add_vline(x=where, line_dash="dot", line_color=MARK, annotation_text=label,
                       annotation_position="top right", annotation_font_size=11)
     return fig
 

@@ -8,8 +8,8 @@ import math
 import plotly.graph_objects as go
 
 from .basic import line_chart
+from .style import MARK
 
-MARK_COLOR = "#7a7a7a"
 THRESHOLD_COLOR = "#3a3a3a"
 
 
@@ -39,7 +39,7 @@ def marked_lines(x, series: dict, *, marks: dict, title: str, x_title: str, y_ti
             if markers:
                 trace.marker.color = colors[trace.name]
     for label, at in marks.items():
-        _vertical(fig, at, label, log_x=log_x, top=True, color=MARK_COLOR, dash="dot")
+        _vertical(fig, at, label, log_x=log_x, top=True, color=MARK, dash="dot")
     for label, at in (thresholds or {}).items():
         _vertical(fig, at, label, log_x=log_x, top=False, color=THRESHOLD_COLOR, dash="dash")
     if log_y:

@@ -11,6 +11,7 @@ FONT = "Inter, 'Noto Sans SC', 'Microsoft YaHei', sans-serif"
 HEIGHT = 420
 GRID = "#ebebeb"
 AXIS_LINE = "#c8c8c8"
+MARK = "#555555"  # reference lines and marks laid over the data (a trained length, a chosen cell)
 
 
 def color(i: int) -> str:

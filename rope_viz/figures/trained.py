@@ -7,7 +7,7 @@ import math
 
 import plotly.graph_objects as go
 
-from .style import color, styled
+from .style import MARK, color, styled
 
 
 def _rgba(hex_color: str, alpha: float) -> str:
@@ -41,7 +41,7 @@ def band_lines(series: list[dict], *, marks: dict[str, float], title: str, x_tit
     styled(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, **({"height": height} if height else {}))
     for label, where in marks.items():
         # a shape takes data values on a log axis, an annotation takes their log10
-        fig.add_vline(x=where, line_dash="dot", line_color="#777777")
+        fig.add_vline(x=where, line_dash="dot", line_color=MARK)
         fig.add_annotation(x=math.log10(where) if log_x else where, y=1, yref="paper", text=label,
                            showarrow=False, xanchor="left", yanchor="top", font={"size": 11})
     if y_range is not None:

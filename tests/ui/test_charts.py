@@ -8,9 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from explorer.charts import PICK_SIDE, pickable_cells, picked_cell
+from explorer.charts import picked_cell
 from explorer.exports import figure_csv
-from rope_viz.figures import heatmap
+from rope_viz.figures import heatmap, pick_layer
+from rope_viz.figures.attention import PICK_SIDE
 
 
 def event(*points):
@@ -36,7 +37,7 @@ def test_the_pick_layer_covers_the_cells_and_stays_out_of_the_csv():
     kept = np.arange(0, 600, 2)  # 300 positions drawn, as a thinned 600-token map would be
     fig = heatmap(values, title="t", x_title="n", y_title="m", x=kept, y=kept)
     before = figure_csv(fig)
-    pickable_cells(fig, kept, values, "%{customdata}")
+    pick_layer(fig, kept, values, "%{customdata}")
     layer = fig.data[-1]
     step = math.ceil(300 / PICK_SIDE)
     assert len(layer.x) == len(layer.y) == len(layer.customdata) == math.ceil(300 / step) ** 2 <= PICK_SIDE ** 2
