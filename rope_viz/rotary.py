@@ -211,12 +211,13 @@ def apply_rope_qk(q: torch.Tensor, k: torch.Tensor, positions=None, **options) -
     with the same positions and options (base, layout, rotary_dim, rope_scaling, inplace, ...). q and k
     may differ in every dimension but the last two (e.g. fewer key heads, as in grouped-query attention).
     On CUDA the fast path rotates both in one launch of the Triton kernel, from one pair of tables."""
-    if isinstance(q, torch.Tensor) and isinstance(k, torch.Tensor) and q.shape[-2:] != k.shape[-2:]:
+    both = isinstance(q, torch.Tensor) and isinstance(k, torch.Tensor)  # else apply_rope says what is wrong
+    if both and q.shape[-2:] != k.shape[-2:]:
         raise ValueError(f"q and k must agree in (seq, dim), got {tuple(q.shape)} and {tuple(k.shape)}")
     bound = inspect.signature(apply_rope).bind(q, positions, **options)
     bound.apply_defaults()
     given = bound.arguments
-    if given["method"] == "fast" and q.is_cuda and k.is_cuda and q.dtype == k.dtype and q.device == k.device:
+    if both and given["method"] == "fast" and q.is_cuda and k.is_cuda and q.dtype == k.dtype and q.device == k.device:
         from . import triton_rope
 
         if triton_rope.usable(q):

@@ -165,6 +165,8 @@ def test_q_and_k_in_one_call_with_fewer_key_heads():
     assert torch.equal(k_rot, apply_rope(k, positions, layout="half", base=500000.0))
     with pytest.raises(ValueError):
         apply_rope_qk(q, random_x(2, 2, 9, 16))
+    with pytest.raises(ValueError, match="torch.Tensor"):
+        apply_rope_qk([[1.0, 2.0]], k)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
