@@ -5,8 +5,8 @@ goes back to the system when freed. But each time such a mapping is freed, glibc
 its size, up to 32 MiB: from then on the arrays and tensors of a page run (a few MiB each) come from the
 heap, and the heap keeps what they leave when other blocks sit after them. With forty sessions computing
 at once the server's RSS then holds the peak of all of them. Fixing the threshold at its starting value
-stops that: 40 visits to random pages with random knobs peaked at about 1.2 GB without it and 0.73 GB with
-it (bench.load, README).
+stops that: 40 visits to random pages with random knobs peaked at 1.09-1.13 GB without it and
+0.71-0.75 GB with it (bench.load side by side, README).
 """
 
 from __future__ import annotations
