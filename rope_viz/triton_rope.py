@@ -56,17 +56,23 @@ if triton is not None:
         sin = tl.load(sin_ptr + table, mask=mask, other=0.0)
         x_rows = x_ptr + b.to(tl.int64) * sx_b + h.to(tl.int64) * sx_h + rows[:, None].to(tl.int64) * sx_s
         out_rows = out_ptr + b.to(tl.int64) * so_b + h.to(tl.int64) * so_h + rows[:, None].to(tl.int64) * so_s
+        kind = out_ptr.dtype.element_ty
         if INTERLEAVED:
-            first = 2 * pairs[None, :]
-            second = first + 1
+            # the rotated part of each row in one contiguous load and one store (stride-2 loads and
+            # stores of x1 and x2 apart would each touch every cache line twice), split into pairs here
+            coords = tl.arange(0, 2 * BLOCK_P)[None, :]
+            coord_mask = row_ok[:, None] & (coords < 2 * HALF)
+            both = tl.load(x_rows + coords, mask=coord_mask, other=0.0).to(tl.float32)
+            x1, x2 = tl.split(tl.reshape(both, (BLOCK_S, BLOCK_P, 2)))
+            turned = tl.join(x1 * cos - x2 * sin, x2 * cos + x1 * sin)
+            tl.store(out_rows + coords, tl.reshape(turned, (BLOCK_S, 2 * BLOCK_P)).to(kind), mask=coord_mask)
         else:
             first = pairs[None, :]
             second = first + HALF
-        x1 = tl.load(x_rows + first, mask=mask, other=0.0).to(tl.float32)
-        x2 = tl.load(x_rows + second, mask=mask, other=0.0).to(tl.float32)
-        kind = out_ptr.dtype.element_ty
-        tl.store(out_rows + first, (x1 * cos - x2 * sin).to(kind), mask=mask)
-        tl.store(out_rows + second, (x2 * cos + x1 * sin).to(kind), mask=mask)
+            x1 = tl.load(x_rows + first, mask=mask, other=0.0).to(tl.float32)
+            x2 = tl.load(x_rows + second, mask=mask, other=0.0).to(tl.float32)
+            tl.store(out_rows + first, (x1 * cos - x2 * sin).to(kind), mask=mask)
+            tl.store(out_rows + second, (x2 * cos + x1 * sin).to(kind), mask=mask)
         if PASS > 0:  # partial rotary, out of place: the rest of the row is copied as it is
             rest = 2 * HALF + tl.arange(0, BLOCK_PASS)[None, :]
             rest_mask = row_ok[:, None] & (rest < 2 * HALF + PASS)
