@@ -105,6 +105,11 @@ if triton is not None:
                          HALF, PASS, INTERLEAVED, BLOCK_S, BLOCK_P, BLOCK_PASS)
 
 
+def _pow2(n: int) -> int:
+    """The least power of two >= n (triton.next_power_of_2 and triton.cdiv cost microseconds a call)."""
+    return 1 << max(n - 1, 0).bit_length()
+
+
 def _as_4d(t: torch.Tensor) -> torch.Tensor | None:
     """t (..., seq, dim) as a (batch, heads, seq, dim) view, or None when its leading dimensions
     cannot be merged without a copy."""
@@ -141,11 +146,11 @@ def _plan(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, ro
     x4, out4 = _as_4d(x), _as_4d(out)
     if x4 is None or out4 is None:
         return None
-    block_p = triton.next_power_of_2(half)
+    block_p = _pow2(half)
     passed = 0 if out.data_ptr() == x.data_ptr() else dim - rotary_dim
     constexprs = dict(HALF=half, PASS=passed, INTERLEAVED=layout == "interleaved",
                       BLOCK_S=max(1, min(64, ROW_BLOCK_ELEMENTS // block_p)), BLOCK_P=block_p,
-                      BLOCK_PASS=triton.next_power_of_2(max(passed, 1)))
+                      BLOCK_PASS=_pow2(passed))
     return x4, out4, out, constexprs
 
 
@@ -170,7 +175,7 @@ def rope_triton(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: s
     if x.numel() == 0:
         return out
     seq, heads = x.shape[-2], x4.shape[1]
-    blocks_per_head = triton.cdiv(seq, constexprs["BLOCK_S"])
+    blocks_per_head = -(-seq // constexprs["BLOCK_S"])
     cos, sin = cos.contiguous(), sin.contiguous()
     _rope_rows[(x4.shape[0] * heads * blocks_per_head,)](
         x4, out4, cos, sin, seq, heads, blocks_per_head, *_strides(x4, out4), cos.stride(0),
@@ -193,7 +198,7 @@ def rope_triton_qk(q: torch.Tensor, k: torch.Tensor, cos: torch.Tensor, sin: tor
         return (rope_triton(q, cos, sin, layout, rotary_dim=rotary_dim, out=q_out),
                 rope_triton(k, cos, sin, layout, rotary_dim=rotary_dim, out=k_out))
     seq = q.shape[-2]
-    blocks_per_head = triton.cdiv(seq, constexprs["BLOCK_S"])
+    blocks_per_head = -(-seq // constexprs["BLOCK_S"])
     q_programs = q4.shape[0] * q4.shape[1] * blocks_per_head
     k_programs = k4.shape[0] * k4.shape[1] * blocks_per_head
     cos, sin = cos.contiguous(), sin.contiguous()
