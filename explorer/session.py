@@ -1,7 +1,9 @@
 """One visitor's session: the compute device (and its one fallback policy), the language, notices.
 
-Device policy: the server's device (CUDA, then MPS, else the CPU; `ROPE_VIZ_DEVICE` overrides it).
-When a run fails on a GPU (out of memory, a driver error, an operator the device lacks), the router
+Device policy: pages compute on the CPU, unless `ROPE_VIZ_DEVICE` names another device. Their tensors are
+page-sized, and on an H100 every page's warm rerun took 1.2 to 1.7 times as long with CUDA as on the same
+machine's CPU (kernel launches and transfers that the arithmetic never repays). Heavy work, the live
+training run, goes to the fastest device (`explorer.training`). When a page run fails on a GPU (out of memory, a driver error, an operator the device lacks), the router
 reruns the page on the CPU and the session stays there (`fall_back_to_cpu`). Nothing else catches
 device errors.
 """
@@ -13,7 +15,7 @@ import threading
 import streamlit as st
 import torch
 
-from rope_viz.device import get_device
+from rope_viz.device import requested_device
 
 from . import text
 
@@ -26,9 +28,9 @@ LANG_KEY = "app.lang"  # the session-state key of the language radio
 
 @st.cache_resource
 def _server_device() -> tuple[str, bool]:
-    """(the server's device, whether the requested one was unusable)."""
+    """(the device pages compute on, whether the requested one was unusable)."""
     try:
-        return str(get_device()), False
+        return str(requested_device() or torch.device("cpu")), False
     except ValueError:
         return "cpu", True
 

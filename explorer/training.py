@@ -1,10 +1,11 @@
 """The live training run of the trained-models page: at most one at a time per server process.
 
 A visitor's "Train it yourself" button calls `start(config, owner)`. The run trains in a background thread
-(one torch thread, so it never takes the cores from the pages other visitors are drawing), reports its
-progress into this module's registry, and its results document (`rope_viz.toy.train`, the shipped schema)
-stays in server memory: the last `KEEP` finished runs, never written to disk. Every session reads the same
-registry: it sees the run in progress, its progress and its expected end, and the finished runs.
+(one torch thread, so it never takes the cores from the pages other visitors are drawing; on CUDA when the
+server has a GPU, which pages leave alone), reports its progress into this module's registry, and its
+results document (`rope_viz.toy.train`, the shipped schema) stays in server memory: the last `KEEP` finished
+runs, never written to disk. Every session reads the same registry: it sees the run in progress, its
+progress and its expected end, and the finished runs.
 
 Plain values only: no Streamlit, no text (the page writes the sentences from the codes returned here).
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 import torch
 
 from rope_viz import toy
+from rope_viz.device import get_device
 
 LIVE_STEPS = 300          # a few hundred steps: about 30-60 s on two shared CPU cores
 LIVE_EVAL_SEQUENCES = 64  # fresh sequences per evaluation length
@@ -93,6 +95,21 @@ def start(config: toy.TrainConfig, owner: str) -> tuple[bool, dict]:
     return True, run.snapshot()
 
 
+def _train_on_fastest(config: toy.TrainConfig, progress, should_stop) -> dict:
+    """Train on the fastest device here (CUDA when present: unlike a page's tensors, a training run repays
+    its launches); when it fails there, train again on the CPU."""
+    try:
+        device = get_device()
+    except ValueError:  # ROPE_VIZ_DEVICE names no usable device: the pages say so, the run uses the CPU
+        device = torch.device("cpu")
+    if device.type != "cpu":
+        try:
+            return toy.train(config, progress=progress, should_stop=should_stop, device=device)
+        except RuntimeError:
+            pass
+    return toy.train(config, progress=progress, should_stop=should_stop, device="cpu")
+
+
 def _train(run: Run) -> None:
     global _current
     torch.set_num_threads(1)
@@ -103,7 +120,7 @@ def _train(run: Run) -> None:
             run.state = "evaluating"
 
     try:
-        doc = toy.train(run.config, progress=progress, should_stop=run.stop.is_set)
+        doc = _train_on_fastest(run.config, progress, run.stop.is_set)
         run.doc = doc
         run.state = "stopped" if doc["runs"][0]["stopped_at"] is not None else "done"
     except Exception as err:  # noqa: BLE001 - a failed run is reported on the page, never raised in a thread

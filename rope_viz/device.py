@@ -18,16 +18,25 @@ def _available(kind: str) -> bool:
     return kind == "cpu"
 
 
-def get_device() -> torch.device:
-    """The compute device; ROPE_VIZ_DEVICE=cpu|cuda|cuda:N|mps overrides the automatic choice."""
+def requested_device() -> torch.device | None:
+    """The device ROPE_VIZ_DEVICE=cpu|cuda|cuda:N|mps names, or None when it is unset; a ValueError
+    when it names no device, or one this machine does not have."""
     wanted = os.environ.get(ENV_VAR, "").strip().lower()
-    if wanted:
-        kind = wanted.split(":", 1)[0]
-        if kind not in ("cpu", "cuda", "mps"):
-            raise ValueError(f"{ENV_VAR}={wanted!r} is not a device; use cpu, cuda, cuda:N or mps")
-        if not _available(kind):
-            raise ValueError(f"{ENV_VAR}={wanted!r} asks for a device this machine does not have")
-        return torch.device(wanted)
+    if not wanted:
+        return None
+    kind = wanted.split(":", 1)[0]
+    if kind not in ("cpu", "cuda", "mps"):
+        raise ValueError(f"{ENV_VAR}={wanted!r} is not a device; use cpu, cuda, cuda:N or mps")
+    if not _available(kind):
+        raise ValueError(f"{ENV_VAR}={wanted!r} asks for a device this machine does not have")
+    return torch.device(wanted)
+
+
+def get_device() -> torch.device:
+    """The fastest device here: ROPE_VIZ_DEVICE when set, else CUDA, then MPS, else the CPU."""
+    requested = requested_device()
+    if requested is not None:
+        return requested
     for kind in ("cuda", "mps"):
         if _available(kind):
             return torch.device(kind)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import torch
 
+from ..device import get_device
 from .model import ENCODINGS
 from .results import DEFAULT_DIR, SCHEMA, save_model, save_results, summarize
 from .tasks import TASKS
@@ -31,16 +32,17 @@ def _document(runs: list[dict], command: str, argv: list[str], wall: float) -> d
 
 
 def train(config: TrainConfig | None = None, *, progress=None, should_stop=None, weights_path=None,
-          command: str | None = None, argv: list[str] | None = None) -> dict:
+          command: str | None = None, argv: list[str] | None = None, device=None) -> dict:
     """Train one model and return a results document (same schema as the shipped grid) with one run.
 
     progress(step, steps, loss) is called every config.log_every steps; should_stop() is polled
     every step (a True ends training early; the model is still evaluated). weights_path: also
-    save the weights there (safetensors); the run records that path as given. Safe to call from a background thread (it sets no global state besides torch's seed).
+    save the weights there (safetensors); the run records that path as given. device: where to train
+    (default the CPU). Safe to call from a background thread (it sets no global state besides torch's seed).
     """
     config = TrainConfig() if config is None else config
     started = time.perf_counter()
-    model, run = train_run(config, progress=progress, should_stop=should_stop)
+    model, run = train_run(config, progress=progress, should_stop=should_stop, device=device)
     if weights_path is not None:
         run["weights"] = str(save_model(model, config, weights_path))
     command = command or config.cli_command()
@@ -49,10 +51,10 @@ def train(config: TrainConfig | None = None, *, progress=None, should_stop=None,
 
 
 def _grid_job(args):
-    config_dict, weights_path = args
+    config_dict, weights_path, device = args
     torch.set_num_threads(1)
     config = TrainConfig.from_dict(config_dict)
-    model, run = train_run(config)
+    model, run = train_run(config, device=device)
     if weights_path is not None:
         save_model(model, config, weights_path)
         run["weights"] = f"weights/{Path(weights_path).name}"  # relative to grid.json
@@ -66,16 +68,17 @@ def grid_configs(steps: int = GRID_STEPS, seeds=GRID_SEEDS, tasks=TASKS, encodin
 
 
 def run_grid(out_dir=DEFAULT_DIR, *, steps: int = GRID_STEPS, seeds=GRID_SEEDS, tasks=TASKS,
-             encodings=ENCODINGS, workers: int = 2, command: str = "", argv=(), progress=None) -> dict:
-    """Train the grid in `workers` processes (one thread each), write grid.json and the seed-0
-    weights under out_dir/weights, and return the results document."""
+             encodings=ENCODINGS, workers: int = 2, command: str = "", argv=(), progress=None,
+             device: str = "cpu") -> dict:
+    """Train the grid in `workers` processes (one thread each) on `device`, write grid.json and the
+    seed-0 weights under out_dir/weights, and return the results document."""
     out_dir = Path(out_dir)
     started = time.perf_counter()
     jobs = []
     for config in grid_configs(steps, seeds, tasks, encodings):
         weights = (out_dir / "weights" / f"{config.task}_{config.encoding}_seed{config.seed}.safetensors"
                    if config.seed == seeds[0] else None)
-        jobs.append((config.to_dict(), None if weights is None else str(weights)))
+        jobs.append((config.to_dict(), None if weights is None else str(weights), str(device)))
     runs = []
     if workers <= 1:
         torch.set_num_threads(1)
@@ -90,7 +93,7 @@ def run_grid(out_dir=DEFAULT_DIR, *, steps: int = GRID_STEPS, seeds=GRID_SEEDS, 
                 runs.append(run)
                 if progress is not None:
                     progress(len(runs), len(jobs), run)
-    order = {(c["task"], c["encoding"], c["seed"]): i for i, (c, _) in enumerate(jobs)}
+    order = {(c["task"], c["encoding"], c["seed"]): i for i, (c, _, _) in enumerate(jobs)}
     runs.sort(key=lambda r: order[(r["config"]["task"], r["config"]["encoding"], r["config"]["seed"])])
     doc = _document(runs, command or f"python -m rope_viz.toy grid --steps {steps}", list(argv),
                     time.perf_counter() - started)
@@ -122,7 +125,22 @@ def _parser() -> argparse.ArgumentParser:
     gr.add_argument("--encodings", nargs="+", choices=ENCODINGS, default=list(ENCODINGS))
     gr.add_argument("--workers", type=int, default=2)
     gr.add_argument("--out-dir", type=Path, default=DEFAULT_DIR)
+    for sub_parser in (tr, gr):
+        sub_parser.add_argument("--device", default=None,
+                             help="cpu, cuda, cuda:N or mps (default: the fastest here, as rope_viz.get_device)")
     return parser
+
+
+def _device(name: str | None) -> str:
+    """The --device argument checked (a clear exit, not a traceback), or the fastest device here."""
+    try:
+        if name is None:
+            return str(get_device())
+        device = torch.device(name)
+        torch.empty(0, device=device)
+    except (ValueError, RuntimeError, AssertionError) as err:
+        raise SystemExit(f"--device {name or 'default'!r} is not usable here: {err}") from None
+    return str(device)
 
 
 def main(argv=None) -> int:
@@ -131,6 +149,7 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(argv)
     command = shlex.join(["python", "-m", "rope_viz.toy", *argv])
+    device = _device(args.device)
     if args.cmd == "train":
         kwargs = {f.name: getattr(args, f.name) for f in fields(TrainConfig)}
         config = TrainConfig.from_dict(kwargs)
@@ -142,7 +161,7 @@ def main(argv=None) -> int:
                 bar.n = step
                 bar.set_postfix(loss=f"{loss:.3f}")
             doc = train(config, progress=progress, should_stop=None, weights_path=weights,
-                        command=command, argv=argv)
+                        command=command, argv=argv, device=device)
         if weights is not None:
             doc["runs"][0]["weights"] = weights.name  # relative to the JSON's folder
         save_results(doc, out)
@@ -155,6 +174,6 @@ def main(argv=None) -> int:
             bar.set_postfix_str(f"{c['task']}/{c['encoding']}/seed{c['seed']} {run['train_seconds']:.0f}s")
         doc = run_grid(args.out_dir, steps=args.steps, seeds=tuple(args.seeds), tasks=tuple(args.tasks),
                        encodings=tuple(args.encodings), workers=args.workers, command=command,
-                       argv=argv, progress=progress)
+                       argv=argv, progress=progress, device=device)
     print(f"wrote {Path(args.out_dir) / 'grid.json'} in {doc['wall_seconds']:.0f} s")
     return 0

@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 import torch
 
+import rope_viz.device
 from rope_viz import describe, get_device, time_call, to_numpy
+from rope_viz.device import requested_device
 
 
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64])
@@ -62,6 +64,15 @@ def test_get_device_automatic(monkeypatch):
         assert dev.type == "cuda"
     elif not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
         assert dev.type == "cpu"
+
+
+def test_requested_device_is_none_unless_the_variable_names_one(monkeypatch):
+    monkeypatch.setattr(rope_viz.device, "_available", lambda kind: True)  # as on a machine with CUDA
+    monkeypatch.delenv("ROPE_VIZ_DEVICE", raising=False)
+    assert requested_device() is None
+    assert get_device() == torch.device("cuda")  # heavy work would go there
+    monkeypatch.setenv("ROPE_VIZ_DEVICE", "cuda:1")
+    assert requested_device() == torch.device("cuda:1") == get_device()
 
 
 def test_describe_cpu():

@@ -8,6 +8,7 @@ from collections import deque
 
 import numpy as np
 import pytest
+import torch
 
 from explorer import training
 from explorer.views import trained as view
@@ -103,3 +104,21 @@ def test_live_training_runs_one_at_a_time_and_reports_the_shipped_schema(monkeyp
     stopped = training.finished()[1]
     assert stopped["state"] == "stopped" and stopped["doc"]["runs"][0]["stopped_at"] is not None
     assert len(training.finished()) <= training.KEEP
+
+
+def test_live_training_goes_to_the_fastest_device_and_falls_back_to_the_cpu(monkeypatch):
+    monkeypatch.setattr(training, "_finished", deque(maxlen=training.KEEP))
+    asked = []
+
+    def broken_gpu():  # "meta" tensors have shapes but no data: training there fails, as a broken GPU would
+        asked.append(True)
+        return torch.device("meta")
+
+    monkeypatch.setattr(training, "get_device", broken_gpu)
+    assert training.wait(120)
+    started, snap = training.start(training.live_config("offset", "nope", 16, 1, steps=3, eval_sequences=2),
+                                   owner="me")
+    assert started and training.wait(120)
+    done = training.finished()[0]
+    assert asked and done["id"] == snap["id"] and done["state"] == "done", done.get("error")
+    assert done["doc"]["runs"][0]["device"].startswith("cpu")
