@@ -191,9 +191,9 @@ def apply_rope(x: torch.Tensor, positions=None, *, base: float = 10000.0, layout
         from . import triton_rope  # imported where it can run: Triton compiles for the GPU at import
 
         if triton_rope.usable(x):
-            cos, sin = rope_tables(positions, seq, rotary_dim, base, torch.float32, x.device, inv_freq=freqs,
-                                   scale=scale)
-            done = triton_rope.rope_triton(x, cos, sin, layout, rotary_dim=rotary_dim, out=x if inplace else None)
+            cos, sin, rows = triton_rope.tables(positions, seq, rotary_dim, base, freqs, scale, x.device)
+            done = triton_rope.rope_triton(x, cos, sin, layout, rotary_dim=rotary_dim, out=x if inplace else None,
+                                           rows=rows)
             if done is not None:
                 return done
     compute = x if x.dtype in (torch.float32, torch.float64) or method == "fast" else x.float()
@@ -226,9 +226,9 @@ def apply_rope_qk(q: torch.Tensor, k: torch.Tensor, positions=None, **options) -
             _check_input(k, pos, base, given["layout"], "fast", rotary_dim)
             freqs, scale = _frequencies(pos, seq, rotary_dim, base, given["rope_scaling"],
                                         given["max_position_embeddings"], given["inv_freq"], given["attention_factor"])
-            cos, sin = rope_tables(pos, seq, rotary_dim, base, torch.float32, q.device, inv_freq=freqs, scale=scale)
+            cos, sin, rows = triton_rope.tables(pos, seq, rotary_dim, base, freqs, scale, q.device)
             done = triton_rope.rope_triton_qk(q, k, cos, sin, given["layout"], rotary_dim=rotary_dim,
-                                              inplace=given["inplace"])
+                                              inplace=given["inplace"], rows=rows)
             if done is not None:
                 return done
     return apply_rope(q, positions, **options), apply_rope(k, positions, **options)

@@ -2,8 +2,9 @@
 
 One launch rotates a whole tensor x (..., seq, dim): each program takes a block of rows of one
 (batch, head) and, for every pair i < r/2 of the first r = rotary_dim coordinates, reads the pair,
-turns it by the row's angle with the cached float32 tables cos, sin (seq, r/2) (the same tables as
-every other path, so the same angles, attention factor included) and writes it back:
+turns it by the row's angle with the cached float32 tables cos, sin (seq, r/2), or with the rows of a
+longer cached table that position ids pick (`tables`), the same angles as every other path, attention
+factor included, and writes it back:
 
     interleaved layout: pair i is (x[2i], x[2i+1]);   half layout: pair i is (x[i], x[i + r/2])
     x1' = x1 cos - x2 sin,    x2' = x2 cos + x1 sin
@@ -23,6 +24,8 @@ from __future__ import annotations
 
 import torch
 
+from .frequencies import rope_tables
+
 try:
     import triton
     import triton.language as tl
@@ -31,6 +34,7 @@ except ImportError:  # CPU-only installs: apply_rope's other paths serve them
 
 DTYPES = (torch.float32, torch.bfloat16, torch.float16)
 ROW_BLOCK_ELEMENTS = 2048  # pairs handled by one program: rows x pairs, rounded to powers of two
+CACHED_TABLE_ENTRIES = 1 << 23  # the longest cached table indexed by position ids: 64 MB for cos and sin
 
 
 def usable(x: torch.Tensor) -> bool:
@@ -40,18 +44,23 @@ def usable(x: torch.Tensor) -> bool:
 
 if triton is not None:
     @triton.jit
-    def _rotate_rows(x_ptr, out_ptr, cos_ptr, sin_ptr, program, seq, heads, blocks_per_head,
+    def _rotate_rows(x_ptr, out_ptr, cos_ptr, sin_ptr, rows_ptr, program, seq, heads, blocks_per_head,
                      sx_b, sx_h, sx_s, so_b, so_h, so_s, s_table,
-                     HALF: tl.constexpr, PASS: tl.constexpr, INTERLEAVED: tl.constexpr,
+                     HALF: tl.constexpr, PASS: tl.constexpr, INTERLEAVED: tl.constexpr, HAS_ROWS: tl.constexpr,
                      BLOCK_S: tl.constexpr, BLOCK_P: tl.constexpr, BLOCK_PASS: tl.constexpr):
-        """Program number `program` of one tensor: a block of rows of one (batch, head)."""
+        """Program number `program` of one tensor: a block of rows of one (batch, head). Row r takes the
+        angles of table row rows_ptr[r] (HAS_ROWS: position ids into a cached table), else of row r."""
         head_index = program // blocks_per_head
         b, h = head_index // heads, head_index % heads
         rows = (program % blocks_per_head) * BLOCK_S + tl.arange(0, BLOCK_S)
         pairs = tl.arange(0, BLOCK_P)
         row_ok = rows < seq
         mask = row_ok[:, None] & (pairs < HALF)[None, :]
-        table = rows[:, None] * s_table + pairs[None, :]
+        if HAS_ROWS:
+            table_rows = tl.load(rows_ptr + rows, mask=row_ok, other=0).to(tl.int64)
+        else:
+            table_rows = rows.to(tl.int64)
+        table = table_rows[:, None] * s_table + pairs[None, :]
         cos = tl.load(cos_ptr + table, mask=mask, other=0.0)
         sin = tl.load(sin_ptr + table, mask=mask, other=0.0)
         x_rows = x_ptr + b.to(tl.int64) * sx_b + h.to(tl.int64) * sx_h + rows[:, None].to(tl.int64) * sx_s
@@ -79,30 +88,50 @@ if triton is not None:
             tl.store(out_rows + rest, tl.load(x_rows + rest, mask=rest_mask), mask=rest_mask)
 
     @triton.jit
-    def _rope_rows(x_ptr, out_ptr, cos_ptr, sin_ptr, seq, heads, blocks_per_head,
+    def _rope_rows(x_ptr, out_ptr, cos_ptr, sin_ptr, rows_ptr, seq, heads, blocks_per_head,
                    sx_b, sx_h, sx_s, so_b, so_h, so_s, s_table,
-                   HALF: tl.constexpr, PASS: tl.constexpr, INTERLEAVED: tl.constexpr,
+                   HALF: tl.constexpr, PASS: tl.constexpr, INTERLEAVED: tl.constexpr, HAS_ROWS: tl.constexpr,
                    BLOCK_S: tl.constexpr, BLOCK_P: tl.constexpr, BLOCK_PASS: tl.constexpr):
         # one flat grid axis (no 65,535 limit): program -> (batch, head, block of rows)
-        _rotate_rows(x_ptr, out_ptr, cos_ptr, sin_ptr, tl.program_id(0), seq, heads, blocks_per_head,
-                     sx_b, sx_h, sx_s, so_b, so_h, so_s, s_table, HALF, PASS, INTERLEAVED, BLOCK_S, BLOCK_P, BLOCK_PASS)
+        _rotate_rows(x_ptr, out_ptr, cos_ptr, sin_ptr, rows_ptr, tl.program_id(0), seq, heads, blocks_per_head,
+                     sx_b, sx_h, sx_s, so_b, so_h, so_s, s_table, HALF, PASS, INTERLEAVED, HAS_ROWS,
+                     BLOCK_S, BLOCK_P, BLOCK_PASS)
 
     @triton.jit
-    def _rope_qk_rows(q_ptr, q_out_ptr, k_ptr, k_out_ptr, cos_ptr, sin_ptr, seq, q_heads, k_heads,
+    def _rope_qk_rows(q_ptr, q_out_ptr, k_ptr, k_out_ptr, cos_ptr, sin_ptr, rows_ptr, seq, q_heads, k_heads,
                       blocks_per_head, q_programs,
                       sq_b, sq_h, sq_s, sqo_b, sqo_h, sqo_s, sk_b, sk_h, sk_s, sko_b, sko_h, sko_s, s_table,
-                      HALF: tl.constexpr, PASS: tl.constexpr, INTERLEAVED: tl.constexpr,
+                      HALF: tl.constexpr, PASS: tl.constexpr, INTERLEAVED: tl.constexpr, HAS_ROWS: tl.constexpr,
                       BLOCK_S: tl.constexpr, BLOCK_P: tl.constexpr, BLOCK_PASS: tl.constexpr):
         # the first q_programs programs rotate q, the rest k: both tensors in one launch
         program = tl.program_id(0)
         if program < q_programs:
-            _rotate_rows(q_ptr, q_out_ptr, cos_ptr, sin_ptr, program, seq, q_heads, blocks_per_head,
+            _rotate_rows(q_ptr, q_out_ptr, cos_ptr, sin_ptr, rows_ptr, program, seq, q_heads, blocks_per_head,
                          sq_b, sq_h, sq_s, sqo_b, sqo_h, sqo_s, s_table,
-                         HALF, PASS, INTERLEAVED, BLOCK_S, BLOCK_P, BLOCK_PASS)
+                         HALF, PASS, INTERLEAVED, HAS_ROWS, BLOCK_S, BLOCK_P, BLOCK_PASS)
         else:
-            _rotate_rows(k_ptr, k_out_ptr, cos_ptr, sin_ptr, program - q_programs, seq, k_heads, blocks_per_head,
-                         sk_b, sk_h, sk_s, sko_b, sko_h, sko_s, s_table,
-                         HALF, PASS, INTERLEAVED, BLOCK_S, BLOCK_P, BLOCK_PASS)
+            _rotate_rows(k_ptr, k_out_ptr, cos_ptr, sin_ptr, rows_ptr, program - q_programs, seq, k_heads,
+                         blocks_per_head, sk_b, sk_h, sk_s, sko_b, sko_h, sko_s, s_table,
+                         HALF, PASS, INTERLEAVED, HAS_ROWS, BLOCK_S, BLOCK_P, BLOCK_PASS)
+
+
+def tables(positions: torch.Tensor | None, seq: int, rotary_dim: int, base: float, inv_freq, scale: float,
+           device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
+    """(cos, sin, rows) for the kernel, the float32 tables of rope_viz.frequencies.rope_tables (the same
+    angles as every other path). Default positions read the cached table. Whole-number positions of plain
+    RoPE (position ids, e.g. decoding at a cache offset) become `rows` into a cached table as long as the
+    next power of two past the largest, so it is built a few times in a whole generation, not per call.
+    Other positions (fractional, scaled frequencies, past CACHED_TABLE_ENTRIES) get tables of their own.
+    positions: float64, checked by rope_viz._checks.as_positions."""
+    if positions is not None and inv_freq is None and scale == 1.0 and positions.numel():
+        top = float(positions.max())
+        capacity = 1 << int(top).bit_length() if top >= 0 else 0
+        if (capacity * (rotary_dim // 2) <= CACHED_TABLE_ENTRIES and float(positions.min()) >= 0
+                and bool((positions == positions.round()).all())):
+            cos, sin = rope_tables(None, capacity, rotary_dim, base, torch.float32, device)
+            return cos, sin, positions.to(device=device, dtype=torch.int32)
+    cos, sin = rope_tables(positions, seq, rotary_dim, base, torch.float32, device, inv_freq=inv_freq, scale=scale)
+    return cos, sin, None
 
 
 def _pow2(n: int) -> int:
@@ -124,8 +153,8 @@ def _as_4d(t: torch.Tensor) -> torch.Tensor | None:
 
 
 def _plan(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, rotary_dim: int | None,
-          out: torch.Tensor | None):
-    """(x4, out4, constexprs) for one tensor, or None when the kernel cannot take x; raises ValueError
+          out: torch.Tensor | None, rows: torch.Tensor | None = None):
+    """(x4, out4, out, constexprs) for one tensor, or None when the kernel cannot take x; raises ValueError
     on inconsistent arguments."""
     if triton is None or x.dtype not in DTYPES or x.shape[-1] == 0 or x.stride(-1) != 1:
         return None
@@ -136,9 +165,15 @@ def _plan(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, ro
     if layout not in ("interleaved", "half"):
         raise ValueError(f"layout must be 'interleaved' or 'half', got {layout!r}")
     half, seq = rotary_dim // 2, x.shape[-2]
-    if cos.shape != (seq, half) or sin.shape != (seq, half) or cos.dtype != torch.float32 or sin.dtype != torch.float32:
-        raise ValueError(f"cos and sin must be float32 tables of shape ({seq}, {half}), "
-                         f"got {tuple(cos.shape)} {cos.dtype} and {tuple(sin.shape)} {sin.dtype}")
+    table_rows = seq if rows is None else cos.shape[0]
+    if (cos.shape != (table_rows, half) or sin.shape != cos.shape or cos.dtype != torch.float32
+            or sin.dtype != torch.float32):
+        raise ValueError(f"cos and sin must be float32 tables of shape ({'rows' if rows is not None else seq}, "
+                         f"{half}), got {tuple(cos.shape)} {cos.dtype} and {tuple(sin.shape)} {sin.dtype}")
+    if rows is not None and (rows.shape != (seq,) or rows.dtype not in (torch.int32, torch.int64)
+                             or rows.device != x.device):
+        raise ValueError(f"rows must be {seq} int32 or int64 table rows on {x.device}, got "
+                         f"{tuple(rows.shape)} {rows.dtype} on {rows.device}")
     if out is None:
         out = torch.empty_like(x)
     elif out.shape != x.shape or out.dtype != x.dtype or out.device != x.device or out.stride(-1) != 1:
@@ -148,7 +183,7 @@ def _plan(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, ro
         return None
     block_p = _pow2(half)
     passed = 0 if out.data_ptr() == x.data_ptr() else dim - rotary_dim
-    constexprs = dict(HALF=half, PASS=passed, INTERLEAVED=layout == "interleaved",
+    constexprs = dict(HALF=half, PASS=passed, INTERLEAVED=layout == "interleaved", HAS_ROWS=rows is not None,
                       BLOCK_S=max(1, min(64, ROW_BLOCK_ELEMENTS // block_p)), BLOCK_P=block_p,
                       BLOCK_PASS=_pow2(passed))
     return x4, out4, out, constexprs
@@ -159,16 +194,19 @@ def _strides(x4: torch.Tensor, out4: torch.Tensor) -> tuple:
 
 
 def rope_triton(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, *,
-                rotary_dim: int | None = None, out: torch.Tensor | None = None) -> torch.Tensor | None:
+                rotary_dim: int | None = None, out: torch.Tensor | None = None,
+                rows: torch.Tensor | None = None) -> torch.Tensor | None:
     """Rotate the first `rotary_dim` (default all) coordinates of x (..., seq, dim) with float32
     tables cos, sin (seq, rotary_dim/2) in `layout` ("interleaved" or "half"); the rest pass through.
 
     `out`: where to write (a tensor shaped and typed like x; x itself rotates in place, the
-    coordinates past rotary_dim untouched); by default a new tensor. Returns the result, or None when
+    coordinates past rotary_dim untouched); by default a new tensor. `rows`: position ids into the tables,
+    one per sequence row (int32/int64 on x's device, each in [0, len(cos)): not checked on the device, see
+    `tables`); the tables are then any number of rows long. Returns the result, or None when
     this kernel cannot take x (see `usable`; also a last dimension that is not contiguous, or leading
     dimensions that cannot be merged without a copy): the caller then takes another path.
     """
-    plan = _plan(x, cos, sin, layout, rotary_dim, out)
+    plan = _plan(x, cos, sin, layout, rotary_dim, out, rows)
     if plan is None:
         return None
     x4, out4, out, constexprs = plan
@@ -178,31 +216,32 @@ def rope_triton(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: s
     blocks_per_head = -(-seq // constexprs["BLOCK_S"])
     cos, sin = cos.contiguous(), sin.contiguous()
     _rope_rows[(x4.shape[0] * heads * blocks_per_head,)](
-        x4, out4, cos, sin, seq, heads, blocks_per_head, *_strides(x4, out4), cos.stride(0),
+        x4, out4, cos, sin, cos if rows is None else rows, seq, heads, blocks_per_head, *_strides(x4, out4), cos.stride(0),
         **constexprs, num_warps=4)
     return out
 
 
 def rope_triton_qk(q: torch.Tensor, k: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, *,
-                   rotary_dim: int | None = None, inplace: bool = False) -> tuple[torch.Tensor, torch.Tensor] | None:
+                   rotary_dim: int | None = None, inplace: bool = False,
+                   rows: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor] | None:
     """rope_triton for queries and keys at once, in one launch: q and k (same dtype and device, the same
     (seq, dim), any leading dimensions, e.g. fewer key heads) with the same tables. Returns (q', k')
     (q and k themselves when `inplace`), or None when the kernel cannot take them."""
     if q.dtype != k.dtype or q.device != k.device or q.shape[-2:] != k.shape[-2:]:
         return None
-    plans = [_plan(t, cos, sin, layout, rotary_dim, t if inplace else None) for t in (q, k)]
+    plans = [_plan(t, cos, sin, layout, rotary_dim, t if inplace else None, rows) for t in (q, k)]
     if plans[0] is None or plans[1] is None:
         return None
     (q4, q_out4, q_out, constexprs), (k4, k_out4, k_out, _) = plans
     if q.numel() == 0 or k.numel() == 0:
-        return (rope_triton(q, cos, sin, layout, rotary_dim=rotary_dim, out=q_out),
-                rope_triton(k, cos, sin, layout, rotary_dim=rotary_dim, out=k_out))
+        return (rope_triton(q, cos, sin, layout, rotary_dim=rotary_dim, out=q_out, rows=rows),
+                rope_triton(k, cos, sin, layout, rotary_dim=rotary_dim, out=k_out, rows=rows))
     seq = q.shape[-2]
     blocks_per_head = -(-seq // constexprs["BLOCK_S"])
     q_programs = q4.shape[0] * q4.shape[1] * blocks_per_head
     k_programs = k4.shape[0] * k4.shape[1] * blocks_per_head
     cos, sin = cos.contiguous(), sin.contiguous()
     _rope_qk_rows[(q_programs + k_programs,)](
-        q4, q_out4, k4, k_out4, cos, sin, seq, q4.shape[1], k4.shape[1], blocks_per_head, q_programs,
+        q4, q_out4, k4, k_out4, cos, sin, cos if rows is None else rows, seq, q4.shape[1], k4.shape[1], blocks_per_head, q_programs,
         *_strides(q4, q_out4), *_strides(k4, k_out4), cos.stride(0), **constexprs, num_warps=4)
     return q_out, k_out

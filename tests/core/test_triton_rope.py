@@ -89,6 +89,57 @@ def test_position_ids_and_an_attention_factor():
     assert_close(triton_rope.rope_triton(x, cos, sin, "half"), reference(x, positions, "half", 8, scale=1.19))
 
 
+def kernel_tables(positions, seq, rotary_dim, *, inv_freq=None, scale=1.0):
+    pos = None if positions is None else torch.as_tensor(positions, dtype=torch.float64)
+    return triton_rope.tables(pos, seq, rotary_dim, 10000.0, inv_freq, scale, DEVICE)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_position_ids_index_a_cached_table_with_the_same_result(dtype, layout):
+    """Decoding at a cache offset: position ids pick rows of a cached table instead of new tables."""
+    positions = [4093, 4094, 4095, 4096, 4097, 0, 17, 17, 9]
+    x = random_x(2, 3, 9, 16, dtype=dtype)
+    cos, sin, rows = kernel_tables(positions, 9, 12)
+    assert cos.shape == (8192, 6) and rows.tolist() == positions and rows.dtype == torch.int32
+    assert kernel_tables(positions, 9, 12)[0] is cos  # built once, then cached
+    own = tables(positions, 9, 12)
+    assert torch.equal(cos[rows.long()], own[0]) and torch.equal(sin[rows.long()], own[1])
+    gathered = triton_rope.rope_triton(x, cos, sin, layout, rotary_dim=12, rows=rows)
+    assert torch.equal(gathered, triton_rope.rope_triton(x, *own, layout, rotary_dim=12))
+    assert_close(gathered, reference(x, positions, layout, 12))
+    k = random_x(2, 1, 9, 16, dtype=dtype, seed=1)
+    q_rot, k_rot = triton_rope.rope_triton_qk(x, k, cos, sin, layout, rotary_dim=12, rows=rows)
+    assert torch.equal(q_rot, gathered)
+    assert torch.equal(k_rot, triton_rope.rope_triton(k, *own, layout, rotary_dim=12))
+
+
+@pytest.mark.parametrize("positions, options", [
+    (None, {}),  # the default positions: the cached table of exactly seq rows
+    ([0.5, 1.0, 2.0], {}),  # fractional
+    ([-1, 0, 1], {}),  # negative
+    ([0, 1, 2], {"scale": 1.19}),  # an attention factor
+    ([0, 1, 2], {"inv_freq": torch.tensor([1.0, 0.1], dtype=torch.float64)}),  # scaled frequencies
+    ([0, 1, (1 << 23) // 2], {}),  # a cached table this long would pass CACHED_TABLE_ENTRIES
+], ids=["default", "fractional", "negative", "factor", "inv_freq", "too-far"])
+def test_other_positions_get_tables_of_their_own(positions, options):
+    cos, sin, rows = kernel_tables(positions, 3, 4, **options)
+    assert rows is None and cos.shape == sin.shape == (3, 2)
+    x = random_x(3, 4)
+    pos = range(3) if positions is None else positions
+    expected = reference(x, pos, "interleaved", 4, scale=options.get("scale", 1.0))
+    if "inv_freq" not in options:
+        assert_close(triton_rope.rope_triton(x, cos, sin, "interleaved"), expected)
+
+
+@pytest.mark.parametrize("rows", [torch.tensor([0, 1]), torch.tensor([0.0, 1.0, 2.0]), torch.tensor([[0, 1, 2]])],
+                         ids=["too-few", "float", "2-d"])
+def test_bad_rows_raise_value_errors(rows):
+    cos, sin, _ = kernel_tables([0, 1, 2], 3, 8)
+    with pytest.raises(ValueError, match="rows"):
+        triton_rope.rope_triton(random_x(3, 8), cos, sin, "half", rows=rows.to(DEVICE))
+
+
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_a_transformers_view_is_read_through_its_strides_and_rotated_in_place(layout):
     """q as a (batch, heads, seq, dim) view of a (batch, seq, heads, dim) tensor, as transformers holds it."""
