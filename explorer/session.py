@@ -3,9 +3,9 @@
 Device policy: pages compute on the CPU, unless `ROPE_VIZ_DEVICE` names another device. Their tensors are
 page-sized, and on an H100 every page's warm rerun took 1.2 to 1.7 times as long with CUDA as on the same
 machine's CPU (kernel launches and transfers that the arithmetic never repays). Heavy work, the live
-training run, goes to the fastest device (`explorer.training`). When a page run fails on a GPU (out of memory, a driver error, an operator the device lacks), the router
-reruns the page on the CPU and the session stays there (`fall_back_to_cpu`). Nothing else catches
-device errors.
+training run, goes to the fastest device (`explorer.training`). When a page run fails on a GPU (out of
+memory, a driver error, an operator the device lacks), the router reruns the page on the CPU and the
+session stays there (`fall_back_to_cpu`). Nothing else catches device errors.
 """
 
 from __future__ import annotations

@@ -288,3 +288,18 @@ def test_importing_rope_viz_leaves_the_toy_package_out():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2]).stdout.split()
     assert out == ["False", "False"]
+
+
+def test_command_line_device_is_checked_and_recorded(tmp_path, monkeypatch):
+    from rope_viz.toy import runner
+    with pytest.raises(SystemExit, match="--device 'bogus' is not usable here"):
+        runner.main(["train", "--device", "bogus"])
+    monkeypatch.setenv("ROPE_VIZ_DEVICE", "tpu")  # the default device comes from here: refused, not a traceback
+    with pytest.raises(SystemExit, match="ROPE_VIZ_DEVICE='tpu'"):
+        runner.main(["train", "--steps", "1"])
+    monkeypatch.delenv("ROPE_VIZ_DEVICE")
+    out = tmp_path / "run.json"
+    assert runner.main(["train", "--task", "offset", "--encoding", "nope", "--steps", "2", "--eval-sequences", "2",
+                        "--device", "cpu", "--out", str(out), "--no-weights"]) == 0
+    doc = load_results(out)
+    assert doc["device"].startswith("cpu") and "--device cpu" in doc["command"]
