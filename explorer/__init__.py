@@ -4,7 +4,7 @@
 - knobs / params / widgets: each page's knobs declared once, drawn as widgets, kept in the URL.
 - cache: the one caching policy: `cached` for data, `figure` for labelled figures (per language, keyed
   by the wrapper itself).
-- charts: how figures from rope_viz.figures are placed on a page; presenter: the projector view (`explain`
+- charts: how figures from explorer.figures are placed on a page; presenter: the projector view (`explain`
   folds long text away there); quiz: the questions that end each topic page.
 - pages: the page list; router: the app around the pages; views: what each page computes (pure).
 - text/<lang>/<page>.toml: every string a visitor reads.

@@ -8,7 +8,7 @@ import math
 
 import streamlit as st
 
-from rope_viz.figures import profile_band
+from explorer.figures import profile_band
 
 from . import presenter, session
 from .exports import figure_csv, file_name
@@ -17,7 +17,7 @@ from .widgets import url_params
 
 
 def chart(fig, key: str, *, gif=None, on_pick=None) -> None:
-    """Draw a figure from rope_viz.figures with the app's chart settings: its toolbar saves the image
+    """Draw a figure from explorer.figures with the app's chart settings: its toolbar saves the image
     (PNG at twice the size, or SVG, as chosen in the sidebar), and a button below it saves its data as
     CSV; both files are named after the page, the chart and the knobs' values. `gif`, for an animation:
     a function returning the animation as GIF bytes, called only when the visitor asks for the file.

@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 
-from rope_viz.figures import PICK_LAYER
+from explorer.figures import PICK_LAYER
 
 MAX_NAME = 120
 

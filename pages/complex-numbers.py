@@ -6,7 +6,7 @@ import streamlit as st
 import explorer as ui
 from explorer.tryit import try_buttons
 from explorer.views import complex_plane as view
-from rope_viz.figures import plane_diagram
+from explorer.figures import plane_diagram
 
 ui.enter()
 PAGE = "complex_plane"

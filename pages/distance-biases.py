@@ -6,7 +6,7 @@ import streamlit as st
 
 import explorer as ui
 from explorer.views import biases as view
-from rope_viz.figures import distance_chart, heatmap_panels
+from explorer.figures import distance_chart, heatmap_panels
 
 ui.enter()
 PAGE = "biases"

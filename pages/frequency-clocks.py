@@ -7,7 +7,7 @@ from explorer.glossary import glossary
 from explorer.animation_export import clocks_gif
 from explorer.tryit import try_buttons
 from explorer.views import rotations as view
-from rope_viz.figures import clock_animation, heatmap, line_chart, plane_vectors
+from explorer.figures import clock_animation, heatmap, line_chart, plane_vectors
 
 ui.enter()
 PAGE = "rotations"

@@ -5,7 +5,7 @@ import streamlit as st
 import explorer as ui
 from explorer.pages import PAGES, TOPICS, script
 from explorer.views import rotations
-from rope_viz.figures import clock_animation
+from explorer.figures import clock_animation
 
 CARDS_PER_ROW = 3  # Streamlit stacks the columns on a narrow screen
 # the clocks shown in motion at once: four pairs of a d = 64 head, from the fastest to a slow one

@@ -8,7 +8,7 @@ import explorer as ui
 from explorer import latex as tex
 from explorer.knobs import PAGE_KNOBS
 from explorer.views import images as view
-from rope_viz.figures import heatmap, pair_sections, patch_maps, position_id_rows
+from explorer.figures import heatmap, pair_sections, patch_maps, position_id_rows
 
 ui.enter()
 PAGE = "images"

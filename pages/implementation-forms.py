@@ -11,7 +11,7 @@ from explorer import latex as tex
 from explorer.tryit import try_buttons
 from explorer.views import implementation as view
 from rope_viz import METHODS, describe
-from rope_viz.figures import bar_chart, heatmap, line_chart, plane_vectors, series_bars
+from explorer.figures import bar_chart, heatmap, line_chart, plane_vectors, series_bars
 
 ui.enter()
 PAGE = "implementation"

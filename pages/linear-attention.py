@@ -7,7 +7,7 @@ import explorer as ui
 from explorer import latex as tex
 from explorer.tryit import try_buttons
 from explorer.views import linear as view
-from rope_viz.figures import heatmap, line_chart
+from explorer.figures import heatmap, line_chart
 
 ui.enter()
 PAGE = "linear"

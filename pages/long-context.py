@@ -5,7 +5,7 @@ import streamlit as st
 
 import explorer as ui
 from explorer.views import long_context as view
-from rope_viz.figures import line_chart, shaded_lines
+from explorer.figures import line_chart, shaded_lines
 
 ui.enter()
 PAGE = "long_context"

@@ -8,7 +8,7 @@ from explorer.glossary import glossary
 from explorer.knobs import SWEEP_BASES
 from explorer.tryit import try_buttons
 from explorer.views import decay as view
-from rope_viz.figures import line_chart
+from explorer.figures import line_chart
 
 ui.enter()
 PAGE = "decay"

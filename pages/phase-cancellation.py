@@ -7,7 +7,7 @@ from explorer.glossary import glossary
 from explorer.animation_export import phase_gif
 from explorer.tryit import try_buttons
 from explorer.views import phase as view
-from rope_viz.figures import heatmap, line_chart, matrix_panels, pair_turn_animation
+from explorer.figures import heatmap, line_chart, matrix_panels, pair_turn_animation
 
 ui.enter()
 PAGE = "phase"

@@ -5,7 +5,7 @@ import streamlit as st
 import explorer as ui
 from explorer.knobs import PAGE_KNOBS
 from explorer.views import precision as view
-from rope_viz.figures import bar_chart, color, heatmap, heatmap_grid, line_chart, marked_lines
+from explorer.figures import bar_chart, color, heatmap, heatmap_grid, line_chart, marked_lines
 
 ui.enter()
 PAGE = "precision"

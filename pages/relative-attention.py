@@ -6,7 +6,7 @@ import explorer as ui
 from explorer.glossary import glossary
 from explorer.tryit import try_buttons
 from explorer.views import relative as view
-from rope_viz.figures import heatmap, heatmap_grid, mark_cell, pick_layer
+from explorer.figures import heatmap, heatmap_grid, mark_cell, pick_layer
 
 ui.enter()
 PAGE = "relative"

@@ -9,7 +9,7 @@ from explorer import latex as tex
 from explorer.tryit import try_buttons
 from explorer.views import versus as view
 from rope_viz import describe
-from rope_viz.figures import heatmap, heatmap_grid, line_chart
+from explorer.figures import heatmap, heatmap_grid, line_chart
 
 ui.enter()
 PAGE = "versus"

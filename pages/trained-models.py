@@ -9,7 +9,7 @@ import streamlit as st
 import explorer as ui
 from explorer import training
 from explorer.views import trained as view
-from rope_viz.figures import band_lines, grouped_bars, heatmap
+from explorer.figures import band_lines, grouped_bars, heatmap
 
 ui.enter()
 PAGE = "trained"

@@ -10,8 +10,8 @@ import pytest
 
 from explorer.charts import picked_cell
 from explorer.exports import figure_csv
-from rope_viz.figures import heatmap, pick_layer
-from rope_viz.figures.attention import PICK_SIDE
+from explorer.figures import heatmap, pick_layer
+from explorer.figures.attention import PICK_SIDE
 
 
 def event(*points):
