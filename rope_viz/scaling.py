@@ -17,12 +17,11 @@ lambda_i = 2*pi / theta_i the wavelength of pair i.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Mapping, Sequence
 
 import torch
 
-from ._checks import check_base, check_dim, check_int
+from ._checks import check_dim, check_int, check_positive, check_real
 from .frequencies import inv_freq as _unscaled_inv_freq
 
 # Keys each type reads (besides rope_type/type). A 5.x `rope_parameters` dict also carries
@@ -40,6 +39,7 @@ _KEYS = {
                            "short_factor", "long_factor"}),
     "llama3": frozenset({"factor", "original_max_position_embeddings", "low_freq_factor",
                          "high_freq_factor"}),
+    "proportional": frozenset({"factor"}),
 }
 # Older names of the same method (Phi-3's first 128k release called LongRoPE "su").
 _ALIASES = {"su": "longrope"}
@@ -57,13 +57,9 @@ def _real(params: Mapping, key: str, *, positive: bool = True, default=None, all
     value = params.get(key)
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
-        raise ValueError(f"{_where(key)} must be a finite number, got {value!r}")
-    value = float(value)
-    if positive and (value < 0 or (value == 0 and not allow_zero)):
-        bound = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"{_where(key)} must be a finite number {bound}, got {value!r}")
-    return value
+    if not positive:
+        return check_real(value, _where(key))
+    return check_real(value, _where(key), at_least=0) if allow_zero else check_positive(value, _where(key))
 
 
 def _required(params: Mapping, key: str, rope_type: str, **kwargs):
@@ -99,11 +95,8 @@ def _factor_list(params: Mapping, key: str, half: int) -> torch.Tensor:
         raise ValueError(f"{_where(key)} must be a list of {half} numbers > 0, got {type(value).__name__}")
     if len(value) != half:
         raise ValueError(f"{_where(key)} must hold rotary_dim/2 = {half} numbers, got {len(value)}")
-    for item in value:
-        if isinstance(item, bool) or not isinstance(item, numbers.Real) or not math.isfinite(float(item)) \
-                or float(item) <= 0:
-            raise ValueError(f"{_where(key)} must hold finite numbers > 0, got {item!r}")
-    return torch.tensor([float(item) for item in value], dtype=torch.float64)
+    return torch.tensor([check_positive(item, f"{_where(key)}[{i}]") for i, item in enumerate(value)],
+                        dtype=torch.float64)
 
 
 # ----------------------------------------------------------------------------- one function per type
@@ -235,16 +228,32 @@ def _llama3(dim, base, params, max_position_embeddings, seq_len):
     factor = _required(params, "factor", "llama3")
     low_freq_factor = _required(params, "low_freq_factor", "llama3")
     high_freq_factor = _required(params, "high_freq_factor", "llama3")
-    if high_freq_factor <= low_freq_factor:
-        raise ValueError(f"{_where('high_freq_factor')} must be > low_freq_factor; got "
+    if high_freq_factor < low_freq_factor:
+        raise ValueError(f"{_where('high_freq_factor')} must be >= low_freq_factor; got "
                          f"high_freq_factor={high_freq_factor}, low_freq_factor={low_freq_factor}")
     original = _original_context(params, "llama3", max_position_embeddings)
     theta = _unscaled_inv_freq(dim, base, dtype=torch.float64)
     wavelen = 2 * math.pi / theta
+    if high_freq_factor == low_freq_factor:  # Llama 4 Scout: no band between kept and scaled pairs
+        return torch.where(wavelen < original / high_freq_factor, theta, theta / factor), 1.0
     smooth = (original / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
     blended = (1 - smooth) * theta / factor + smooth * theta
     scaled = torch.where(wavelen > original / low_freq_factor, theta / factor, blended)
     return torch.where(wavelen < original / high_freq_factor, theta, scaled), 1.0
+
+
+def _proportional(dim, base, params, max_position_embeddings, seq_len):
+    """Proportional RoPE (Gemma 4's global layers): d is the whole head, p = partial_rotary_factor
+    (default 1) and only the first n = floor(p * d / 2) pairs turn, at theta_i = base^(-2i/d) with the
+    whole head's exponents; the other d/2 - n pairs get frequency 0 (they pass through unrotated).
+    Every frequency is divided by `factor` (default 1). Returns d/2 entries. Attention factor 1."""
+    fraction = _real(params, "partial_rotary_factor", default=1.0)
+    if fraction > 1:
+        raise ValueError(f"{_where('partial_rotary_factor')} must be in (0, 1], got {fraction}")
+    factor = _real(params, "factor", default=1.0)
+    theta = _unscaled_inv_freq(dim, base, dtype=torch.float64)
+    theta[int(fraction * dim // 2):] = 0.0
+    return theta / factor, 1.0
 
 
 ROPE_SCALINGS = {
@@ -255,6 +264,7 @@ ROPE_SCALINGS = {
     "yarn": _yarn,
     "longrope": _longrope,
     "llama3": _llama3,
+    "proportional": _proportional,
 }
 """Registry: rope type name -> function(dim, base, params, max_position_embeddings, seq_len)
 returning (inv_freq float64, attention_factor); each docstring states its formula."""
@@ -285,7 +295,8 @@ def scaled_inv_freq(dim: int, base: float = 10000.0, rope_scaling: Mapping | Non
     dim: the rotary dimension d (even); inv_freq has d/2 entries, float64.
     rope_scaling: Hugging Face's dict (None or {} for plain RoPE). Types: default, linear, ntk
         (static NTK-aware, base * s^(d/(d-2))), dynamic, yarn, longrope ("su" is read as
-        longrope), llama3; see ROPE_SCALINGS for each formula. Absent keys take Hugging Face's
+        longrope), llama3, proportional (d/2 entries, 0 past the turning fraction); see
+        ROPE_SCALINGS for each formula. Absent keys take Hugging Face's
         defaults; original_max_position_embeddings defaults to max_position_embeddings.
     max_position_embeddings: the model's context length M (needed by dynamic, and by yarn /
         longrope / llama3 when the dict omits original_max_position_embeddings or factor).
@@ -295,7 +306,7 @@ def scaled_inv_freq(dim: int, base: float = 10000.0, rope_scaling: Mapping | Non
     Cos and sin are multiplied by attention_factor (Hugging Face's `attention_scaling`).
     """
     dim = check_dim(dim)
-    base = check_base(base)
+    base = check_positive(base, "base")
     if max_position_embeddings is not None:
         max_position_embeddings = _context(max_position_embeddings, "max_position_embeddings")
     if seq_len is not None:

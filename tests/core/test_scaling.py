@@ -327,8 +327,10 @@ def test_apply_rope_without_scaling_is_unchanged():
      "attention_factor"),
     ({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "original_max_position_embeddings": 8192},
      "high_freq_factor"),
-    ({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 4.0, "high_freq_factor": 4.0,
+    ({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 4.0, "high_freq_factor": 2.0,
       "original_max_position_embeddings": 8192}, "high_freq_factor"),
+    ({"rope_type": "proportional", "partial_rotary_factor": 1.5}, "partial_rotary_factor"),
+    ({"rope_type": "proportional", "partial_rotary_factor": 0.25, "factor": 0}, "factor"),
     ({"rope_type": "longrope", "long_factor": [1.0] * 4, "original_max_position_embeddings": 8}, "short_factor"),
     ({"rope_type": "longrope", "short_factor": [1.0] * 3, "long_factor": [1.0] * 4,
       "original_max_position_embeddings": 8}, "short_factor"),
@@ -382,7 +384,7 @@ def test_apply_rope_rejects_conflicting_frequency_arguments():
 
 
 def test_registry_has_one_documented_function_per_type():
-    assert set(ROPE_SCALINGS) == {"default", "linear", "ntk", "dynamic", "yarn", "longrope", "llama3"}
+    assert set(ROPE_SCALINGS) == {"default", "linear", "ntk", "dynamic", "yarn", "longrope", "llama3", "proportional"}
     for function in ROPE_SCALINGS.values():
         assert function.__doc__ and ("theta" in function.__doc__ or "base" in function.__doc__)
 
@@ -394,3 +396,33 @@ def test_report_measured_differences(capsys):
         for kind, value in sorted(MEASURED.items()):
             print(f"\n  max difference vs transformers, {kind}: {value:.3g}", end="")
     assert all(value < 1e-2 for value in MEASURED.values())
+
+
+@pytest.mark.parametrize("dim,base,fraction,factor", [(512, 1e6, 0.25, 1.0), (256, 1e4, 0.5, 1.0),
+                                                      (128, 5e5, 0.3, 2.0), (64, 1e4, 1.0, 1.0)])
+def test_proportional_matches_transformers(dim, base, fraction, factor):
+    """Gemma 4's global layers: only the first floor(p*d/2) pairs turn, with the whole head's exponents."""
+    params = {"rope_type": "proportional", "partial_rotary_factor": fraction, "factor": factor}
+    config = LlamaConfig(hidden_size=dim * 2, num_attention_heads=2, head_dim=dim,
+                         rope_parameters=dict(params, rope_theta=base))
+    expected, expected_factor = ROPE_INIT_FUNCTIONS["proportional"](config, "cpu")
+    ours, attention_factor = scaled_inv_freq(dim, base, params)
+    turning = int(fraction * dim // 2)
+    assert ours.shape == expected.shape == (dim // 2,)
+    assert torch.equal(ours[turning:], torch.zeros(dim // 2 - turning, dtype=torch.float64))
+    by_hand = torch.tensor([base ** (-2 * i / dim) / factor for i in range(turning)], dtype=torch.float64)
+    torch.testing.assert_close(ours[:turning], by_hand, rtol=1e-13, atol=0)
+    torch.testing.assert_close(ours, expected.double(), rtol=RTOL, atol=0)
+    assert attention_factor == expected_factor == 1.0
+
+
+def test_llama3_with_equal_band_factors_matches_transformers():
+    """Llama 4 Scout: low_freq_factor = high_freq_factor = 1 (transformers warns and runs it)."""
+    params = {"rope_type": "llama3", "factor": 16.0, "low_freq_factor": 1.0, "high_freq_factor": 1.0,
+              "original_max_position_embeddings": 8192}
+    expected, _ = hf_inv_freq(128, 5e5, params, 131072)
+    ours, _ = scaled_inv_freq(128, 5e5, params, max_position_embeddings=131072)
+    theta = torch.tensor([5e5 ** (-2 * i / 128) for i in range(64)], dtype=torch.float64)
+    by_hand = torch.where(2 * math.pi / theta < 8192, theta, theta / 16)
+    torch.testing.assert_close(ours, by_hand, rtol=1e-13, atol=0)
+    torch.testing.assert_close(ours, expected.double(), rtol=RTOL, atol=0)
