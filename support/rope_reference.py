@@ -1,7 +1,7 @@
-"""Independent RoPE references for the core tests.
+"""Independent RoPE references for every test (core, views, pages, kernels).
 
-Nothing here imports rope_viz: every expected value in tests/core comes from these
-hand-written formulas (or from math.cos / math.sin directly), never from the code under test.
+Nothing here imports rope_viz: every expected value comes from these hand-written formulas (or from
+math.cos / math.sin directly), never from the code under test.
 
 - ``loop_rope``: a per-pair Python loop in float64 with math.cos / math.sin, any layout,
   partial rotary.
@@ -10,12 +10,16 @@ hand-written formulas (or from math.cos / math.sin directly), never from the cod
 - ``hf_rope``: Hugging Face's rotate_half formulation for the half layout,
   x * cos + rotate_half(x) * sin with cos = cat(freqs, freqs).
 - ``loop_rotation_matrix``: the dense block-diagonal matrix written entry by entry.
+- ``pair_rope``: the same per-pair rotation vectorised over positions in float64, for numpy arrays or
+  tensors of any size (a pair at a time, each pair's cos and sin written out), with an optional scale
+  on cos and sin.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 
 
@@ -108,3 +112,25 @@ def loop_rotation_matrix(position: float, dim: int, base: float = 10000.0,
 def hand_layout_permutation(dim: int) -> list[int]:
     """x_half = x_interleaved[p]: the first members of the pairs, then the second members."""
     return [2 * i for i in range(dim // 2)] + [2 * i + 1 for i in range(dim // 2)]
+
+
+def pair_rope(x, positions=None, base: float = 10000.0, layout: str = "interleaved", rotary_dim: int | None = None,
+              scale: float = 1.0):
+    """x (..., seq, dim) with pair i of row m turned by positions[m] * base^(-2i/r), in float64.
+
+    Pairs are (2i, 2i+1) ("interleaved") or (i, i + r/2) ("half") among the first r = rotary_dim coordinates;
+    the rest pass through. A numpy array comes back as a float64 numpy array, a tensor as a float64 tensor."""
+    as_numpy = not isinstance(x, torch.Tensor)
+    x64 = torch.as_tensor(np.asarray(x, dtype=np.float64)) if as_numpy else x.detach().to("cpu", torch.float64)
+    seq, dim = x64.shape[-2], x64.shape[-1]
+    r = dim if rotary_dim is None else rotary_dim
+    pos = torch.tensor(_positions_list(positions, seq), dtype=torch.float64)
+    assert len(pos) == seq
+    out = x64.clone()
+    for i in range(r // 2):
+        angle = pos * float(base) ** (-2.0 * i / r)
+        c, s = torch.cos(angle) * scale, torch.sin(angle) * scale
+        a, b = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + r // 2)
+        out[..., a] = x64[..., a] * c - x64[..., b] * s
+        out[..., b] = x64[..., a] * s + x64[..., b] * c
+    return out.numpy() if as_numpy else out

@@ -7,10 +7,20 @@ import numpy as np
 import pytest
 import torch
 
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
-                      page_text, spec_array)
 from explorer.knobs import heaviest, lightest
 from rope_viz import random_tokens
+from support.apptest import (
+    axis_titles,
+    chart_specs,
+    has_cjk,
+    metrics,
+    open_at_extremes,
+    open_hostile_link,
+    open_page,
+    page_text,
+    spec_array,
+)
+from support.rope_reference import pair_rope
 
 
 def page_tokens(seq, dim, seed):
@@ -19,29 +29,17 @@ def page_tokens(seq, dim, seed):
     return x[:, :dim], x[:, dim:2 * dim], x[:, 2 * dim:]
 
 
-def rotate(x, base):
-    """Turn pair (2i, 2i+1) of row m by m * base^(-2i/d), written out with cos and sin."""
-    seq, dim = x.shape
-    out = np.empty_like(x)
-    for i in range(dim // 2):
-        angle = np.arange(seq) * base ** (-2.0 * i / dim)
-        c, s = np.cos(angle), np.sin(angle)
-        out[:, 2 * i] = x[:, 2 * i] * c - x[:, 2 * i + 1] * s
-        out[:, 2 * i + 1] = x[:, 2 * i] * s + x[:, 2 * i + 1] * c
-    return out
-
-
 def hand_attention(seq, dim, base, phi, seed):
     """Both attentions by the full n x n route: (softmax out, linear out, unrotated den, rotated den)."""
     q, k, v = page_tokens(seq, dim, seed)
     feature = (lambda t: np.where(t > 0, t + 1.0, np.exp(np.minimum(t, 0)))) if phi == "elu" else (
         lambda t: np.maximum(t, 0.0))
     fq, fk = feature(q), feature(k)
-    rotated = rotate(fq, base) @ rotate(fk, base).T  # [R_i phi(q_i)] . [R_j phi(k_j)] for every i, j
+    rotated = pair_rope(fq, None, base) @ pair_rope(fk, None, base).T  # [R_i phi(q_i)] . [R_j phi(k_j)] for every i, j
     den = (fq @ fk.T).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         linear = rotated @ v / den[:, None]
-    logits = rotate(q, base) @ rotate(k, base).T / np.sqrt(dim)
+    logits = pair_rope(q, None, base) @ pair_rope(k, None, base).T / np.sqrt(dim)
     weights = np.exp(logits - logits.max(axis=1, keepdims=True))
     softmax = weights / weights.sum(axis=1, keepdims=True) @ v
     return softmax, linear, den, rotated.sum(axis=1)

@@ -7,8 +7,18 @@ import torch
 
 from explorer.knobs import heaviest, lightest
 from rope_viz import random_attention_inputs
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
-                             page_text, spec_array)
+from support.apptest import (
+    axis_titles,
+    chart_specs,
+    has_cjk,
+    metrics,
+    open_at_extremes,
+    open_hostile_link,
+    open_page,
+    page_text,
+    spec_array,
+)
+from support.rope_reference import pair_rope
 
 DIM, BASE = 128, 10000.0
 WINDOW = 16  # the page's curves: worst error over the 16 positions ending at each point
@@ -34,17 +44,6 @@ def hand_curve(ends, pair, cast, dim=DIM, base=BASE):
         used = cast(m.astype(np.float32)).astype(np.float32) * np.float32(theta)
         error = wrapped(used.astype(np.float64) - m * theta)
     return error.max(axis=1)
-
-
-def rotate(x, positions, dim=DIM, base=BASE):
-    """Pair (2i, 2i+1) of row r turned by positions[r] * base^(-2i/d), float64."""
-    out = np.empty_like(x)
-    for i in range(dim // 2):
-        angle = positions * base ** (-2.0 * i / dim)
-        c, s = np.cos(angle), np.sin(angle)
-        out[:, 2 * i] = x[:, 2 * i] * c - x[:, 2 * i + 1] * s
-        out[:, 2 * i + 1] = x[:, 2 * i] * s + x[:, 2 * i + 1] * c
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -107,11 +106,11 @@ def test_scores_exact_and_with_bfloat16_positions(default_page):
     x, w_q, w_k = random_attention_inputs(64, DIM, seed=0, dtype=torch.float64)
     q, k = (x @ w_q).numpy(), (x @ w_k).numpy()
     far = np.arange(8000 - 63, 8001, dtype=np.float64)
-    exact = rotate(q, far) @ rotate(k, far).T
+    exact = pair_rope(q, far, BASE) @ pair_rope(k, far, BASE).T
     cast = hand_bf16(far.astype(np.float32)).astype(np.float64)
-    collapsed = rotate(q, cast) @ rotate(k, cast).T
+    collapsed = pair_rope(q, cast, BASE) @ pair_rope(k, cast, BASE).T
     near = np.arange(64, dtype=np.float64)
-    at_start = rotate(q, near) @ rotate(k, near).T
+    at_start = pair_rope(q, near, BASE) @ pair_rope(k, near, BASE).T
     grid = specs[4]["data"]
     np.testing.assert_allclose(spec_array(grid[0]["z"]), exact, rtol=1e-4, atol=1e-3)
     np.testing.assert_allclose(spec_array(grid[1]["z"]), collapsed, atol=0.02 * np.abs(exact).max())

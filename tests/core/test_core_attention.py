@@ -12,7 +12,7 @@ import math
 import pytest
 import torch
 
-from rope_reference import hf_rope, loop_rope
+from support.rope_reference import hf_rope, loop_rope
 from rope_viz import (
     additive_decomposition,
     attention_weights,

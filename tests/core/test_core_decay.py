@@ -9,7 +9,7 @@ import math
 import pytest
 import torch
 
-from rope_reference import hand_inv_freq
+from support.rope_reference import hand_inv_freq
 from rope_viz import decay_bound, empirical_decay
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from rope_reference import hand_inv_freq, hand_layout_permutation
+from support.rope_reference import hand_inv_freq, hand_layout_permutation
 from rope_viz import (
     angles,
     apply_rope,

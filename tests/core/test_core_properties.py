@@ -13,7 +13,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rope_reference import hand_layout_permutation, hf_rope, llama_rope, loop_rope, loop_rotation_matrix
+from support.rope_reference import hand_layout_permutation, hf_rope, llama_rope, loop_rope, loop_rotation_matrix
 from rope_viz import apply_rope, rotation_matrix
 
 SETTINGS = settings(max_examples=60, deadline=None)

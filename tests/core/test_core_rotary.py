@@ -1,6 +1,6 @@
 """apply_rope, rotation_matrix and rotation_matrices against independent references.
 
-References (tests/core/rope_reference.py): a per-pair float64 Python loop with math.cos/sin,
+References (support/rope_reference.py): a per-pair float64 Python loop with math.cos/sin,
 Meta LLaMA's complex multiply (interleaved) and Hugging Face's rotate_half (half), and literal
 numbers for the worked example.
 """
@@ -13,7 +13,7 @@ import zlib
 import pytest
 import torch
 
-from rope_reference import (
+from support.rope_reference import (
     hand_inv_freq,
     hand_layout_permutation,
     hf_rope,

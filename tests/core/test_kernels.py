@@ -15,6 +15,7 @@ import torch
 
 from rope_viz import apply_rope, kernels
 from rope_viz.frequencies import rope_tables
+from support.rope_reference import pair_rope
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:torch.jit")  # raised inside torch.compile
 
@@ -25,21 +26,7 @@ SHAPES = ((3, 1, 4), (2, 5, 7, 6), (4, 2), (13, 10), (1, 3, 257, 64))
 
 def reference(x, positions=None, base=10000.0, layout="interleaved", rotary_dim=None):
     """RoPE from the definition in float64, any layout, partial rotary."""
-    x64 = x.detach().to(torch.float64)
-    seq, dim = x64.shape[-2], x64.shape[-1]
-    r = dim if rotary_dim is None else rotary_dim
-    pos = torch.arange(seq, dtype=torch.float64) if positions is None else torch.as_tensor(positions, dtype=torch.float64)
-    theta = torch.tensor([base ** (-2.0 * i / r) for i in range(r // 2)], dtype=torch.float64)
-    angle = pos[:, None] * theta[None, :]
-    c, s = torch.cos(angle), torch.sin(angle)
-    first = torch.arange(0, r, 2) if layout == "interleaved" else torch.arange(r // 2)
-    second = first + 1 if layout == "interleaved" else first + r // 2
-    out = x64.clone()
-    a, b = x64[..., first], x64[..., second]
-    out[..., first] = a * c - b * s
-    out[..., second] = a * s + b * c
-    return out
-
+    return pair_rope(x, positions, base, layout, rotary_dim)
 
 def _randn(*shape, dtype=torch.float32, seed=0):
     gen = torch.Generator().manual_seed(seed)

@@ -12,9 +12,21 @@ import torch
 
 from rope_viz import apply_rope
 from rope_viz.biases import alibi_slopes
-from rope_viz.toy import (DEFAULT_DIR, IGNORE, ModelConfig, ToyTransformer, TrainConfig,
-                          attention_maps, load_model, load_results, make_batch, rope_frequencies,
-                          train, validate_results)
+from rope_viz.toy import (
+    DEFAULT_DIR,
+    IGNORE,
+    ModelConfig,
+    ToyTransformer,
+    TrainConfig,
+    attention_maps,
+    load_model,
+    load_results,
+    make_batch,
+    rope_frequencies,
+    train,
+    validate_results,
+)
+from support.rope_reference import pair_rope
 
 ENCODINGS = ("rope", "sinusoidal", "alibi", "nope")
 GRID = DEFAULT_DIR / "grid.json"
@@ -24,18 +36,6 @@ def _model(encoding, *, layout="interleaved", n_heads=4, d_model=32, vocab=20, s
     torch.manual_seed(seed)
     return ToyTransformer(ModelConfig(vocab_size=vocab, encoding=encoding, n_layers=2, d_model=d_model,
                                       n_heads=n_heads, layout=layout, base=100.0)).eval()
-
-
-def _hand_rotate(vec, m, base, layout):
-    """Rotate pair i of a 1-D list by m * base^(-2i/d), pairs (2i, 2i+1) or (i, i + d/2)."""
-    d = len(vec)
-    out = list(vec)
-    for i in range(d // 2):
-        a, b = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + d // 2)
-        ang = m * base ** (-2 * i / d)
-        out[a] = vec[a] * math.cos(ang) - vec[b] * math.sin(ang)
-        out[b] = vec[a] * math.sin(ang) + vec[b] * math.cos(ang)
-    return out
 
 
 def _hand_attention(model, tokens, pos_scale=1.0):
@@ -62,8 +62,8 @@ def _hand_attention(model, tokens, pos_scale=1.0):
         q = [qkv[m, head * dh:(head + 1) * dh].tolist() for m in range(seq)]
         k = [qkv[m, c.d_model + head * dh:c.d_model + (head + 1) * dh].tolist() for m in range(seq)]
         if c.encoding == "rope":
-            q = [_hand_rotate(q[m], m * pos_scale, c.base, c.layout) for m in range(seq)]
-            k = [_hand_rotate(k[m], m * pos_scale, c.base, c.layout) for m in range(seq)]
+            q = pair_rope(np.array(q), [m * pos_scale for m in range(seq)], c.base, c.layout).tolist()
+            k = pair_rope(np.array(k), [m * pos_scale for m in range(seq)], c.base, c.layout).tolist()
         for i in range(seq):
             logits = []
             for j in range(i + 1):

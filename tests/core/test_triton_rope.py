@@ -18,6 +18,7 @@ if not CUDA:
 
 from rope_viz import apply_rope, apply_rope_qk, triton_rope  # noqa: E402
 from rope_viz.frequencies import rope_tables  # noqa: E402
+from support.rope_reference import pair_rope
 
 DEVICE = "cuda" if CUDA else "cpu"
 DTYPES = (torch.float32, torch.bfloat16, torch.float16)
@@ -26,18 +27,7 @@ LAYOUTS = ("interleaved", "half")
 
 def reference(x, positions, layout, rotary_dim, base=10000.0, scale=1.0):
     """x (..., seq, dim) with each pair turned by position * base^(-2i/r), written out in float64."""
-    x64 = x.detach().to("cpu", torch.float64)
-    out = x64.clone()
-    half = rotary_dim // 2
-    positions = torch.as_tensor(positions, dtype=torch.float64)
-    for i in range(half):
-        angle = positions * base ** (-2.0 * i / rotary_dim)
-        cos, sin = torch.cos(angle) * scale, torch.sin(angle) * scale
-        a, b = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + half)
-        out[..., a] = x64[..., a] * cos - x64[..., b] * sin
-        out[..., b] = x64[..., b] * cos + x64[..., a] * sin
-    return out
-
+    return pair_rope(x, positions, base, layout, rotary_dim, scale)
 
 def tables(positions, seq, rotary_dim, scale=1.0):
     pos = None if positions is None else torch.as_tensor(positions, dtype=torch.float64)

@@ -11,7 +11,7 @@ import torch
 
 from explorer.views import implementation as worked
 from rope_viz import random_tokens
-from tests.core.rope_reference import loop_rope
+from support.rope_reference import loop_rope, pair_rope
 
 
 def _randn(*shape, seed=0, dtype=torch.float64):
@@ -136,16 +136,6 @@ def test_zero_shift_moves_nothing():
 # The functions the page caches, from its knob values; its tokens are random_tokens(seq, dim, seed=seed).
 
 
-def _hand_rope_row(x, position, base=10000.0, rotary_dim=None):
-    """One vector turned to `position`: pair i of the first rotary_dim coordinates by position * base^(-2i/d)."""
-    rotary_dim = len(x) if rotary_dim is None else rotary_dim
-    out = list(x)
-    for i in range(rotary_dim // 2):
-        c, s = math.cos(position * base ** (-2 * i / rotary_dim)), math.sin(position * base ** (-2 * i / rotary_dim))
-        out[2 * i], out[2 * i + 1] = x[2 * i] * c - x[2 * i + 1] * s, x[2 * i] * s + x[2 * i + 1] * c
-    return out
-
-
 def test_pair_owners_literal():
     owners = worked.pair_owners(6)
     assert owners.dtype == np.float32
@@ -158,7 +148,7 @@ def test_partial_change_of_the_pages_token(dim, rotary_dim, position):
     x = random_tokens(1, dim, seed=3)[0].double().tolist()
     change = worked.partial_change(dim, 3, position, rotary_dim)
     assert change.dtype == np.float32 and change.shape == (dim,)
-    expected = [abs(a - b) for a, b in zip(_hand_rope_row(x, position, rotary_dim=rotary_dim), x)]
+    expected = [abs(a - b) for a, b in zip(pair_rope(np.array([x]), [position], rotary_dim=rotary_dim)[0], x)]
     np.testing.assert_allclose(change, expected, atol=2e-6)
     assert np.all(change[rotary_dim:] == 0)
 
@@ -170,7 +160,7 @@ def test_value_shift_gaps_of_the_pages_tokens():
     assert gaps["plain"].max() < 1e-5 and gaps["rotated_back"].max() < 1e-5
     # v is drawn with seed + 2; query 0 sees only key 0, so its output moves by |R_30 v_0 - v_0|
     v0 = random_tokens(12, 8, seed=6)[0].double().tolist()
-    moved = max(abs(a - b) for a, b in zip(_hand_rope_row(v0, 30), v0))
+    moved = max(abs(a - b) for a, b in zip(pair_rope(np.array([v0]), [30])[0], v0))
     assert gaps["rotated_values"][0] == pytest.approx(moved, rel=1e-4)
 
 

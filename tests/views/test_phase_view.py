@@ -8,6 +8,7 @@ import torch
 
 from explorer.views.phase import SCORE_SHIFTS, all_pairs, pair_rotations, slide, theta_of, turn_shifts
 from rope_viz import random_tokens
+from support.rope_reference import pair_rope
 
 
 @pytest.mark.parametrize("theta, step", [(1.0, 1), (0.316, 1), (0.01, 10), (1e-4, 1047)])
@@ -26,15 +27,6 @@ def test_turn_shifts_needs_a_positive_frequency(theta):
 
 def hand_rotation(angle: float) -> np.ndarray:
     return np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
-
-
-def hand_rope(x: np.ndarray, position: int, base: float) -> np.ndarray:
-    """Turn pair (2i, 2i+1) of x by position * base^(-2i/d)."""
-    dim = len(x)
-    out = np.empty_like(x)
-    for i in range(dim // 2):
-        out[2 * i: 2 * i + 2] = hand_rotation(position * base ** (-2 * i / dim)) @ x[2 * i: 2 * i + 2]
-    return out
 
 
 def page_query_and_key(dim, seed):
@@ -88,14 +80,14 @@ def test_all_pairs_by_hand(m, n, dim, base, seed):
     assert out["block"].dtype == np.float32
     np.testing.assert_allclose(out["block"], block, atol=1e-7)
     q, k = page_query_and_key(dim, seed)
-    rotated = hand_rope(q, m, base) @ hand_rope(k, n, base)
+    rotated = pair_rope(q[None], [m], base)[0] @ pair_rope(k[None], [n], base)[0]
     assert out["rotated"] == pytest.approx(rotated, abs=1e-12)
-    assert out["relative"] == pytest.approx(q @ hand_rope(k, n - m, base), abs=1e-12)
+    assert out["relative"] == pytest.approx(q @ pair_rope(k[None], [n - m], base)[0], abs=1e-12)
     assert out["difference"] == pytest.approx(abs(out["rotated"] - out["relative"]), abs=0)
     assert out["difference"] < 1e-12 and out["matrix_error"] < 1e-12
     assert out["shifts"] == list(SCORE_SHIFTS) == list(range(65))
-    both = [hand_rope(q, m + s, base) @ hand_rope(k, n + s, base) for s in SCORE_SHIFTS]
-    key_only = [hand_rope(q, m, base) @ hand_rope(k, n + s, base) for s in SCORE_SHIFTS]
+    both = [pair_rope(q[None], [m + s], base)[0] @ pair_rope(k[None], [n + s], base)[0] for s in SCORE_SHIFTS]
+    key_only = [pair_rope(q[None], [m], base)[0] @ pair_rope(k[None], [n + s], base)[0] for s in SCORE_SHIFTS]
     assert out["both"].dtype == out["key_only"].dtype == np.float32
     np.testing.assert_allclose(out["both"], both, rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(out["key_only"], key_only, rtol=1e-6, atol=1e-6)

@@ -14,6 +14,7 @@ from explorer.knobs import PAGE_KNOBS
 from explorer.views import precision as view
 from rope_viz import random_attention_inputs
 from rope_viz.precision import DEFAULT_FAR_POSITIONS, RECIPES
+from support.rope_reference import pair_rope
 
 DIM, BASE = 16, 10000.0  # small, so that every pair of every grid point stays cheap
 
@@ -127,28 +128,17 @@ def test_staircase_past_float16_range_draws_gaps():
     assert np.isfinite(stairs["fp16_position"][stairs["positions"] < 65_520]).all()
 
 
-def rotate(x, positions, dim, base):
-    """Pair (2i, 2i+1) of row r turned by positions[r] * base^(-2i/d), float64."""
-    out = np.empty_like(x)
-    for i in range(dim // 2):
-        angle = positions * base ** (-2.0 * i / dim)
-        c, s = np.cos(angle), np.sin(angle)
-        out[:, 2 * i] = x[:, 2 * i] * c - x[:, 2 * i + 1] * s
-        out[:, 2 * i + 1] = x[:, 2 * i] * s + x[:, 2 * i + 1] * c
-    return out
-
-
 def test_scores_against_numpy_rotations():
     dim, base, far, seed = 32, BASE, 8000, 3
     got = view.scores(far, "bf16-positions", dim, base, seed)
     x, w_q, w_k = random_attention_inputs(view.SCORE_WINDOW, dim, seed=seed, dtype=torch.float64)
     q, k = (x @ w_q).numpy(), (x @ w_k).numpy()
     far_positions = np.arange(far - view.SCORE_WINDOW + 1, far + 1, dtype=np.float64)
-    exact = rotate(q, far_positions, dim, base) @ rotate(k, far_positions, dim, base).T
+    exact = pair_rope(q, far_positions, base) @ pair_rope(k, far_positions, base).T
     cast = hand_bf16(far_positions.astype(np.float32)).astype(np.float64)
-    collapsed = rotate(q, cast, dim, base) @ rotate(k, cast, dim, base).T
+    collapsed = pair_rope(q, cast, base) @ pair_rope(k, cast, base).T
     near = np.arange(view.SCORE_WINDOW, dtype=np.float64)
-    at_start = rotate(q, near, dim, base) @ rotate(k, near, dim, base).T
+    at_start = pair_rope(q, near, base) @ pair_rope(k, near, base).T
     assert np.array_equal(got["positions"], far_positions.astype(np.float32))
     np.testing.assert_allclose(got["exact"], exact, rtol=1e-5, atol=1e-4)
     # the recipe multiplies in float32: compare with a tolerance of the float32 angle error (~1e-3 rad)

@@ -6,17 +6,7 @@ import pytest
 
 from explorer.views.relative import residual, scores, weights
 from rope_viz import random_attention_inputs
-
-
-def rotate(x, base, positions):
-    """Turn pair (2i, 2i+1) of row m by positions[m] * base^(-2i/d)."""
-    out = np.empty_like(x)
-    for i in range(x.shape[1] // 2):
-        angle = np.asarray(positions, dtype=np.float64) * base ** (-2.0 * i / x.shape[1])
-        c, s = np.cos(angle), np.sin(angle)
-        out[:, 2 * i] = x[:, 2 * i] * c - x[:, 2 * i + 1] * s
-        out[:, 2 * i + 1] = x[:, 2 * i] * s + x[:, 2 * i + 1] * c
-    return out
+from support.rope_reference import pair_rope
 
 
 def hand_scores(seq, dim, base, same, seed, shift=0):
@@ -24,7 +14,7 @@ def hand_scores(seq, dim, base, same, seed, shift=0):
     page's float32 inputs."""
     x, w_q, w_k = (t.double().numpy() for t in random_attention_inputs(seq, dim, same=same, seed=seed))
     positions = np.arange(seq) + shift
-    return rotate(x @ w_q, base, positions) @ rotate(x @ w_k, base, positions).T
+    return pair_rope(x @ w_q, positions, base) @ pair_rope(x @ w_k, positions, base).T
 
 
 def diagonals(matrix):

@@ -8,6 +8,7 @@ import pytest
 
 from explorer.views.versus import COST_TOKENS, cost_per_token, norms, residuals, table, terms
 from rope_viz import random_attention_inputs
+from support.rope_reference import pair_rope
 
 
 def hand_pe(seq: int, dim: int, base: float) -> np.ndarray:
@@ -20,17 +21,6 @@ def hand_pe(seq: int, dim: int, base: float) -> np.ndarray:
             row += [math.sin(angle), math.cos(angle)]
         rows.append(row)
     return np.array(rows)
-
-
-def rotate(x, base, positions):
-    """Turn pair (2i, 2i+1) of row m by positions[m] * base^(-2i/d)."""
-    out = np.empty_like(x)
-    for i in range(x.shape[1] // 2):
-        angle = np.asarray(positions, dtype=np.float64) * base ** (-2.0 * i / x.shape[1])
-        c, s = np.cos(angle), np.sin(angle)
-        out[:, 2 * i] = x[:, 2 * i] * c - x[:, 2 * i + 1] * s
-        out[:, 2 * i + 1] = x[:, 2 * i] * s + x[:, 2 * i + 1] * c
-    return out
 
 
 def page_inputs(seq, dim, seed, same):
@@ -46,7 +36,7 @@ def hand_logits(seq, dim, base, seed, same, encoding, shift=0):
         h = x + hand_pe(seq + shift, dim, base)[shift:]
         return (h @ w_q) @ (h @ w_k).T
     positions = np.arange(seq) + shift
-    return rotate(x @ w_q, base, positions) @ rotate(x @ w_k, base, positions).T
+    return pair_rope(x @ w_q, positions, base) @ pair_rope(x @ w_k, positions, base).T
 
 
 def test_table_holds_sines_and_cosines_whose_dot_products_depend_on_the_offset():
