@@ -68,13 +68,11 @@ from .precision import (
     recipe_scores,
     score_error,
     spacing,
-    time_angle_fix,
     worst_angle_errors,
 )
 from .rotary import METHODS, apply_rope, apply_rope_qk, rotation_matrices, rotation_matrix
 from .scaling import ROPE_SCALINGS, ROPE_TYPES, scaled_inv_freq
 from .sinusoidal import sinusoidal_at, sinusoidal_encoding
-from .timing import time_call
 
 __all__ = [
     "ENCODINGS", "METHODS", "additive_decomposition", "angles", "apply_rope", "apply_rope_qk", "attention_costs",
@@ -82,14 +80,14 @@ __all__ = [
     "decay_bound", "describe", "diagonal_profile", "empirical_decay", "encoded_scores", "get_device",
     "inv_freq", "layout_permutation", "linear_attention", "max_elements", "pair_indices",
     "random_tokens", "rope_scores", "rotation_matrices", "rotation_matrix",
-    "shift_residual", "sinusoidal_at", "sinusoidal_encoding", "softmax_attention", "time_call",
+    "shift_residual", "sinusoidal_at", "sinusoidal_encoding", "softmax_attention",
     "to_numpy", "toeplitz_deviation", "wavelengths", "wrapped_angles",
     "depends_only_on_offset", "dot_product_scale", "encoded_norms", "random_projections",
     "random_attention_inputs",
     "ModelRoPE", "ROPE_SCALINGS", "ROPE_TYPES", "model_presets", "model_rope", "preset", "preset_info",
     "scaled_inv_freq",
     "RECIPES", "applied_rotation", "distinct_rotations", "exact_angles", "norm_error", "position_limits",
-    "precision_error", "recipe_scores", "score_error", "spacing", "time_angle_fix", "worst_angle_errors",
+    "precision_error", "recipe_scores", "score_error", "spacing", "worst_angle_errors",
     "AXIAL_FREQUENCIES", "apply_axial_rope", "apply_mixed_rope", "axial_angles", "axial_frequencies",
     "mixed_angles", "mixed_frequencies", "patch_grid", "rotate_pairs",
     "PROFILE_ENCODINGS", "alibi_bias", "alibi_slopes", "apply_nope", "apply_xpos", "distance_profile",

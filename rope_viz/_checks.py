@@ -54,13 +54,22 @@ def check_dim(dim, name: str = "dim") -> int:
     return dim
 
 
-def check_base(base, name: str = "base") -> float:
-    if isinstance(base, bool) or not isinstance(base, numbers.Real):
-        raise ValueError(f"{name} must be a finite number > 0, got {base!r}")
-    base = float(base)
-    if not math.isfinite(base) or base <= 0:
-        raise ValueError(f"{name} must be a finite number > 0, got {base!r}")
-    return base
+def check_real(value, name: str, *, above: float | None = None, at_least: float | None = None) -> float:
+    """value as a float: a finite real number (not a bool), > `above` and >= `at_least` where given."""
+    bound = f" > {above:g}" if above is not None else f" >= {at_least:g}" if at_least is not None else ""
+    try:
+        number = math.nan if isinstance(value, bool) or not isinstance(value, numbers.Real) else float(value)
+    except OverflowError:  # an int past float's range
+        number = math.inf
+    if not math.isfinite(number) or (above is not None and number <= above) or (
+            at_least is not None and number < at_least):
+        raise ValueError(f"{name} must be a finite number{bound}, got {value!r}")
+    return number
+
+
+def check_positive(value, name: str) -> float:
+    """value as a float: a finite real number > 0 (a base, a scale factor, a length in any unit)."""
+    return check_real(value, name, above=0)
 
 
 def check_layout(layout) -> str:

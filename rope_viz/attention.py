@@ -8,7 +8,7 @@ import math
 import torch
 import torch.nn.functional as F
 
-from ._checks import as_positions, check_budget, check_choice, check_int
+from ._checks import as_positions, check_budget, check_choice, check_int, check_real
 from .rotary import apply_rope
 from .sinusoidal import sinusoidal_at
 
@@ -89,8 +89,7 @@ def shift_residual(x, w_q, w_k, shift: float, *, encoding: str = "rope", positio
     """|A(m, n) - A(m + k, n + k)|: the same tokens scored at their positions and k steps later."""
     seq = x.shape[-2] if isinstance(x, torch.Tensor) and x.dim() >= 2 else 0
     pos = as_positions(positions, seq)
-    if not math.isfinite(float(shift)):
-        raise ValueError(f"shift must be a finite number, got {shift!r}")
+    check_real(shift, "shift")
     kwargs = dict(encoding=encoding, base=base, layout=layout)
     before = encoded_scores(x, w_q, w_k, positions=pos, **kwargs)
     after = encoded_scores(x, w_q, w_k, positions=pos + float(shift), **kwargs)
@@ -225,8 +224,7 @@ def dot_product_scale(d_head: int) -> float:
 def depends_only_on_offset(scores, *, rtol: float = 1e-4) -> bool:
     """Whether a square score matrix is Toeplitz (a function of m - n alone) up to rounding:
     its toeplitz_deviation is at most rtol times its largest absolute entry."""
-    if not (isinstance(rtol, (int, float)) and math.isfinite(rtol) and rtol >= 0):
-        raise ValueError(f"rtol must be a finite number >= 0, got {rtol!r}")
+    rtol = check_real(rtol, "rtol", at_least=0)
     return toeplitz_deviation(scores) <= rtol * float(scores.abs().max())
 
 

@@ -32,12 +32,13 @@ import torch
 from . import kernels
 from ._checks import (
     as_positions,
-    check_base,
     check_budget,
     check_choice,
     check_dim,
     check_int,
     check_layout,
+    check_positive,
+    check_real,
     check_rotary_input,
 )
 from .frequencies import inv_freq
@@ -75,7 +76,7 @@ def axial_frequencies(dim: int, base: float = 10000.0, *, frequencies: str = "sh
     "alternating": phi_j = base^(-4j/dim), psi_j = base^(-(4j+2)/dim)   (Pixtral)
     """
     dim = _check_axial_dim(dim)
-    base = check_base(base)
+    base = check_positive(base, "base")
     check_choice(frequencies, "frequencies", AXIAL_FREQUENCIES)
     quarter = dim // 4
     if frequencies == "shared":
@@ -99,9 +100,8 @@ def mixed_frequencies(dim: int, base: float = 10.0, *, direction: float = 0.0
     direction=0 turns the first quarter with the column and the second with the row.
     """
     dim = _check_axial_dim(dim)
-    base = check_base(base)
-    if isinstance(direction, bool) or not isinstance(direction, (int, float)) or not math.isfinite(direction):
-        raise ValueError(f"direction must be a finite angle in radians, got {direction!r}")
+    base = check_positive(base, "base")
+    direction = check_real(direction, "direction (radians)")
     magnitude = inv_freq(dim // 2, base, dtype=torch.float64)
     turns = torch.tensor([float(direction), float(direction) + math.pi / 2], dtype=torch.float64)
     freq_col = (magnitude[None, :] * torch.cos(turns)[:, None]).flatten()

@@ -13,18 +13,17 @@
 from __future__ import annotations
 
 import math
-import numbers
 
 import torch
 
 from ._checks import (
     as_positions,
-    check_base,
     check_budget,
     check_choice,
     check_dim,
     check_int,
     check_layout,
+    check_positive,
     check_rotary_input,
 )
 from .decay import empirical_decay
@@ -154,19 +153,13 @@ def t5_bias(bucket_table, query_len: int, key_len: int | None = None, *, bidirec
 XPOS_ROLES = ("query", "key")
 
 
-def _check_positive(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return float(value)
-
-
 def xpos_zeta(dim: int, gamma: float = 0.4, *, dtype=torch.float64) -> torch.Tensor:
     """xPos's per-pair base zeta_i = (2i/dim + gamma) / (1 + gamma), i = 0 .. dim/2 - 1, in (0, 1).
 
     gamma = 0.4 in the paper and in torchscale ((arange(0, d, 2) + 0.4 d) / (1.4 d)).
     """
     dim = check_dim(dim)
-    gamma = _check_positive(gamma, "gamma")
+    gamma = check_positive(gamma, "gamma")
     i = torch.arange(dim // 2, dtype=torch.float64)
     return ((2 * i / dim + gamma) / (1 + gamma)).to(dtype)
 
@@ -175,7 +168,7 @@ def xpos_scales(positions, dim: int, *, role: str = "query", gamma: float = 0.4,
                 ) -> torch.Tensor:
     """(len(positions), dim/2) float64: zeta_i^(m/scale_base) for queries, zeta_i^(-m/scale_base) for keys."""
     check_choice(role, "role", XPOS_ROLES)
-    scale_base = _check_positive(scale_base, "scale_base")
+    scale_base = check_positive(scale_base, "scale_base")
     pos = as_positions(positions)
     check_budget(pos.numel() * dim // 2, "xpos_scales")
     sign = 1.0 if role == "query" else -1.0
@@ -257,7 +250,7 @@ def distance_profile(encoding: str, distances, *, dim: int = 64, base: float = 1
         return empirical_decay(dim, base, r, samples=samples, seed=seed)
     # xpos: empirical_decay's sampling (same seed, same q and k), each pair's share weighted.
     dim = check_dim(dim)
-    base = check_base(base)
+    base = check_positive(base, "base")
     samples = check_int(samples, "samples", minimum=1)
     check_budget(samples * r.numel() * dim, "distance_profile")
     gen = torch.Generator().manual_seed(int(seed))

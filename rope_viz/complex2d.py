@@ -16,22 +16,15 @@ Points are (x, y) tuples of Python floats; matrices are float64 torch tensors.
 from __future__ import annotations
 
 import math
-import numbers
 from typing import NamedTuple
 
 import torch
 
-from ._checks import as_positions, check_base, check_dim, check_int, check_layout
+from ._checks import as_positions, check_dim, check_int, check_layout, check_positive, check_real
 from .rotary import apply_rope, rotation_matrices, rotation_matrix
 
 Point = tuple[float, float]
 IMAGINARY_UNIT = (0.0, 1.0)  # i as a point of the plane
-
-
-def _real(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite real number, got {value!r}")
-    return float(value)
 
 
 def _point(z, name: str) -> Point:
@@ -39,7 +32,7 @@ def _point(z, name: str) -> Point:
         x, y = z
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a pair (x, y) of finite numbers, got {z!r}") from None
-    return _real(x, f"{name}[0]"), _real(y, f"{name}[1]")
+    return check_real(x, f"{name}[0]"), check_real(y, f"{name}[1]")
 
 
 def _vector(v, name: str, dim: int | None = None) -> torch.Tensor:
@@ -52,10 +45,10 @@ def _vector(v, name: str, dim: int | None = None) -> torch.Tensor:
 
 def from_polar(modulus: float, angle: float) -> Point:
     """The point at distance `modulus` from the origin and angle `angle` (radians): r e^{i angle}."""
-    modulus = _real(modulus, "modulus")
+    modulus = check_real(modulus, "modulus")
     if modulus < 0:
         raise ValueError(f"modulus must be >= 0, got {modulus}")
-    angle = _real(angle, "angle")
+    angle = check_real(angle, "angle")
     return modulus * math.cos(angle), modulus * math.sin(angle)
 
 
@@ -102,7 +95,7 @@ def rotation_2x2(angles) -> torch.Tensor:
 def rotate_by_matrix(z, angle: float) -> Point:
     """R(angle) (x, y)^T: the matrix way to turn the point z."""
     x, y = _point(z, "z")
-    turned = rotation_2x2([_real(angle, "angle")])[0] @ torch.tensor([x, y], dtype=torch.float64)
+    turned = rotation_2x2([check_real(angle, "angle")])[0] @ torch.tensor([x, y], dtype=torch.float64)
     return float(turned[0]), float(turned[1])
 
 
@@ -142,7 +135,7 @@ class RelativeRotation(NamedTuple):
 
 def relative_rotation(m: float, n: float, theta: float) -> RelativeRotation:
     """Both sides of R_n R_m^{-1} = R_{n-m} (and of R_m^T = R_m^{-1} = R(-m theta)) at frequency theta."""
-    m, n, theta = _real(m, "m"), _real(n, "n"), _real(theta, "theta")
+    m, n, theta = check_real(m, "m"), check_real(n, "n"), check_real(theta, "theta")
     r_m, r_n, negative_m, relative = rotation_2x2([m * theta, n * theta, -m * theta, (n - m) * theta])
     inverse_m = torch.linalg.inv(r_m)
     return RelativeRotation(r_m, r_n, inverse_m, r_m.T, negative_m, r_n @ inverse_m, relative)
@@ -165,7 +158,7 @@ def shared_shift(q, k, m: float, n: float, theta: float, shifts) -> SharedShift:
     """Turn q by (m + s) theta and k by (n + s) theta for each shift s; their dot product stays put."""
     q = torch.tensor(_point(q, "q"), dtype=torch.float64)
     k = torch.tensor(_point(k, "k"), dtype=torch.float64)
-    m, n, theta = _real(m, "m"), _real(n, "n"), _real(theta, "theta")
+    m, n, theta = check_real(m, "m"), check_real(n, "n"), check_real(theta, "theta")
     s = as_positions(shifts, name="shifts")
     query = rotation_2x2((m + s) * theta) @ q
     key = rotation_2x2((n + s) * theta) @ k
@@ -191,7 +184,7 @@ def score_identity(q: torch.Tensor, k: torch.Tensor, m: int, n: int, base: float
     k = _vector(k, "k", q.numel())
     dim = check_dim(q.numel(), "q.numel() (dim)")
     m, n = check_int(m, "m"), check_int(n, "n")
-    base = check_base(base)
+    base = check_positive(base, "base")
     check_layout(layout)
     r_m, r_n = rotation_matrices([m, n], dim, base, layout=layout, dtype=torch.float64)
     r_rel = rotation_matrix(n - m, dim, base, layout=layout, dtype=torch.float64)

@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from ._checks import as_positions, check_base, check_budget, check_dim, check_int
+from ._checks import as_positions, check_budget, check_dim, check_int, check_positive
 from .frequencies import inv_freq
 from .rotary import apply_rope
 
@@ -17,7 +17,7 @@ def decay_bound(dim: int, base: float, distances) -> torch.Tensor:
     This is the factor left after Abel summation bounds |q^T R_r k|; it equals (d/2 + 1)/2 at r = 0.
     """
     dim = check_dim(dim)
-    base = check_base(base)
+    base = check_positive(base, "base")
     r = as_positions(distances, name="distances")
     check_budget(r.numel() * dim, "decay_bound")
     phase = torch.outer(r, inv_freq(dim, base, dtype=torch.float64))

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import torch
 
-from ._checks import as_positions, check_base, check_budget, check_dim, check_layout
+from ._checks import as_positions, check_budget, check_dim, check_layout, check_positive
 
 
 def inv_freq(dim: int, base: float = 10000.0, *, dtype=torch.float32, device=None) -> torch.Tensor:
@@ -16,7 +16,7 @@ def inv_freq(dim: int, base: float = 10000.0, *, dtype=torch.float32, device=Non
     Computed in float64 and then cast, so float32 callers get correctly rounded values.
     """
     dim = check_dim(dim)
-    base = check_base(base)
+    base = check_positive(base, "base")
     exponents = torch.arange(0, dim, 2, dtype=torch.float64) / dim
     return (base ** -exponents).to(dtype=dtype, device=device)
 

@@ -95,9 +95,10 @@ _FUSED = {"interleaved": _fused_interleaved, "half": _fused_half}
 _COMPILED = {}  # layout -> torch.compile'd _FUSED[layout], made by warm_up
 
 
-def _as_4d(x: torch.Tensor, layout: str) -> torch.Tensor:
-    """x (..., seq, r) as the fused kernels' 4-D view, with standard strides whatever x's leading
-    dimensions were (a view when x is contiguous)."""
+def _pair_view(x: torch.Tensor, layout: str) -> torch.Tensor:
+    """x (..., seq, r) split into its pairs, the fused kernels' input: (batch, seq, pairs, 2) for the
+    interleaved layout, (batch, seq, 2, pairs) for the half layout, with standard strides whatever x's
+    leading dimensions were (a view when x is contiguous)."""
     seq, pairs = x.shape[-2], x.shape[-1] // 2
     return x.reshape(-1, seq, pairs, 2) if layout == "interleaved" else x.reshape(-1, seq, 2, pairs)
 
@@ -117,7 +118,7 @@ def rope_compiled(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout:
         return None
     try:
         with torch.compiler.set_stance("fail_on_recompile"):
-            return _COMPILED[layout](_as_4d(x, layout), cos.contiguous(), sin.contiguous()).view(x.shape)
+            return _COMPILED[layout](_pair_view(x, layout), cos.contiguous(), sin.contiguous()).view(x.shape)
     except RuntimeError:  # a guard miss: this input would need a new compilation
         return None
     finally:
@@ -162,7 +163,7 @@ def _compile_one(device: torch.device, dtype: torch.dtype, layout: str) -> bool:
     table_dtype = torch.float64 if dtype == torch.float64 else torch.float32
     # Distinct sizes, none 0 or 1, so that no dimension is specialised to a constant.
     x = torch.randn(3, 5, 14, device=device).to(dtype)
-    x4 = _as_4d(x, layout).clone()  # its own tensor, not a view, as the marks below need
+    x4 = _pair_view(x, layout).clone()  # its own tensor, not a view, as the marks below need
     cos, sin = (torch.randn(5, 7, device=device, dtype=table_dtype) for _ in range(2))  # not views
     try:
         from torch._dynamo.decorators import mark_static, mark_unbacked  # imported here: seconds to load

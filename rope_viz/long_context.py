@@ -11,7 +11,7 @@ import math
 
 import torch
 
-from ._checks import as_positions, check_budget, check_dim, check_int
+from ._checks import as_positions, check_budget, check_dim, check_int, check_positive
 from .decay import random_query_keys
 from .rotary import apply_rope
 
@@ -42,8 +42,7 @@ def pair_bands(factors, factor: float, *, rel_tol: float = 1e-6) -> dict[str, li
     """Pairs sorted into "kept" (factor 1), "interpolated" (factor s) and "blended" (anything else),
     each a list of pair indices. With s = 1 every pair counts as kept."""
     ratio = _vector(factors, "factors")
-    if not math.isfinite(factor) or factor <= 0:
-        raise ValueError(f"factor must be a finite number > 0, got {factor!r}")
+    factor = check_positive(factor, "factor")
     kept = (ratio - 1).abs() <= rel_tol
     interpolated = ((ratio / factor - 1).abs() <= rel_tol) & ~kept
     blended = ~kept & ~interpolated

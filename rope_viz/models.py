@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from types import MappingProxyType
 
 import torch
 
-from ._checks import check_layout
+from ._checks import check_layout, check_positive
 from .rotary import apply_rope
 from .scaling import MAX_CONTEXT, rope_type_of, scaled_inv_freq
 
@@ -135,10 +134,7 @@ def _number(config: Mapping, key: str, *, where: str = "config"):
     value = config.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)) \
-            or float(value) <= 0:
-        raise ValueError(f"{where}[{key!r}] must be a finite number > 0, got {value!r}")
-    return float(value)
+    return check_positive(value, f"{where}[{key!r}]")
 
 
 def _first(config: Mapping, *keys: str) -> str | None:

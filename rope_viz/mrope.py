@@ -14,7 +14,7 @@ import numbers
 
 import torch
 
-from ._checks import check_base, check_budget, check_choice, check_int, check_layout, check_rotary_input
+from ._checks import check_budget, check_choice, check_int, check_layout, check_positive, check_rotary_input
 from .axial import rotate_pairs
 from .frequencies import angles
 
@@ -141,7 +141,7 @@ def apply_mrope(x: torch.Tensor, position_ids, *, mrope_section=MROPE_SECTION, b
     (Qwen2-VL's checkpoints use base = 1e6.)
     """
     dim = check_rotary_input(x)
-    check_base(base)
+    check_positive(base, "base")
     check_layout(layout)
     _check_section(mrope_section, dim // 2)
     ids = _as_position_ids(position_ids, x.shape[-2])

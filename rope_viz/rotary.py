@@ -7,22 +7,23 @@ the same thing; they differ only in cost.
 
 from __future__ import annotations
 
-import inspect
 import math
+from typing import NamedTuple
 
 import torch
 
 from . import kernels
 from ._checks import (
     as_positions,
-    check_base,
     check_budget,
     check_choice,
     check_dim,
-    check_layout,
     check_int,
     check_inv_freq,
+    check_layout,
+    check_positive,
     check_rotary_dim,
+    check_rotary_input,
 )
 from .frequencies import cos_sin, pair_indices, rope_tables
 from .scaling import scaled_inv_freq
@@ -39,11 +40,11 @@ def rotation_matrices(positions, dim: int, base: float = 10000.0, *, layout: str
     attention_factor: multiplies every entry (scaled RoPE's cos/sin factor; 1 is a pure rotation).
     """
     dim = check_dim(dim)
-    base = check_base(base)
+    base = check_positive(base, "base")
     check_layout(layout)
     if inv_freq is not None:
         inv_freq = check_inv_freq(inv_freq, dim)
-    attention_factor = check_base(attention_factor, "attention_factor")
+    attention_factor = check_positive(attention_factor, "attention_factor")
     pos = as_positions(positions)
     check_budget(pos.numel() * dim * dim, "rotation_matrices")
     cos, sin = cos_sin(pos, dim, base, torch.float64, "cpu", inv_freq=inv_freq, scale=attention_factor)
@@ -61,27 +62,6 @@ def rotation_matrix(position, dim: int, base: float = 10000.0, *, layout: str = 
     """The dense block-diagonal R_{Theta,m} (dim x dim): a 2x2 rotation by m * theta_i on each pair."""
     pos = as_positions(position, 1, name="position")
     return rotation_matrices(pos, dim, base, layout=layout, dtype=dtype, device=device)[0]
-
-
-def _check_input(x, positions, base, layout, method, rotary_dim):
-    if not isinstance(x, torch.Tensor):
-        raise ValueError(f"x must be a torch.Tensor shaped (..., seq, dim), got {type(x).__name__}")
-    if x.dim() < 2:
-        raise ValueError(f"x must have at least 2 dimensions (..., seq, dim), got shape {tuple(x.shape)}")
-    if not x.is_floating_point():
-        raise ValueError(f"x must be a floating-point tensor, got dtype {x.dtype}")
-    dim = check_dim(x.shape[-1], "x.shape[-1] (dim)")
-    base = check_base(base)
-    check_layout(layout)
-    check_choice(method, "method", METHODS)
-    rotary_dim = check_rotary_dim(rotary_dim, dim)
-    seq = x.shape[-2]
-    if positions is not None:
-        positions = as_positions(positions, seq)
-    if method == "matrix":
-        check_budget(seq * rotary_dim * rotary_dim, "apply_rope(method='matrix')")
-    check_budget(x.numel(), "apply_rope")
-    return seq, rotary_dim, base, positions
 
 
 def _rotate_partner(x: torch.Tensor, layout: str) -> torch.Tensor:
@@ -136,13 +116,25 @@ def _by_fast(x, positions, base, layout, freqs, scale):
 _METHODS = {"matrix": _by_matrix, "pairs": _by_pairs, "complex": _by_complex, "fast": _by_fast}
 
 
+class _Rotation(NamedTuple):
+    """apply_rope's arguments, checked: what every path rotates by."""
+    seq: int
+    rotary_dim: int
+    positions: torch.Tensor | None  # float64, one per sequence row; None for 0..seq-1
+    base: float
+    layout: str
+    method: str
+    freqs: torch.Tensor | None  # explicit or scaled inv_freq; None for base^(-2i/r)
+    scale: float  # the attention factor multiplying cos and sin
+
+
 def _frequencies(positions, seq, rotary_dim, base, rope_scaling, max_position_embeddings, inv_freq,
                  attention_factor):
     """The (inv_freq or None, scale) pair that apply_rope rotates by."""
     if inv_freq is not None and rope_scaling is not None:
         raise ValueError("pass either rope_scaling or inv_freq, not both")
     if inv_freq is not None:
-        scale = 1.0 if attention_factor is None else check_base(attention_factor, "attention_factor")
+        scale = 1.0 if attention_factor is None else check_positive(attention_factor, "attention_factor")
         return check_inv_freq(inv_freq, rotary_dim), scale
     if attention_factor is not None:
         raise ValueError("attention_factor goes with an explicit inv_freq; rope_scaling sets its own")
@@ -157,6 +149,45 @@ def _frequencies(positions, seq, rotary_dim, base, rope_scaling, max_position_em
         seq_len = max(int(math.floor(float(positions.max()))) + 1, 1)
     return scaled_inv_freq(rotary_dim, base, rope_scaling, max_position_embeddings=max_position_embeddings,
                            seq_len=seq_len)
+
+
+def _checked(x, positions, base, layout, method, rotary_dim, rope_scaling, max_position_embeddings, inv_freq,
+             attention_factor, name: str = "x") -> _Rotation:
+    """Every argument of apply_rope checked (x named `name`), before anything is rotated."""
+    dim = check_rotary_input(x, name)
+    base = check_positive(base, "base")
+    check_layout(layout)
+    check_choice(method, "method", METHODS)
+    rotary_dim = check_rotary_dim(rotary_dim, dim)
+    seq = x.shape[-2]
+    if positions is not None:
+        positions = as_positions(positions, seq)
+    if method == "matrix":
+        check_budget(seq * rotary_dim * rotary_dim, "apply_rope(method='matrix')")
+    freqs, scale = _frequencies(positions, seq, rotary_dim, base, rope_scaling, max_position_embeddings,
+                                inv_freq, attention_factor)
+    return _Rotation(seq, rotary_dim, positions, base, layout, method, freqs, scale)
+
+
+def _rotate(x: torch.Tensor, r: _Rotation, inplace: bool) -> torch.Tensor:
+    """apply_rope on arguments already checked."""
+    if r.method == "fast" and x.is_cuda:
+        from . import triton_rope  # imported where it can run: Triton compiles for the GPU at import
+
+        if triton_rope.usable(x):
+            cos, sin, rows = triton_rope.tables(r.positions, r.seq, r.rotary_dim, r.base, r.freqs, r.scale, x.device)
+            done = triton_rope.rope_triton(x, cos, sin, r.layout, rotary_dim=r.rotary_dim, out=x if inplace else None,
+                                           rows=rows)
+            if done is not None:
+                return done
+    compute = x if x.dtype in (torch.float32, torch.float64) or r.method == "fast" else x.float()
+    rotated = _METHODS[r.method](compute[..., :r.rotary_dim], r.positions, r.base, r.layout, r.freqs, r.scale)
+    if inplace:
+        x[..., :r.rotary_dim].copy_(rotated)
+        return x
+    if r.rotary_dim < x.shape[-1]:
+        rotated = torch.cat((rotated.to(x.dtype), x[..., r.rotary_dim:]), dim=-1)
+    return rotated.to(x.dtype)
 
 
 def apply_rope(x: torch.Tensor, positions=None, *, base: float = 10000.0, layout: str = "interleaved",
@@ -184,51 +215,32 @@ def apply_rope(x: torch.Tensor, positions=None, *, base: float = 10000.0, layout
     On CUDA the fast path is one Triton kernel (rope_viz.triton_rope) for float32, bfloat16 and
     float16, any strides with a contiguous last dimension, partial rotary included.
     """
-    seq, rotary_dim, base, positions = _check_input(x, positions, base, layout, method, rotary_dim)
-    freqs, scale = _frequencies(positions, seq, rotary_dim, base, rope_scaling, max_position_embeddings,
-                                inv_freq, attention_factor)
-    if method == "fast" and x.is_cuda:
-        from . import triton_rope  # imported where it can run: Triton compiles for the GPU at import
-
-        if triton_rope.usable(x):
-            cos, sin, rows = triton_rope.tables(positions, seq, rotary_dim, base, freqs, scale, x.device)
-            done = triton_rope.rope_triton(x, cos, sin, layout, rotary_dim=rotary_dim, out=x if inplace else None,
-                                           rows=rows)
-            if done is not None:
-                return done
-    compute = x if x.dtype in (torch.float32, torch.float64) or method == "fast" else x.float()
-    rotated = _METHODS[method](compute[..., :rotary_dim], positions, base, layout, freqs, scale)
-    if inplace:
-        x[..., :rotary_dim].copy_(rotated)
-        return x
-    if rotary_dim < x.shape[-1]:
-        rotated = torch.cat((rotated.to(x.dtype), x[..., rotary_dim:]), dim=-1)
-    return rotated.to(x.dtype)
+    r = _checked(x, positions, base, layout, method, rotary_dim, rope_scaling, max_position_embeddings,
+                 inv_freq, attention_factor)
+    return _rotate(x, r, inplace)
 
 
-def apply_rope_qk(q: torch.Tensor, k: torch.Tensor, positions=None, **options) -> tuple[torch.Tensor, torch.Tensor]:
+def apply_rope_qk(q: torch.Tensor, k: torch.Tensor, positions=None, *, base: float = 10000.0,
+                  layout: str = "interleaved", method: str = "fast", rotary_dim: int | None = None,
+                  rope_scaling=None, max_position_embeddings: int | None = None, inv_freq=None,
+                  attention_factor: float | None = None, inplace: bool = False
+                  ) -> tuple[torch.Tensor, torch.Tensor]:
     """Rotate queries and keys in one call, as attention layers do: (apply_rope(q, ...), apply_rope(k, ...))
-    with the same positions and options (base, layout, rotary_dim, rope_scaling, inplace, ...). q and k
-    may differ in every dimension but the last two (e.g. fewer key heads, as in grouped-query attention).
-    On CUDA the fast path rotates both in one launch of the Triton kernel, from one pair of tables."""
-    both = isinstance(q, torch.Tensor) and isinstance(k, torch.Tensor)  # else apply_rope says what is wrong
-    if both and q.shape[-2:] != k.shape[-2:]:
+    with the same positions and options (apply_rope's). q and k may differ in every dimension but the last
+    two (e.g. fewer key heads, as in grouped-query attention). On CUDA the fast path rotates both in one
+    launch of the Triton kernel, from one pair of tables."""
+    r = _checked(q, positions, base, layout, method, rotary_dim, rope_scaling, max_position_embeddings,
+                 inv_freq, attention_factor, name="q")
+    check_rotary_input(k, "k")
+    if q.shape[-2:] != k.shape[-2:]:
         raise ValueError(f"q and k must agree in (seq, dim), got {tuple(q.shape)} and {tuple(k.shape)}")
-    bound = inspect.signature(apply_rope).bind(q, positions, **options)
-    bound.apply_defaults()
-    given = bound.arguments
-    if both and given["method"] == "fast" and q.is_cuda and k.is_cuda and q.dtype == k.dtype and q.device == k.device:
+    if method == "fast" and q.is_cuda and k.is_cuda and q.dtype == k.dtype and q.device == k.device:
         from . import triton_rope
 
         if triton_rope.usable(q):
-            seq, rotary_dim, base, pos = _check_input(q, positions, given["base"], given["layout"], "fast",
-                                                      given["rotary_dim"])
-            _check_input(k, pos, base, given["layout"], "fast", rotary_dim)
-            freqs, scale = _frequencies(pos, seq, rotary_dim, base, given["rope_scaling"],
-                                        given["max_position_embeddings"], given["inv_freq"], given["attention_factor"])
-            cos, sin, rows = triton_rope.tables(pos, seq, rotary_dim, base, freqs, scale, q.device)
-            done = triton_rope.rope_triton_qk(q, k, cos, sin, given["layout"], rotary_dim=rotary_dim,
-                                              inplace=given["inplace"], rows=rows)
+            cos, sin, rows = triton_rope.tables(r.positions, r.seq, r.rotary_dim, r.base, r.freqs, r.scale, q.device)
+            done = triton_rope.rope_triton_qk(q, k, cos, sin, layout, rotary_dim=r.rotary_dim, inplace=inplace,
+                                              rows=rows)
             if done is not None:
                 return done
-    return apply_rope(q, positions, **options), apply_rope(k, positions, **options)
+    return _rotate(q, r, inplace), _rotate(k, r, inplace)

@@ -139,7 +139,7 @@ def _pow2(n: int) -> int:
     return 1 << max(n - 1, 0).bit_length()
 
 
-def _as_4d(t: torch.Tensor) -> torch.Tensor | None:
+def _batch_heads_view(t: torch.Tensor) -> torch.Tensor | None:
     """t (..., seq, dim) as a (batch, heads, seq, dim) view, or None when its leading dimensions
     cannot be merged without a copy."""
     while t.dim() < 4:
@@ -178,7 +178,7 @@ def _plan(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, ro
         out = torch.empty_like(x)
     elif out.shape != x.shape or out.dtype != x.dtype or out.device != x.device or out.stride(-1) != 1:
         raise ValueError("out must have x's shape, dtype and device, and a contiguous last dimension")
-    x4, out4 = _as_4d(x), _as_4d(out)
+    x4, out4 = _batch_heads_view(x), _batch_heads_view(out)
     if x4 is None or out4 is None:
         return None
     block_p = _pow2(half)
@@ -216,8 +216,8 @@ def rope_triton(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: s
     blocks_per_head = -(-seq // constexprs["BLOCK_S"])
     cos, sin = cos.contiguous(), sin.contiguous()
     _rope_rows[(x4.shape[0] * heads * blocks_per_head,)](
-        x4, out4, cos, sin, cos if rows is None else rows, seq, heads, blocks_per_head, *_strides(x4, out4), cos.stride(0),
-        **constexprs, num_warps=4)
+        x4, out4, cos, sin, cos if rows is None else rows, seq, heads, blocks_per_head, *_strides(x4, out4),
+        cos.stride(0), **constexprs, num_warps=4)
     return out
 
 
@@ -242,6 +242,7 @@ def rope_triton_qk(q: torch.Tensor, k: torch.Tensor, cos: torch.Tensor, sin: tor
     k_programs = k4.shape[0] * k4.shape[1] * blocks_per_head
     cos, sin = cos.contiguous(), sin.contiguous()
     _rope_qk_rows[(q_programs + k_programs,)](
-        q4, q_out4, k4, k_out4, cos, sin, cos if rows is None else rows, seq, q4.shape[1], k4.shape[1], blocks_per_head, q_programs,
+        q4, q_out4, k4, k_out4, cos, sin, cos if rows is None else rows, seq, q4.shape[1], k4.shape[1],
+        blocks_per_head, q_programs,
         *_strides(q4, q_out4), *_strides(k4, k_out4), cos.stride(0), **constexprs, num_warps=4)
     return q_out, k_out

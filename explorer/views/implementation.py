@@ -16,11 +16,11 @@ from itertools import combinations
 import numpy as np
 import torch
 
+from explorer.timing import time_call
 from rope_viz.attention import random_attention_inputs, random_tokens, rope_scores, softmax_attention
 from rope_viz.device import to_numpy
 from rope_viz.frequencies import layout_permutation, pair_indices
 from rope_viz.rotary import METHODS, apply_rope, rotation_matrix
-from rope_viz.timing import time_call
 
 # The worked example as a widely shared derivation prints it: q = [1, 2], theta = 0.5, m = 1.
 NOTE_EXAMPLE = {"q": (1.0, 2.0), "theta": 0.5, "position": 1, "printed": (-0.0812, 2.2366), "digits": 4}

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from rope_viz import attention_costs, describe, linear_attention, random_tokens, softmax_attention, time_call, to_numpy
+from explorer.timing import time_call
+from rope_viz import attention_costs, describe, linear_attention, random_tokens, softmax_attention, to_numpy
 
 from .sampling import downsample
 

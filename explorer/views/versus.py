@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import torch
 
+from explorer.timing import time_call
 from rope_viz import (
     additive_decomposition,
     apply_rope,
@@ -16,7 +17,6 @@ from rope_viz import (
     random_tokens,
     shift_residual,
     sinusoidal_encoding,
-    time_call,
     to_numpy,
     toeplitz_deviation,
 )

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 import torch
 from torch import nn
 
-from .._checks import check_base, check_choice, check_int, check_layout
+from .._checks import check_choice, check_int, check_layout, check_positive
 from ..biases import alibi_bias, alibi_slopes
 from ..rotary import apply_rope
 from ..sinusoidal import sinusoidal_encoding
@@ -52,7 +52,7 @@ class ModelConfig:
             raise ValueError(
                 f"n_heads must divide d_model={d_model} into even head sizes, got n_heads={n_heads}")
         check_layout(self.layout)
-        check_base(self.base)
+        check_positive(self.base, "base")
 
     @property
     def d_head(self) -> int:

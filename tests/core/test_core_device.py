@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import rope_viz.device
-from rope_viz import describe, get_device, time_call, to_numpy
+from rope_viz import describe, get_device, to_numpy
 from rope_viz.device import requested_device
 
 
@@ -77,17 +77,3 @@ def test_requested_device_is_none_unless_the_variable_names_one(monkeypatch):
 
 def test_describe_cpu():
     assert describe(torch.device("cpu")) == "cpu"
-
-
-def test_time_call_counts_and_returns_seconds():
-    calls = []
-    seconds = time_call(lambda: calls.append(1), device=torch.device("cpu"), repeat=3, warmup=2)
-    assert len(calls) == 5
-    assert isinstance(seconds, float) and seconds >= 0.0
-
-
-def test_time_call_min_time_repeats_short_calls():
-    calls = []
-    seconds = time_call(lambda: calls.append(1), device=torch.device("cpu"), repeat=2, warmup=0, min_time=0.01)
-    assert len(calls) > 2
-    assert 0.0 < seconds < 0.01

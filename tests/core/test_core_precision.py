@@ -397,16 +397,6 @@ def test_score_error_table():
     assert one["distinct_rotations"] == 1  # a step of 8,192 positions swallows the window
 
 
-# ----------------------------------------------------------------------------- timing
-
-def test_time_angle_fix_reports_positive_times():
-    result = P.time_angle_fix(256, 16, device="cpu", repeat=1)
-    for key in ("float32", "float64", "float64_reduced"):
-        assert math.isfinite(result[key]) and result[key] > 0
-    assert result["ratio"] == pytest.approx(result["float64"] / result["float32"])
-    assert result["device"] == "cpu" and result["length"] == 256
-
-
 # ----------------------------------------------------------------------------- validation
 
 @pytest.mark.parametrize("positions, fragment", [
@@ -443,7 +433,6 @@ def test_too_many_positions(monkeypatch):
     (lambda: P.recipe_scores(10, 8, window=16), "position must be an integer >= 15"),
     (lambda: P.recipe_scores(100, 8, window=4, q=torch.zeros(3, 8), k=torch.zeros(4, 8)), "q must be"),
     (lambda: P.recipe_scores(100, 8, window=4, layout="pairs"), "layout must be one of"),
-    (lambda: P.time_angle_fix(0), "length must be an integer >= 1"),
 ])
 def test_bad_arguments(call, fragment):
     with pytest.raises(ValueError) as info:
