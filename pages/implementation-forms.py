@@ -1,83 +1,50 @@
 """How RoPE is computed: one rotation worked by hand, three equal formulas and their cost, the two
 pair layouts, partial rotary, and why the values are left alone."""
 
-import numpy as np
-import pandas as pd
 import streamlit as st
 
 import explorer as ui
-from explorer.glossary import glossary
 from explorer import latex as tex
+from explorer.figures import bar_chart, heatmap, line_chart, plane_vectors, series_bars
+from explorer.glossary import glossary
+from explorer.layout import knob_row, metric_row, named, say, section, table
 from explorer.tryit import try_buttons
 from explorer.views import implementation as view
-from rope_viz import METHODS, describe
-from explorer.figures import bar_chart, heatmap, line_chart, plane_vectors, series_bars
+from rope_viz import describe
 
 ui.enter()
 PAGE = "implementation"
-method_gaps = ui.cached(view.batch_method_gaps)
+method_gaps = ui.cached(view.affordable_method_gaps)
 method_microseconds = ui.cached(view.batch_method_microseconds, max_entries=32)
 layout_gaps = ui.cached(view.batch_layout_gaps)
-pair_owners = ui.cached(view.pair_owners)
-partial_change = ui.cached(view.partial_change)
-value_gaps = ui.cached(view.value_shift_gaps)
-
-
-def number(value: float, spec: str = ".5f") -> str:
-    """A value for the hand calculation (five decimals by default), in brackets when negative."""
-    return f"({value:{spec}})" if value < 0 else f"{value:{spec}}"
-
-
-def worked_latex(r: view.WorkedRotation, theta: float, m: int) -> str:
-    (a, b), (c, d) = r.matrix
-    rows = [rf"m\theta &= {m} \times {theta:g} = {r.angle:.5f}\ " + tex.label("implementation.latex_rad"),
-            rf"\cos m\theta &= {r.cos:.5f},\qquad \sin m\theta = {r.sin:.5f}",
-            rf"R_m &= \begin{{pmatrix}} {a:.5f} & {b:.5f} \\ {c:.5f} & {d:.5f} \end{{pmatrix}}"]
-    for i, (row, terms) in enumerate(zip(r.matrix, r.terms), start=1):
-        products = " + ".join(rf"{number(entry)} \times {number(q, 'g')}" for entry, q in zip(row, r.q))
-        sums = " + ".join(number(term) for term in terms)
-        rows.append(rf"q'_{i} &= R_{{{i}1}} q_1 + R_{{{i}2}} q_2 = {products}")
-        rows.append(rf"&= {sums} = {r.result[i - 1]:.5f}")
-    rows.append(rf"|q| &= {r.norm_before:.5f} \ \longrightarrow\ |q'| = {r.norm_after:.5f}")
-    return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
-
-
-def method_name(method: str) -> str:
-    return ui.t(f"implementation.method_{method}")
-
+pair_map = ui.cached(view.pair_map)
+partial_split = ui.cached(view.partial_split)
+value_lines = ui.cached(view.value_lines)
+method_name = named("implementation.method_")
 
 ui.page_header(PAGE)
 
 # 1. One rotation by hand
 st.subheader(ui.t("implementation.worked_header"))
-cols = st.columns(4)
-q1 = ui.knob(PAGE, "q1", where=cols[0])
-q2 = ui.knob(PAGE, "q2", where=cols[1])
-theta = ui.knob(PAGE, "theta", where=cols[2])
-m = ui.knob(PAGE, "m", where=cols[3])
+q1, q2, theta, m = knob_row(PAGE, "q1", "q2", "theta", "m")
 try_buttons(PAGE, {"half": {"theta": 3.142, "m": 1}, "many": {"theta": 0.5, "m": 64}, "far": {"shift": 1000}})
 rot = view.worked_rotation(q1, q2, theta, m)
 left, right = st.columns([3, 2])
 with left:
-    st.latex(worked_latex(rot, theta, m))
+    st.latex(view.worked_latex(rot, theta, m, tex.label("implementation.latex_rad")))
 with right:
     ui.chart(plane_vectors([(ui.t("implementation.worked_before"), *rot.q),
                             (ui.t("implementation.worked_after", m=m), *rot.result)],
                            title=ui.t("implementation.worked_plot_title", angle=rot.angle),
                            x_title=ui.t("implementation.first_coord"), y_title=ui.t("implementation.second_coord")),
              key="worked")
-st.markdown(ui.t("implementation.worked_text"))  # after the worked example it describes: the chart stays on the first screen
-metric_cols = st.columns(4)
-for col, key, value in zip(metric_cols, ("result_first", "result_second", "norm_before", "norm_after"),
-                           (*rot.result, rot.norm_before, rot.norm_after)):
-    col.metric(ui.t(f"implementation.{key}"), f"{value:.5f}")
-note = view.check_printed_result()
-st.info(ui.t("implementation.note_typo", x=note.printed[0], y=note.printed[1], norm=note.true_norm,
-             printed_norm=note.printed_norm, rounded=note.with_rounded_table[1]), icon="📝")
+# after the worked example it describes: the chart stays on the first screen
+st.markdown(ui.t("implementation.worked_text"))
+metric_row(view.worked_metrics(rot))
+st.info(say(view.printed_note()), icon="📝")
 
 # 2. Three forms, one result, different costs
-st.subheader(ui.t("implementation.forms_header"))
-st.markdown(ui.t("implementation.forms_text"))
+section("implementation.forms")
 for form, latex in zip(("matrix", "pairs", "complex"), (
         r"q'_m = R_{\Theta,m}\,q,\qquad R_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0), \dots, "
         r"R(m\theta_{d/2-1})\big)",
@@ -89,88 +56,63 @@ for form, latex in zip(("matrix", "pairs", "complex"), (
     formula_col.latex(latex)
 
 st.markdown(ui.t("implementation.batch_text"))
-cols = st.columns(3)
-seq = ui.knob(PAGE, "seq", where=cols[0])
-dim = ui.knob(PAGE, "dim", where=cols[1])
-seed = ui.knob(PAGE, "seed", where=cols[2])
+seq, dim, seed = knob_row(PAGE, "seq", "dim", "seed")
 device = str(ui.device())
-methods = METHODS
-try:
-    gaps = method_gaps(seq, dim, seed, device, methods)
-except ValueError:
+compared = method_gaps(seq, dim, seed, device)
+methods, gaps = compared["methods"], compared["gaps"]
+if compared["dropped"]:
     ui.notice(ui.t("implementation.matrix_too_large"))
-    methods = tuple(method for method in METHODS if method != "matrix")
-    gaps = method_gaps(seq, dim, seed, device, methods)
 with st.spinner(ui.t("implementation.timing_spinner", methods=len(methods))):
     micro = method_microseconds(seq, dim, device, methods)
-
-labels = [method_name(method) for method in methods]
-costs = bar_chart(labels, micro, title=ui.t("implementation.cost_title", seq=seq, dim=dim),
+costs = bar_chart([method_name(method) for method in methods], micro,
+                  title=ui.t("implementation.cost_title", seq=seq, dim=dim),
                   x_title=ui.t("implementation.method_axis"), y_title=ui.t("implementation.time_axis"),
                   log_y=True, text=[f"{v:,.1f} µs" for v in micro])
 with ui.chart_beside(costs, key="costs"):
-    fastest = float(micro.min())
-    st.table(pd.DataFrame({
-        ui.t("implementation.col_method"): labels,
-        ui.t("implementation.col_time"): [f"{v:,.1f}" for v in micro],
-        ui.t("implementation.col_relative"): [f"{v / fastest:,.1f}×" for v in micro],
-    }))
-    st.table(pd.DataFrame({
-        ui.t("implementation.col_pair"): [f"{method_name(a)} ↔ {method_name(b)}" for a, b in gaps],
-        ui.t("implementation.col_gap"): [f"{g:.1e}" for g in gaps.values()],
-    }))
+    table(view.cost_table(methods, micro))
+    table(view.gap_table(gaps))
 st.caption(ui.t("implementation.timing_caption", device=describe(ui.device()), seq=seq, dim=dim,
                 gap=max(gaps.values())))
 
 # 3. Two layouts, one model
-st.subheader(ui.t("implementation.layout_header"))
-st.markdown(ui.t("implementation.layout_text"))
+section("implementation.layout")
+scores = tex.label("implementation.latex_scores")
 st.latex(r"\begin{gathered}p = (0, 2, 4, \dots, d-2,\ 1, 3, \dots, d-1),\qquad "
          r"W_q' = W_q[:, p],\quad W_k' = W_k[:, p] \\ "
-         + tex.label("implementation.latex_scores") + "_{" + tex.label("implementation.latex_half") + r"}(W_q', W_k') = "
-         + tex.label("implementation.latex_scores") + "_{" + tex.label("implementation.latex_interleaved") + r"}(W_q, W_k)"
+         + scores + "_{" + tex.label("implementation.latex_half") + r"}(W_q', W_k') = "
+         + scores + "_{" + tex.label("implementation.latex_interleaved") + r"}(W_q, W_k)"
          r"\end{gathered}")
-layout_result = layout_gaps(seq, dim, seed, device)
-cols = st.columns(3)
-for col, name in zip(cols, ("rotated", "scores_same_weights", "scores_permuted_weights")):
-    col.metric(ui.t(f"implementation.gap_{name}"), f"{layout_result[name]:.2e}",
-               help=ui.t(f"implementation.gap_{name}_help"))
-layouts = [ui.t(f"common.layout_{layout}") for layout in view.LAYOUTS]
-ui.chart(heatmap(pair_owners(dim), x=np.arange(dim), y=layouts,
+metric_row(view.layout_metrics(layout_gaps(seq, dim, seed, device)))
+owners = pair_map(dim)
+ui.chart(heatmap(owners["owners"], x=owners["coordinates"], y=[ui.t(f"common.layout_{lay}") for lay in view.LAYOUTS],
                  title=ui.t("implementation.pairs_title"), x_title=ui.t("implementation.coordinate_axis"),
                  y_title=ui.t("implementation.layout_axis"), colorscale="Viridis", zmid=None,
                  colorbar_title=ui.t("implementation.pair_colorbar"), height=260), key="pairs")
 
 # 4. Partial rotary
-st.subheader(ui.t("implementation.partial_header"))
-st.markdown(ui.t("implementation.partial_text"))
+section("implementation.partial")
 st.latex(r"x' = \big(R_{\Theta,m}\, x_{0:r},\ x_{r:d}\big)")
-cols = st.columns(2)
-rotary_dim = ui.knob(PAGE, "rotary_dim", where=cols[0], hi=dim, default=max(2, dim // 4 * 2))
-position = ui.knob(PAGE, "pos", where=cols[1])
-change = partial_change(dim, seed, position, rotary_dim)
-coords = np.arange(dim)
-ui.chart(series_bars({ui.t("implementation.rotated_series", r=rotary_dim): (coords[:rotary_dim], change[:rotary_dim]),
-                      ui.t("implementation.passed_series"): (coords[rotary_dim:], change[rotary_dim:])},
+rotary_dim, position = knob_row(PAGE, "rotary_dim", "pos", rotary_dim=view.rotary_dim_range(dim))
+split = partial_split(dim, seed, position, rotary_dim)
+ui.chart(series_bars({ui.t("implementation.rotated_series", r=rotary_dim): split["rotated"],
+                      ui.t("implementation.passed_series"): split["passed"]},
                      title=ui.t("implementation.partial_title", r=rotary_dim, d=dim, m=position),
                      x_title=ui.t("implementation.coordinate_axis"), y_title=ui.t("implementation.change_axis")),
          key="partial")
 st.caption(ui.t("implementation.partial_caption", r=rotary_dim, d=dim, rest=dim - rotary_dim))
 
 # 5. Why V is not rotated
-st.subheader(ui.t("implementation.value_header"))
-st.markdown(ui.t("implementation.value_text"))
+section("implementation.value")
 st.latex(r"o_m = \sum_n a_{mn}\, v_n,\qquad a_{mn} = \operatorname{softmax}_n\!\Big("
          r"\tfrac{q_m^\top R_{\Theta,n-m}\, k_n}{\sqrt d}\Big)")
 st.latex(tex.label("implementation.latex_v_rotated") + r"\ \ o_m = \sum_n a_{mn}\, R_{\Theta,n}\, v_n,\qquad "
-         + tex.label("implementation.latex_rotated_back") + r"\ \ R_{\Theta,-m}\, o_m = \sum_n a_{mn}\, R_{\Theta,n-m}\, v_n")
+         + tex.label("implementation.latex_rotated_back")
+         + r"\ \ R_{\Theta,-m}\, o_m = \sum_n a_{mn}\, R_{\Theta,n-m}\, v_n")
 shift = ui.knob(PAGE, "shift")
-value_result = value_gaps(seq, dim, seed, shift, device)
-cols = st.columns(3)
-for col, name in zip(cols, view.VALUE_VARIANTS):
-    col.metric(ui.t(f"implementation.value_{name}"), f"{float(value_result[name].max()):.2e}")
-ui.chart(line_chart(np.arange(seq), {ui.t(f"implementation.value_{name}"): value_result[name]
-                                     for name in view.VALUE_VARIANTS},
+values = value_lines(seq, dim, seed, shift, device)
+metric_row(values["metrics"])
+ui.chart(line_chart(values["queries"], {ui.t(f"implementation.value_{name}"): values["gaps"][name]
+                                        for name in view.VALUE_VARIANTS},
                     title=ui.t("implementation.value_title", shift=shift), x_title=ui.t("implementation.query_axis"),
                     y_title=ui.t("implementation.output_gap_axis"),
                     dashed=(ui.t("implementation.value_rotated_back"),)), key="values")

@@ -17,6 +17,7 @@ import numpy as np
 import torch
 
 from explorer.timing import time_call
+from explorer.views.phrases import Metric, Phrase, metric, phrase
 from rope_viz.attention import random_attention_inputs, random_tokens, rope_scores, softmax_attention
 from rope_viz.device import to_numpy
 from rope_viz.frequencies import layout_permutation, pair_indices
@@ -188,3 +189,93 @@ def value_shift_gaps(seq: int, dim: int, seed: int, shift: int, device: str) -> 
     """value_rotation_gaps for q, k, v drawn with seeds seed, seed + 1, seed + 2: {variant: (seq,) float32}."""
     q, k, v = (random_tokens(seq, dim, seed=seed + i, device=device) for i in range(3))
     return {name: to_numpy(gap) for name, gap in value_rotation_gaps(q, k, v, shift).items()}
+
+
+# What the page writes, from the values above.
+def _number(value: float, spec: str = ".5f") -> str:
+    """A value for the hand calculation (five decimals by default), in brackets when negative."""
+    return f"({value:{spec}})" if value < 0 else f"{value:{spec}}"
+
+
+def worked_latex(r: WorkedRotation, theta: float, m: int, rad: str) -> str:
+    """The hand calculation of worked_rotation(q1, q2, theta, m) as aligned LaTeX lines, product by product;
+    `rad`: the LaTeX of the word for radians."""
+    (a, b), (c, d) = r.matrix
+    rows = [rf"m\theta &= {m} \times {theta:g} = {r.angle:.5f}\ " + rad,
+            rf"\cos m\theta &= {r.cos:.5f},\qquad \sin m\theta = {r.sin:.5f}",
+            rf"R_m &= \begin{{pmatrix}} {a:.5f} & {b:.5f} \\ {c:.5f} & {d:.5f} \end{{pmatrix}}"]
+    for i, (row, terms) in enumerate(zip(r.matrix, r.terms), start=1):
+        products = " + ".join(rf"{_number(entry)} \times {_number(q, 'g')}" for entry, q in zip(row, r.q))
+        sums = " + ".join(_number(term) for term in terms)
+        rows.append(rf"q'_{i} &= R_{{{i}1}} q_1 + R_{{{i}2}} q_2 = {products}")
+        rows.append(rf"&= {sums} = {r.result[i - 1]:.5f}")
+    rows.append(rf"|q| &= {r.norm_before:.5f} \ \longrightarrow\ |q'| = {r.norm_after:.5f}")
+    return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
+
+
+def printed_note() -> Phrase:
+    """The note on the widely printed result of NOTE_EXAMPLE (check_printed_result): its norm against |q|."""
+    note = check_printed_result()
+    return phrase("implementation.note_typo", x=note.printed[0], y=note.printed[1], norm=note.true_norm,
+                  printed_norm=note.printed_norm, rounded=note.with_rounded_table[1])
+
+
+def worked_metrics(r: WorkedRotation) -> list[Metric]:
+    return [metric(f"implementation.{key}", f"{value:.5f}")
+            for key, value in zip(("result_first", "result_second", "norm_before", "norm_after"),
+                                  (*r.result, r.norm_before, r.norm_after))]
+
+
+def affordable_method_gaps(seq: int, dim: int, seed: int, device: str) -> dict:
+    """batch_method_gaps of every method, or of all but the dense matrix one when it would go over the
+    allocation budget: {"methods", "gaps", "dropped" (whether the matrix method was left out)}."""
+    try:
+        return {"methods": METHODS, "gaps": batch_method_gaps(seq, dim, seed, device, METHODS), "dropped": False}
+    except ValueError:
+        methods = tuple(method for method in METHODS if method != "matrix")
+        return {"methods": methods, "gaps": batch_method_gaps(seq, dim, seed, device, methods), "dropped": True}
+
+
+def cost_table(methods: tuple, micro: np.ndarray) -> dict:
+    """Microseconds per call of each method and its time over the fastest's."""
+    fastest = float(micro.min())
+    return {"implementation.col_method": [phrase(f"implementation.method_{m}") for m in methods],
+            "implementation.col_time": [f"{v:,.1f}" for v in micro],
+            "implementation.col_relative": [f"{v / fastest:,.1f}×" for v in micro]}
+
+
+def gap_table(gaps: dict[tuple[str, str], float]) -> dict:
+    """The largest difference between every two methods."""
+    return {"implementation.col_pair": [phrase("implementation.method_pair", a=phrase(f"implementation.method_{a}"),
+                                               b=phrase(f"implementation.method_{b}")) for a, b in gaps],
+            "implementation.col_gap": [f"{g:.1e}" for g in gaps.values()]}
+
+
+def layout_metrics(gaps: dict[str, float]) -> list[Metric]:
+    return [metric(f"implementation.gap_{name}", f"{gaps[name]:.2e}", help=phrase(f"implementation.gap_{name}_help"))
+            for name in ("rotated", "scores_same_weights", "scores_permuted_weights")]
+
+
+def rotary_dim_range(dim: int) -> dict:
+    """The rotary-dimension knob under a head of `dim`: up to all of it, a quarter by default (at least 2)."""
+    return {"hi": dim, "default": max(2, dim // 4 * 2)}
+
+
+def partial_split(dim: int, seed: int, position: int, rotary_dim: int) -> dict:
+    """partial_change as two bar series of (coordinates, change): "rotated" (the first rotary_dim) and
+    "passed" (the rest, unchanged)."""
+    change, coords = partial_change(dim, seed, position, rotary_dim), np.arange(dim)
+    return {"rotated": (coords[:rotary_dim], change[:rotary_dim]), "passed": (coords[rotary_dim:], change[rotary_dim:])}
+
+
+def value_lines(seq: int, dim: int, seed: int, shift: int, device: str) -> dict:
+    """value_shift_gaps against the query position ("queries", "gaps") and each variant's largest gap ("metrics")."""
+    gaps = value_shift_gaps(seq, dim, seed, shift, device)
+    return {"queries": np.arange(seq), "gaps": gaps,
+            "metrics": [metric(f"implementation.value_{name}", f"{float(gaps[name].max()):.2e}")
+                        for name in VALUE_VARIANTS]}
+
+
+def pair_map(dim: int) -> dict:
+    """pair_owners with the coordinates it is drawn against."""
+    return {"owners": pair_owners(dim), "coordinates": np.arange(dim)}

@@ -2,7 +2,8 @@
 grid or a live run), and the attention maps of the shipped weights at 1x and past the training length.
 
 Pure functions of plain values (a results folder as a string and its file's modification time, so that a
-regenerated grid is read again); no Streamlit and no text.
+regenerated grid is read again); no Streamlit and no text: what the page says comes back as Phrases (text
+keys and their arguments), the claims with the thresholds that decide them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 
 from rope_viz import toy
 
+from .phrases import Phrase, metric, phrase
 from .sampling import downsample
 
 GRID_FILE = "grid.json"
@@ -207,3 +209,188 @@ def locked_heads(folder: str, stamp: float | None, task: str, factor: float, sca
     for key in ("share_1x", "share_past"):
         out[key] = np.array(out[key], dtype=np.float32)
     return out
+
+
+# --- what the page says about them ---------------------------------------------------------------------------
+UNLEARNED = 0.5           # below this mean accuracy at 1x, an encoding never learned the task
+KEPT, WEAKENED = 0.8, 0.4  # a head's share past the length over its share at 1x: kept from 0.8, weakened from 0.4
+SCALED_COLOR = 3           # palette index of the first inference-time stretch (after the plain encodings)
+LIVE_COLOR, YOUR_COLOR = 6, 7
+
+
+def pct(value: float) -> str:
+    return f"{100 * value:.0f}%"
+
+
+def _enc(name: str) -> Phrase:
+    return phrase(f"trained.enc_{name}")
+
+
+def _scal(name: str) -> Phrase:
+    return phrase(f"trained.scaling_{name}")
+
+
+def accuracy_chart(data: dict, runs: list[dict], task: str, owner: str, show_scalings: bool) -> dict:
+    """The accuracy chart of `task`: the shipped curves (`data`, from shipped_curves; stretched RoPE only with
+    `show_scalings`) as band_lines series named by Phrases, then the finished live `runs` of the task, dotted
+    (the one `owner` started in its own colour); marks (Phrase, length) at the grid's training length and at
+    each live run's other one; x_ticks at every length drawn."""
+    series, marks = [], []
+    for curve in data["curves"]:
+        plain = curve["scaling"] == "none"
+        if plain or show_scalings:
+            series.append({"name": _enc(curve["encoding"]) if plain
+                           else phrase("trained.rope_scaled", scaling=_scal(curve["scaling"])),
+                           "x": curve["lengths"], "y": curve["mean"], "low": curve["low"], "high": curve["high"],
+                           "dash": "solid" if plain else "dash",
+                           "color": ENCODING_ORDER.index(curve["encoding"]) if plain
+                           else SCALED_COLOR + SCALING_ORDER.index(curve["scaling"])})
+    if data["train_len"]:
+        marks.append((phrase("trained.train_len_mark", n=data["train_len"]), data["train_len"]))
+    for run in runs:
+        if run["doc"] is None or run["task"] != task:
+            continue
+        mine = run["owner"] == owner
+        label = phrase("trained.your_run" if mine else "trained.other_run", encoding=_enc(run["encoding"]),
+                       n=run["train_len"], seed=run["seed"])
+        for curve in curves_from_doc(run["doc"], task)["curves"]:
+            if curve["scaling"] == "none" or show_scalings:
+                name = label if curve["scaling"] == "none" else phrase("trained.live_scaled", run=label,
+                                                                       scaling=_scal(curve["scaling"]))
+                series.append({"name": name, "x": curve["lengths"], "y": curve["mean"], "dash": "dot", "width": 3,
+                               "color": YOUR_COLOR if mine else LIVE_COLOR, "group": f"live{run['id']}"})
+        mark = (phrase("trained.live_len_mark", n=run["train_len"]), run["train_len"])
+        if run["train_len"] != data["train_len"] and mark not in marks:
+            marks.append(mark)
+    ticks = sorted({float(v) for s in series for v in s["x"]} | {float(at) for _, at in marks})
+    return {"series": series, "marks": marks, "x_ticks": ticks}
+
+
+def grid_lines(facts: dict | None, folder: str) -> dict:
+    """What the page says about the shipped grid (shipped's facts): a "notice" when it is missing or cannot be
+    read, else the "source" of its numbers (the other one None)."""
+    if facts is None:
+        return {"notice": phrase("trained.missing", folder=folder), "source": None}
+    if facts["error"]:
+        return {"notice": phrase("trained.malformed", error=facts["error"]), "source": None}
+    return {"notice": None, "source": phrase("trained.source", runs=facts["runs"], created=facts["created"],
+                                             device=facts["device"], minutes=facts["wall_seconds"] / 60,
+                                             torch=facts["torch"])}
+
+
+def findings(data: dict, factor: float) -> dict | None:
+    """What the shipped curves of a task (shipped_curves) say at `factor` times the training length, None when
+    there are none: the bands' "caption", "paragraphs" (the plain encodings' mean accuracy there and at 1x; those
+    below UNLEARNED even at 1x) and "claims": ALiBi, the best stretch of RoPE and NoPE each against plain RoPE,
+    judged by whether their seed bands overlap (compare)."""
+    curves = data["curves"]
+    if not curves:
+        return None
+    seeds = curves[0]["seeds"]
+    caption = phrase("trained.band_caption", count=len(seeds), seeds=", ".join(str(s) for s in seeds),
+                     steps=data["steps"])
+    here, base = at_factor(curves, factor), at_factor(curves, 1.0)
+    plain = [e for e in ENCODING_ORDER if (e, "none") in here]
+    value = lambda e, at: phrase("trained.value_item", encoding=_enc(e), value=pct(at[(e, "none")]["mean"]))  # noqa: E731
+    paragraphs = [phrase("trained.summary", factor=factor, length=int(round(factor * data["train_len"])),
+                         values=tuple(value(e, here) for e in plain),
+                         base_values=tuple(value(e, base) for e in plain if (e, "none") in base))]
+    unlearned = tuple(_enc(e) for e in plain if (e, "none") in base and base[(e, "none")]["mean"] < UNLEARNED)
+    if unlearned:
+        paragraphs.append(phrase("trained.unlearned", encodings=unlearned))
+    claims = []
+    rope = here.get(("rope", "none"))
+    if rope and ("alibi", "none") in here:
+        alibi = here[("alibi", "none")]
+        claims.append(phrase(f"trained.claim_alibi_{compare(alibi, rope)}", factor=factor, alibi=pct(alibi["mean"]),
+                             rope=pct(rope["mean"])))
+    scaled = {s: here[("rope", s)] for s in SCALING_ORDER if s != "none" and ("rope", s) in here}
+    if rope and scaled:
+        best = max(scaled, key=lambda s: scaled[s]["mean"])
+        claims.append(phrase(f"trained.claim_scaling_{compare(scaled[best], rope)}", factor=factor,
+                             scaling=_scal(best), best=pct(scaled[best]["mean"]), rope=pct(rope["mean"])))
+    if rope and ("nope", "none") in here:
+        nope = here[("nope", "none")]
+        claims.append(phrase(f"trained.claim_nope_{compare(nope, rope)}", factor=factor, nope=pct(nope["mean"]),
+                             rope=pct(rope["mean"])))
+    return {"caption": caption, "paragraphs": paragraphs, "claims": claims}
+
+
+def map_reading(maps: dict, encoding: str, layer: int, head: int, factor: float, scaling: str) -> dict:
+    """How to show one head's maps (attention_view, available): the two "titles", a "thinned" caption (or
+    None), its "metrics", and the "verdict": whether the head keeps its 1x pattern past the training length
+    (its share there over its share at 1x, against KEPT and WEAKENED)."""
+    n, long_n = maps["train_len"], maps["long_len"]
+    used = _scal(scaling if encoding == "rope" else "none")
+    titles = tuple(phrase(f"trained.map_{name}_title", encoding=_enc(encoding), layer=layer, head=head, n=size,
+                          factor=factor, scaling=used) for name, size in (("short", n), ("long", long_n)))
+    thinned = (phrase("trained.map_thinned", step=int(maps["long_kept"][1] - maps["long_kept"][0]), n=long_n)
+               if long_n > MAP_SIDE else None)
+    s, l = maps["short_stats"], maps["long_stats"]  # noqa: E741
+    metrics = [metric("trained.dominant", str(s["dominant"]), help=phrase("trained.dominant_help")),
+               metric("trained.share_1x", pct(s["share"])),
+               metric("trained.share_past", pct(l["share_past"]), factor=factor),
+               metric("trained.distance_past", f"{l['distance_past']:.1f}", help=phrase("trained.distance_help"),
+                      factor=factor)]
+    kept = l["share_past"] / s["share"] if s["share"] > 0 else 0.0
+    verdict = "kept" if kept >= KEPT else ("weakened" if kept >= WEAKENED else "lost")
+    return {"titles": titles, "thinned": thinned, "metrics": metrics,
+            "verdict": phrase(f"trained.map_{verdict}", encoding=_enc(encoding), layer=layer, head=head,
+                              offset=s["dominant"], share=pct(s["share"]), factor=factor, past=pct(l["share_past"]),
+                              n=n, within=f"{l['distance_within']:.1f}", distance=f"{l['distance_past']:.1f}")}
+
+
+def locked_reading(locked: dict, factor: float) -> dict:
+    """The bar names (Phrases) and one line per encoding of locked_heads."""
+    names = [_enc(e) for e in locked["encodings"]]
+    lines = [phrase("trained.locked_row", encoding=name, layer=lay, head=hd, offset=off, share=pct(a), factor=factor,
+                    past=pct(b))
+             for name, lay, hd, off, a, b in zip(names, locked["layer"], locked["head"], locked["dominant"],
+                                                 locked["share_1x"], locked["share_past"])]
+    return {"names": names, "lines": lines}
+
+
+def seconds_left(expected_end: float | None, now: float) -> int:
+    """Whole seconds until a run's expected end (0 when unknown or past)."""
+    return max(0, round((expected_end if expected_end is not None else now) - now))
+
+
+def _run_facts(snap: dict) -> dict:
+    """A live run's snapshot as the arguments of the text that describes it."""
+    return {"encoding": _enc(snap["encoding"]), "task": phrase(f"trained.task_{snap['task']}"),
+            "n": snap["train_len"], "seed": snap["seed"], "step": snap["step"], "steps": snap["steps"]}
+
+
+def refusal(snap: dict, now: float) -> Phrase:
+    """Why a new run cannot start: the run in progress (its snapshot) and when it should end."""
+    return phrase("trained.refused", seconds=seconds_left(snap["expected_end"], now), **_run_facts(snap))
+
+
+def progress(snap: dict, owner: str, now: float) -> dict:
+    """The run in progress: the "text" of its progress bar (yours or another visitor's) and a "note" (evaluating,
+    or when training should end; None when unknown)."""
+    text = phrase("trained.progress_mine" if snap["owner"] == owner else "trained.progress_other",
+                  **_run_facts(snap))
+    if snap["state"] == "evaluating":
+        note = phrase("trained.evaluating")
+    elif snap["expected_end"] is not None:
+        note = phrase("trained.expected_end", seconds=seconds_left(snap["expected_end"], now), loss=snap["loss"])
+    else:
+        note = None
+    return {"text": text, "note": note}
+
+
+def run_line(run: dict, owner: str, factor: float) -> Phrase:
+    """One finished live run: why it failed, or its steps, time and accuracy at 1x and at `factor`."""
+    facts = _run_facts(run)
+    if run["doc"] is None:
+        return phrase("trained.failed", error=run["error"], **facts)
+    curves = curves_from_doc(run["doc"], run["task"])["curves"]
+    plain = next(c for c in curves if c["scaling"] == "none")
+    first = at_factor([plain], 1.0).get((plain["encoding"], "none"))
+    there = at_factor([plain], factor).get((plain["encoding"], "none"))
+    r = run["doc"]["runs"][0]
+    return phrase("trained.run_line_mine" if run["owner"] == owner else "trained.run_line_other",
+                  seconds=r["wall_seconds"], done=r["stopped_at"] if r["stopped_at"] is not None else run["steps"],
+                  first=pct(first["mean"]) if first else "–", factor=factor,
+                  there=pct(there["mean"]) if there else "–", **facts)

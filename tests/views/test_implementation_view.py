@@ -190,3 +190,56 @@ def test_batch_layout_gaps_match_only_with_permuted_weights():
     gaps = worked.batch_layout_gaps(16, 8, 1, "cpu")
     assert gaps["rotated"] > 1e-2 and gaps["scores_same_weights"] > 1e-2
     assert gaps["scores_permuted_weights"] < 1e-4
+
+
+# --- what the page writes -------------------------------------------------------------------------------------
+def test_worked_latex_spells_out_every_product():
+    r = worked.worked_rotation(1.0, 2.0, 0.5, 1)
+    latex = worked.worked_latex(r, 0.5, 1, r"\text{rad}")
+    assert latex.startswith(r"\begin{aligned}") and latex.endswith(r"\end{aligned}")
+    assert r"m\theta &= 1 \times 0.5 = 0.50000\ \text{rad}" in latex
+    # negative entries in brackets, the sums to the result that a rotation must give
+    assert r"0.87758 \times 1 + (-0.47943) \times 2" in latex
+    assert r"&= 0.87758 + (-0.95885) = -0.08127" in latex
+    assert r"|q| &= 2.23607 \ \longrightarrow\ |q'| = 2.23607" in latex
+    assert [m.value for m in worked.worked_metrics(r)] == ["-0.08127", "2.23459", "2.23607", "2.23607"]
+    assert worked.printed_note().args["printed_norm"] == pytest.approx(math.hypot(-0.0812, 2.2366))
+
+
+def test_affordable_method_gaps_leave_the_matrix_out_over_the_budget(monkeypatch):
+    every = worked.affordable_method_gaps(16, 8, 0, "cpu")
+    assert every["methods"] == worked.METHODS and not every["dropped"] and len(every["gaps"]) == 6
+    monkeypatch.setenv("ROPE_VIZ_MAX_ELEMENTS", "1000")  # the matrix method needs 16 x 8 x 8 = 1,024
+    fewer = worked.affordable_method_gaps(16, 8, 0, "cpu")
+    assert fewer["dropped"] and "matrix" not in fewer["methods"] and len(fewer["methods"]) == 3
+    assert all("matrix" not in pair for pair in fewer["gaps"])
+
+
+def test_tables_metrics_and_ranges():
+    cost = worked.cost_table(("pairs", "fast"), np.array([5.0, 2.0], dtype=np.float32))
+    assert cost["implementation.col_time"] == ["5.0", "2.0"]
+    assert cost["implementation.col_relative"] == ["2.5×", "1.0×"]
+    assert [p.key for p in cost["implementation.col_method"]] == ["implementation.method_pairs",
+                                                                  "implementation.method_fast"]
+    gaps = worked.gap_table({("pairs", "fast"): 3e-7})
+    assert gaps["implementation.col_gap"] == ["3.0e-07"]
+    assert gaps["implementation.col_pair"][0].args["b"].key == "implementation.method_fast"
+    assert [m.value for m in worked.layout_metrics(
+        {"rotated": 0.5, "scores_same_weights": 0.25, "scores_permuted_weights": 1e-7})] == [
+        "5.00e-01", "2.50e-01", "1.00e-07"]
+    assert worked.rotary_dim_range(64) == {"hi": 64, "default": 32}
+    assert worked.rotary_dim_range(6) == {"hi": 6, "default": 2}  # a quarter, rounded down to a pair
+    assert worked.rotary_dim_range(2)["default"] == 2
+
+
+def test_partial_split_and_value_lines():
+    split = worked.partial_split(8, 3, 5, 6)
+    change = worked.partial_change(8, 3, 5, 6)
+    assert split["rotated"][0].tolist() == [0, 1, 2, 3, 4, 5] and split["passed"][0].tolist() == [6, 7]
+    np.testing.assert_array_equal(np.concatenate([split["rotated"][1], split["passed"][1]]), change)
+    lines = worked.value_lines(12, 8, 4, 30, "cpu")
+    assert lines["queries"].tolist() == list(range(12))
+    assert [m.value for m in lines["metrics"]] == [f"{float(lines['gaps'][n].max()):.2e}"
+                                                   for n in worked.VALUE_VARIANTS]
+    owners = worked.pair_map(6)
+    assert owners["coordinates"].tolist() == list(range(6)) and owners["owners"].shape == (2, 6)

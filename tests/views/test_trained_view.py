@@ -12,6 +12,7 @@ import torch
 
 from explorer import training
 from explorer.views import trained as view
+from explorer.views.phrases import phrase
 from rope_viz import toy
 from support.toy_standin import standin_folder
 
@@ -122,3 +123,120 @@ def test_live_training_goes_to_the_fastest_device_and_falls_back_to_the_cpu(monk
     done = training.finished()[0]
     assert asked and done["id"] == snap["id"] and done["state"] == "done", done.get("error")
     assert done["doc"]["runs"][0]["device"].startswith("cpu")
+
+
+# --- what the page says: hand-made curves and runs, each branch both ways ------------------------------------
+def _curve(encoding, scaling, means, low=None, high=None, factors=(1.0, 4.0)):
+    arr = lambda v: np.array(v, dtype=np.float32)  # noqa: E731
+    return {"encoding": encoding, "scaling": scaling, "seeds": [0, 1], "factors": arr(factors),
+            "lengths": arr([16 * f for f in factors]), "mean": arr(means), "std": arr([0.0] * len(means)),
+            "low": arr(low if low is not None else means), "high": arr(high if high is not None else means)}
+
+
+def _run_doc(encoding="rope", task="offset", train_len=16, accuracy=(0.9, 0.3), stopped_at=None):
+    evals = [{"scaling": "none", "factor": f, "length": int(f * train_len), "accuracy": a, "loss": 1.0}
+             for f, a in zip((1.0, 4.0), accuracy)]
+    return {"runs": [{"config": {"task": task, "train_len": train_len, "steps": 7, "encoding": encoding, "seed": 3},
+                      "eval": evals, "wall_seconds": 12.0, "stopped_at": stopped_at}]}
+
+
+def _run(owner, *, doc=True, task="offset", train_len=16, run_id=1, error=""):
+    return {"id": run_id, "owner": owner, "task": task, "encoding": "rope", "train_len": train_len, "seed": 3,
+            "step": 7, "steps": 7, "error": error, "doc": _run_doc(task=task, train_len=train_len) if doc else None}
+
+
+def test_accuracy_chart_series_marks_and_ticks():
+    data = {"train_len": 16, "curves": [_curve("rope", "none", [0.9, 0.2]), _curve("rope", "pi", [0.9, 0.5]),
+                                        _curve("alibi", "none", [0.8, 0.7])]}
+    plain = view.accuracy_chart(data, [], "offset", "me", show_scalings=False)
+    assert [s["name"] for s in plain["series"]] == [phrase("trained.enc_rope"), phrase("trained.enc_alibi")]
+    assert [s["color"] for s in plain["series"]] == [view.ENCODING_ORDER.index("rope"),
+                                                     view.ENCODING_ORDER.index("alibi")]
+    assert plain["marks"] == [(phrase("trained.train_len_mark", n=16), 16)]
+    assert plain["x_ticks"] == [16.0, 64.0]
+    runs = [_run("me", train_len=8, run_id=1), _run("you", train_len=8, run_id=2), _run("me", doc=False, run_id=3),
+            _run("me", task="recall", run_id=4)]
+    full = view.accuracy_chart(data, runs, "offset", "me", show_scalings=True)
+    scaled = full["series"][1]
+    assert scaled["dash"] == "dash" and scaled["color"] == view.SCALED_COLOR + view.SCALING_ORDER.index("pi")
+    assert scaled["name"].args["scaling"] == phrase("trained.scaling_pi")
+    live = full["series"][3:]
+    assert [(s["name"].key, s["color"], s["group"]) for s in live] == [
+        ("trained.your_run", view.YOUR_COLOR, "live1"), ("trained.other_run", view.LIVE_COLOR, "live2")]
+    assert full["marks"] == [(phrase("trained.train_len_mark", n=16), 16),
+                             (phrase("trained.live_len_mark", n=8), 8)]  # two runs at 8: one mark
+    assert full["x_ticks"] == [8.0, 16.0, 32.0, 64.0]
+    assert view.accuracy_chart({"train_len": None, "curves": []}, [], "offset", "me", True) == {
+        "series": [], "marks": [], "x_ticks": []}
+
+
+def test_findings_judge_each_claim_by_the_seed_bands():
+    assert view.findings({"train_len": None, "steps": None, "curves": []}, 4.0) is None
+    curves = [_curve("rope", "none", [0.9, 0.3], low=[0.85, 0.25], high=[0.95, 0.35]),
+              _curve("rope", "ntk", [0.9, 0.6], low=[0.85, 0.5], high=[0.95, 0.7]),
+              _curve("rope", "pi", [0.9, 0.4], low=[0.85, 0.3], high=[0.95, 0.5]),
+              _curve("alibi", "none", [0.9, 0.1], low=[0.85, 0.05], high=[0.95, 0.2]),
+              _curve("nope", "none", [0.4, 0.32], low=[0.3, 0.3], high=[0.5, 0.4])]
+    found = view.findings({"train_len": 16, "steps": 7, "curves": curves}, 4.0)
+    assert found["caption"].args == {"count": 2, "seeds": "0, 1", "steps": 7}
+    summary, unlearned = found["paragraphs"]
+    assert summary.args["length"] == 64
+    assert [v.args["value"] for v in summary.args["values"]] == ["30%", "10%", "32%"]  # rope, alibi, nope
+    assert [v.args["value"] for v in summary.args["base_values"]] == ["90%", "90%", "40%"]
+    assert unlearned == phrase("trained.unlearned", encodings=(phrase("trained.enc_nope"),))
+    alibi, scaling, nope = found["claims"]
+    assert alibi.key == "trained.claim_alibi_lower" and (alibi.args["alibi"], alibi.args["rope"]) == ("10%", "30%")
+    assert scaling.key == "trained.claim_scaling_higher" and scaling.args["scaling"] == phrase("trained.scaling_ntk")
+    assert nope.key == "trained.claim_nope_overlap"
+    learned = [c if c["encoding"] != "nope" else _curve("nope", "none", [0.6, 0.5]) for c in curves[:1] + curves[4:]]
+    found = view.findings({"train_len": 16, "steps": 7, "curves": learned}, 4.0)
+    assert len(found["paragraphs"]) == 1 and [c.key for c in found["claims"]] == ["trained.claim_nope_higher"]
+    alone = view.findings({"train_len": 16, "steps": 7, "curves": [_curve("alibi", "none", [0.9, 0.8])]}, 4.0)
+    assert alone["claims"] == []  # no RoPE to compare with
+
+
+def _maps(share, share_past, long_len=64, step=1):
+    kept = np.arange(0, long_len, step)
+    return {"train_len": 16, "long_len": long_len, "long_kept": kept,
+            "short_stats": {"dominant": 2, "share": share},
+            "long_stats": {"share_past": share_past, "distance_within": 2.0, "distance_past": 7.25}}
+
+
+@pytest.mark.parametrize(("share", "past", "verdict"), [
+    (0.5, 0.4, "kept"), (0.5, 0.39, "weakened"), (0.5, 0.2, "weakened"), (0.5, 0.19, "lost"), (0.0, 0.3, "lost")])
+def test_map_reading_verdict_thresholds(share, past, verdict):
+    reading = view.map_reading(_maps(share, past), "alibi", 1, 2, 4.0, "yarn")
+    assert reading["verdict"].key == f"trained.map_{verdict}"
+    assert reading["titles"][0].args["scaling"] == phrase("trained.scaling_none")  # ALiBi is not stretched
+    assert reading["thinned"] is None
+    assert [m.value for m in reading["metrics"]] == ["2", f"{100 * share:.0f}%", f"{100 * past:.0f}%", "7.2"]
+
+
+def test_map_reading_of_rope_names_its_stretch_and_a_thinned_map():
+    reading = view.map_reading(_maps(0.5, 0.5, long_len=600, step=3), "rope", 0, 0, 8.0, "yarn")
+    assert reading["titles"][1].args["scaling"] == phrase("trained.scaling_yarn")
+    assert reading["titles"][1].args["n"] == 600
+    assert reading["thinned"] == phrase("trained.map_thinned", step=3, n=600)
+
+
+def test_grid_lines_and_the_live_runs_texts():
+    assert view.grid_lines(None, "/r")["notice"] == phrase("trained.missing", folder="/r")
+    assert view.grid_lines({"error": "bad"}, "/r") == {"notice": phrase("trained.malformed", error="bad"),
+                                                     "source": None}
+    ok = view.grid_lines({"error": "", "runs": 3, "created": "x", "device": "cpu", "wall_seconds": 120.0,
+                          "torch": "2"}, "/r")
+    assert ok["notice"] is None and ok["source"].args["minutes"] == 2.0
+    assert view.seconds_left(None, 100.0) == 0 and view.seconds_left(90.0, 100.0) == 0
+    assert view.seconds_left(112.6, 100.0) == 13
+    snap = {**_run("me"), "state": "training", "expected_end": 110.0, "loss": 0.5, "progress": 0.5}
+    assert view.refusal(snap, 100.0).args["seconds"] == 10
+    mine = view.progress(snap, "me", 100.0)
+    assert mine["text"].key == "trained.progress_mine" and mine["note"].key == "trained.expected_end"
+    assert view.progress({**snap, "state": "evaluating"}, "you", 100.0)["text"].key == "trained.progress_other"
+    assert view.progress({**snap, "state": "evaluating"}, "me", 100.0)["note"] == phrase("trained.evaluating")
+    assert view.progress({**snap, "expected_end": None}, "me", 100.0)["note"] is None
+    line = view.run_line(_run("me"), "me", 4.0)
+    assert line.key == "trained.run_line_mine" and (line.args["first"], line.args["there"]) == ("90%", "30%")
+    assert line.args["done"] == 7
+    assert view.run_line(_run("me"), "you", 8.0).args["there"] == "–"  # no evaluation at 8x
+    assert view.run_line(_run("me", doc=False, error="boom"), "me", 4.0).key == "trained.failed"
