@@ -7,13 +7,17 @@ knob (a pair index below d/2) is declared at its widest and narrowed by the page
 
 from __future__ import annotations
 
+from rope_viz.attention import FEATURE_MAPS
+from rope_viz.axial import AXIAL_FREQUENCIES
+from rope_viz.models import model_presets as _model_presets
+from rope_viz.mrope import TEXT_RESUME_RULES
+from rope_viz.precision import DEFAULT_FAR_POSITIONS, RECIPES
+
 from .params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob, TextKnob
 from .text import LANGS
-from rope_viz.models import model_presets as _model_presets
 
 # 1-2-5 steps from 10 to 10^7: a log-scale slider that includes the bases real models use
 BASES = tuple(float(m * 10 ** e) for e in range(1, 8) for m in (1, 2, 5) if m * 10 ** e <= 10 ** 7)
-LAYOUTS = ("interleaved", "half")
 # the decay page's base sweep: exponent e stands for base 10^e
 SWEEP_BASES = {e: float(10 ** e) for e in range(2, 10)}
 
@@ -106,7 +110,7 @@ PAGE_KNOBS = {
     "linear": _declare(
         _own("linear", IntKnob, "seq", 256, 16, 2048, 16), head_dim(),
         NumberChoiceKnob("base", 100.0, BASES, label="common.base", help="common.base_help"),  # rotated sums fail
-        _own("linear", ChoiceKnob, "phi", "elu", ("elu", "relu")),
+        _own("linear", ChoiceKnob, "phi", "elu", tuple(FEATURE_MAPS)),
         SEED,
         _own("linear", IntKnob, "channel", 0, 0, 255, 1),
         _own("linear", BoolKnob, "timing", False),
@@ -132,9 +136,8 @@ PAGE_KNOBS = {
         head_dim(default=128, lo=4), BASE,  # d >= 4: the page follows pair 1, the fastest pair float32 rounds
         _own("precision", IntKnob, "pair", 16, 0, 127, 1),  # the page: hi = dim / 2 - 1
         _own("precision", IntKnob, "start", 4090, 0, 1 << 20, 1),
-        _own("precision", NumberChoiceKnob, "far", 8000.0, (1e3, 8e3, 3.2e4, 1.28e5, 1e6)),  # precision.DEFAULT_FAR_POSITIONS
-        _own("precision", ChoiceKnob, "recipe", "bf16-positions",  # rope_viz.precision.RECIPES
-             ("fp64", "fp32", "bf16-positions", "fp16-positions", "bf16-tables", "fp16-tables")),
+        _own("precision", NumberChoiceKnob, "far", 8000.0, tuple(float(p) for p in DEFAULT_FAR_POSITIONS)),
+        _own("precision", ChoiceKnob, "recipe", "bf16-positions", RECIPES),
         SEED,
         _own("precision", BoolKnob, "timing", False),
     ),
@@ -144,7 +147,7 @@ PAGE_KNOBS = {
         _own("images", IntKnob, "row", 3, 0, 31, 1),  # the page: hi = height - 1
         _own("images", IntKnob, "col", 5, 0, 31, 1),  # the page: hi = width - 1
         IntKnob("dim", 64, 8, 256, 8, label="common.head_dim", help="images.dim_help"), BASE,
-        _own("images", ChoiceKnob, "frequencies", "shared", ("shared", "alternating")),
+        _own("images", ChoiceKnob, "frequencies", "shared", AXIAL_FREQUENCIES),
         SEED,
         _own("images", IntKnob, "shift_rows", 5, 0, 1000, 1),
         _own("images", IntKnob, "shift_cols", 7, 0, 1000, 1),
@@ -152,7 +155,7 @@ PAGE_KNOBS = {
         _own("images", IntKnob, "img_h", 3, 1, 8, 1),
         _own("images", IntKnob, "img_w", 4, 1, 8, 1),
         _own("images", IntKnob, "frames", 6, 0, 8, 1),
-        _own("images", ChoiceKnob, "resume", "spatial_extent", ("spatial_extent", "largest_id")),
+        _own("images", ChoiceKnob, "resume", "spatial_extent", TEXT_RESUME_RULES),
     ),
     "biases": _declare(
         _own("biases", IntKnob, "max_r", 256, 16, 2048, 16), head_dim(), BASE,

@@ -2,9 +2,9 @@
 
 Pair i at position m should turn by the angle m * theta_i, theta_i = base^(-2i/dim). What a model
 applies depends on the dtypes of the positions, of theta, of their product and of the cos/sin
-tables. Each *recipe* below is one such choice (see RECIPES and the docstrings of the `_recipe_*`
-functions); `precision_error` measures, for every position and pair, how far the rotation the
-recipe applies is from the exact one, in radians, wrapped to (-pi, pi].
+tables. Each *recipe* below is one such choice (the registry _RECIPES, its names in RECIPES, and the
+docstrings of the `_recipe_*` functions); `precision_error` measures, for every position and pair, how
+far the rotation the recipe applies is from the exact one, in radians, wrapped to (-pi, pi].
 
 The teaching numbers: bfloat16 keeps 8 significant bits, so a position cast to bfloat16 is exact
 only up to 256 and between 4,096 and 8,191 the positions collapse onto steps of 32; float16 keeps
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import decimal
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -49,7 +50,6 @@ from .attention import random_attention_inputs, toeplitz_deviation
 from .frequencies import inv_freq
 from .kernels import rope_eager
 
-RECIPES = ("fp64", "fp32", "bf16-positions", "fp16-positions", "bf16-tables", "fp16-tables")
 MAX_POSITION = 1 << 24  # every integer up to here is exact in float32
 DEFAULT_FAR_POSITIONS = (1_000, 8_000, 32_000, 128_000, 1_000_000)
 
@@ -200,17 +200,37 @@ def _recipe_fp16_tables(pos, theta) -> _Applied:
     return _stored_tables(pos, theta, torch.float16)
 
 
+class _Recipe(NamedTuple):
+    position_dtype: torch.dtype  # what the positions are cast to before they meet theta_i
+    applied: Callable[[torch.Tensor, torch.Tensor], _Applied]  # (positions, theta) float64 -> the rotation
+
+
 _RECIPES = {
-    "fp64": _recipe_fp64,
-    "fp32": _recipe_fp32,
-    "bf16-positions": _recipe_bf16_positions,
-    "fp16-positions": _recipe_fp16_positions,
-    "bf16-tables": _recipe_bf16_tables,
-    "fp16-tables": _recipe_fp16_tables,
+    "fp64": _Recipe(torch.float64, _recipe_fp64),
+    "fp32": _Recipe(torch.float32, _recipe_fp32),
+    "bf16-positions": _Recipe(torch.bfloat16, _recipe_bf16_positions),
+    "fp16-positions": _Recipe(torch.float16, _recipe_fp16_positions),
+    "bf16-tables": _Recipe(torch.float32, _recipe_bf16_tables),
+    "fp16-tables": _Recipe(torch.float32, _recipe_fp16_tables),
 }
-_POSITION_DTYPE = {"fp64": torch.float64, "fp32": torch.float32, "bf16-positions": torch.bfloat16,
-                   "fp16-positions": torch.float16, "bf16-tables": torch.float32,
-                   "fp16-tables": torch.float32}
+"""Registry: recipe name -> the dtype its positions take and the function giving the rotation it applies."""
+
+RECIPES = tuple(_RECIPES)  # the recipe names: the reference, what models do, and the ways it goes wrong
+
+
+def _angle_error(applied: _Applied, exact_turns: torch.Tensor) -> torch.Tensor:
+    """wrap(applied angle - exact angle) in radians, in (-pi, pi] (NaN where the recipe's angle is undefined)."""
+    return _wrap(applied.turns - exact_turns) * _TWO_PI
+
+
+def _norm_error(applied: _Applied) -> torch.Tensor:
+    """|sqrt(cos^2 + sin^2) - 1| of the stored tables: how far the applied "rotation" scales each pair."""
+    return (torch.hypot(applied.cos, applied.sin) - 1).abs()
+
+
+def _significand_bits(info: torch.finfo) -> int:
+    """p, the significand bits of a floating dtype, hidden bit included (eps = 2^(1 - p))."""
+    return 1 - round(math.log2(info.eps))
 
 
 def _evaluate(positions, dim, base, recipe, pairs=None):
@@ -224,7 +244,7 @@ def _evaluate(positions, dim, base, recipe, pairs=None):
     if pairs is not None:
         theta, steps = theta[pairs], steps[pairs]
     check_budget(pos.numel() * theta.numel() * 2 * _N_DIGITS, f"recipe {recipe!r}")
-    applied = _RECIPES[recipe](pos, theta)
+    applied = _RECIPES[recipe].applied(pos, theta)
     exact = _wrap(_frac_product(pos.unsqueeze(-1), steps))
     return pos, applied, exact
 
@@ -263,7 +283,7 @@ def precision_error(positions, dim: int, base: float = 10000.0, *, recipe: str =
     `position_limits` for where that starts.
     """
     _, applied, exact = _evaluate(positions, dim, base, recipe)
-    error = _wrap(applied.turns - exact) * _TWO_PI
+    error = _angle_error(applied, exact)
     return error if signed else error.abs()
 
 
@@ -273,7 +293,7 @@ def norm_error(positions, dim: int, base: float = 10000.0, *, recipe: str = "bf1
     (8 bits) scale each pair by up to ~2^-8, float16 tables by ~2^-11; the angle recipes use
     exact tables (~1e-16)."""
     _, applied, _ = _evaluate(positions, dim, base, recipe)
-    return (torch.hypot(applied.cos, applied.sin) - 1).abs()
+    return _norm_error(applied)
 
 
 def position_limits(recipe: str) -> dict:
@@ -283,9 +303,9 @@ def position_limits(recipe: str) -> dict:
     that casts to +inf (float16: 65,520, since 65,504 is the largest float16 and ties round to
     the even 65,536 = inf), or None where that is past 2^24."""
     check_choice(recipe, "recipe", RECIPES)
-    dtype = _POSITION_DTYPE[recipe]
+    dtype = _RECIPES[recipe].position_dtype
     info = torch.finfo(dtype)
-    bits = 1 - round(math.log2(info.eps))
+    bits = _significand_bits(info)
     _, exponent = math.frexp(info.max)
     overflow = info.max + math.ldexp(1.0, exponent - bits) / 2  # halfway to the next binade
     return {
@@ -321,7 +341,7 @@ def spacing(value, dtype="float32"):
     if bool(torch.isnan(x).any()):
         raise ValueError(f"value must not be NaN, got {value!r}")
     info = torch.finfo(dt)
-    bits = 1 - round(math.log2(info.eps))
+    bits = _significand_bits(info)
     _, exponent = torch.frexp(x)
     gap = torch.ldexp(torch.ones_like(x), exponent - bits)
     gap = gap.clamp(min=info.smallest_normal * info.eps)
@@ -373,10 +393,10 @@ def worst_angle_errors(ends=(4_096, 32_768, 131_072, 1_000_000), dim: int = 128,
             end = check_int(end, "end", minimum=window - 1)
             pos = torch.arange(end - window + 1, end + 1, dtype=torch.float64)
             _, applied, exact = _evaluate(pos, dim, base, recipe)
-            error = (_wrap(applied.turns - exact) * _TWO_PI).abs()
+            error = _angle_error(applied, exact).abs()
             flat = int(torch.nan_to_num(error, nan=math.inf).argmax())
             row, col = divmod(flat, error.shape[1])
-            norm = (torch.hypot(applied.cos, applied.sin) - 1).abs()
+            norm = _norm_error(applied)
             rows.append({"recipe": recipe, "end": end, "max_error": float(error.view(-1)[flat]),
                          "worst_position": int(pos[row]), "worst_pair": col,
                          "max_norm_error": float(norm.max())})
