@@ -18,6 +18,7 @@ import torch
 from rope_viz.device import requested_device
 
 from . import text
+from .safe_text import AppText, shown
 
 _CPU_ONLY = "_cpu_only"
 IMAGE_KEY = "app.img"  # the session-state key of the chart image format
@@ -79,17 +80,18 @@ def current_page() -> str:
     return getattr(_run, "page", "")
 
 
-def t(key: str, **values) -> str:
-    """The string `key` in the session's language."""
+def t(key: str, **values) -> AppText:
+    """The string `key` in the session's language; every value from outside the app's own text is
+    filled in as text, never as Markdown (`explorer.safe_text`)."""
     from .cache import forbid_inside_cache
 
     forbid_inside_cache("t()")
-    return text.text(key, lang(), **values)
+    return AppText(text.text(key, lang(), **{name: shown(value) for name, value in values.items()}))
 
 
 def notice(message: str) -> None:
-    """Queue a warning shown at the top of the page."""
-    st.session_state.setdefault(_NOTICES, []).append(message)
+    """Queue a warning shown at the top of the page (a message not written by `t` is shown as text)."""
+    st.session_state.setdefault(_NOTICES, []).append(shown(message))
 
 
 def take_notices() -> list[str]:

@@ -104,8 +104,11 @@ more = st.expander(ui.t("long_context.more_knobs"), icon=":material/tune:")
 with more:
     config_text = ui.knob(PAGE, "config")
 model = resolve_model(preset_name, config_text)
-if model["error"]:
-    ui.notice(ui.t("long_context.config_refused", error=model["error"][:300], preset=preset_name))
+if model["refused"] is not None:
+    reason, detail = model["refused"]
+    ui.notice(ui.t("long_context.config_too_large", rotary_dim=detail[0], limit=detail[1], samples=view.MAX_SAMPLES,
+                   points=view.DECAY_POINTS, preset=preset_name) if reason == "too_large" else
+              ui.t(f"long_context.config_{reason}", detail=detail, preset=preset_name))
 methods_named = {name: ui.t(f"long_context.method_{name}") for name in view.METHODS}
 focus_choice = ui.knob(PAGE, "focus", where=top[2], format_func=lambda v: ui.t(
     "long_context.focus_model", rope_type=model["rope_type"]) if v == "model" else methods_named[v])

@@ -10,6 +10,7 @@ from explorer.tryit import try_buttons
 from explorer.views import versus as view
 from rope_viz import describe
 from explorer.figures import heatmap, heatmap_grid, line_chart
+from explorer.safe_text import AppText
 
 ui.enter()
 PAGE = "versus"
@@ -18,12 +19,12 @@ terms = ui.cached(view.terms)
 residuals = ui.cached(view.residuals)
 norms = ui.cached(view.norms)
 cost_per_token = ui.cached(view.cost_per_token)
-FORMULAS = {  # the four terms, written for a chart title (W = W_q W_k^T)
+FORMULAS = {name: AppText(formula) for name, formula in {  # the four terms, for a chart title (W = W_q W_k^T)
     "content_content": "x W x<sup>T</sup>",
     "content_position": "x W p<sub>n</sub><sup>T</sup>",
     "position_content": "p<sub>m</sub> W x<sup>T</sup>",
     "position_position": "p<sub>m</sub> W p<sub>n</sub><sup>T</sup>",
-}
+}.items()}  # the app's own markup: filled into sentences as it is (explorer.safe_text)
 
 # the first screen: the title, the knobs in one row and the sinusoidal table beside its dot products by
 # offset; the introduction, the two formulas and the table's explanation follow the charts

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rope_viz._checks import max_elements
 from rope_viz.decay import distance_grid, empirical_decay
 from rope_viz.device import to_numpy
 from rope_viz.frequencies import wavelengths
@@ -18,28 +19,49 @@ METHODS = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
 DECAY_POINTS = 256  # distances at which the expected scores are evaluated
 ROW_KEYS = 4096  # the softmax row: at most this many keys
 TRAP_POINTS = 256  # cached keys drawn in the dynamic-NTK chart
+MAX_SAMPLES = 128  # the top of the page's samples knob (explorer.knobs)
+
+
+def max_rotary_dim() -> int:
+    """The largest rotary size this page computes: its expected scores and its dynamic-NTK chart take
+    samples x points x rotary_dim numbers, at most MAX_SAMPLES x max(DECAY_POINTS, TRAP_POINTS) x this,
+    within the core's element budget (4,096 with the default budget)."""
+    return max_elements() // (MAX_SAMPLES * max(DECAY_POINTS, TRAP_POINTS))
 
 
 def resolve_model(preset_name: str, config_text: str) -> dict:
     """The RoPE of a pasted config (when `config_text` holds one), else of the preset, as plain values.
 
-    error: the reason a pasted config was refused (the preset is used instead), else None.
+    A pasted config is read and checked completely before the page uses it; a refused one leaves the
+    preset in its place, and `refused` says why: ("invalid", the core's ValueError message), ("overflow",
+    the exception's name: a number too large for a float power or product) or ("too_large", (the
+    config's rotary size, `max_rotary_dim()`)); None when nothing was refused.
     original: the trained context L (the scaling's original_max_position_embeddings, else
     max_position_embeddings); scaling: the model's own rope_scaling as a plain dict, or None."""
-    error, model, pasted = None, None, False
+    refused, model = None, None
     if config_text.strip():
         try:
-            model, pasted = model_rope(config_text), True
+            model = _plain_model(model_rope(config_text))
         except ValueError as err:
-            error = str(err)
+            refused = ("invalid", str(err))
+        except (ArithmeticError, RecursionError) as err:
+            refused = ("overflow", type(err).__name__)
+        if model is not None and model["rotary_dim"] > max_rotary_dim():
+            refused, model = ("too_large", (model["rotary_dim"], max_rotary_dim())), None
+    pasted = model is not None
     if model is None:
-        model = preset(preset_name)
+        model = _plain_model(preset(preset_name))
+    return {**model, "refused": refused, "pasted": pasted}
+
+
+def _plain_model(model) -> dict:
+    """A ModelRoPE as the plain values the page uses, each read once (so a bad one raises here)."""
     scaling = None if model.rope_scaling is None else {
         key: list(value) if isinstance(value, tuple) else value for key, value in model.rope_scaling.items()}
     original = (scaling or {}).get("original_max_position_embeddings") or model.max_position_embeddings or 4096
     return {"name": model.name, "head_dim": model.head_dim, "rotary_dim": model.rotary_dim, "base": model.base,
             "rope_type": model.rope_type, "max_pos": model.max_position_embeddings, "original": int(original),
-            "scaling": scaling, "error": error, "pasted": pasted}
+            "scaling": scaling}
 
 
 def method_scalings(model: dict, target: int, original: int, factor: float, beta_fast: float, beta_slow: float,
@@ -80,8 +102,8 @@ def scaling_curves(model: dict, target: int, original: int, factor: float, beta_
         try:
             freqs, attention_factor = scaled_inv_freq(dim, base, scaling, max_position_embeddings=max_pos,
                                                       seq_len=seq_len)
-        except ValueError as err:
-            out["skipped"][name] = str(err)
+        except (ValueError, ArithmeticError) as err:  # e.g. a float power past 1e308 in a model's scaling
+            out["skipped"][name] = str(err) or type(err).__name__
             continue
         ratio = scale_factors(plain, freqs)
         out["methods"][name] = {

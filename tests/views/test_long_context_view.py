@@ -15,7 +15,8 @@ def test_pasted_config_wins_and_bad_ones_fall_back():
                                           '"max_position_embeddings": 2048}')
     assert good["pasted"] and good["rotary_dim"] == 64 and good["base"] == 1e6 and good["original"] == 2048
     bad = view.resolve_model("gemma-7b", '{"rope_theta": -1}')
-    assert not bad["pasted"] and bad["name"] == "gemma-7b" and bad["error"]
+    assert not bad["pasted"] and bad["name"] == "gemma-7b" and bad["refused"][0] == "invalid"
+    assert "hidden_size" in bad["refused"][1]
 
 
 def test_yarn_bands_follow_the_beta_boundaries():
