@@ -20,7 +20,7 @@ from streamlit.runtime.state.session_state import SessionState
 
 from . import params
 from .knobs import PAGE_KNOBS
-from .session import t, notice, take_notices
+from .session import notice, t, take_notices
 
 _URL = "_url_params"
 # No widget of the app holds more than a handful of items (a multiselect keeps at most 8 of at most 128
@@ -35,7 +35,10 @@ _refused = threading.local()  # the session-state keys whose sent value was refu
 
 def _acceptable(state, metadata) -> bool:
     """Whether a widget value a client sent can be given to Streamlit: bounded, parseable, of the
-    widget's own value type, and accepted by its deserializer (when the widget is known)."""
+    widget's own value type, and accepted by its deserializer. A widget this session has not drawn yet
+    has no metadata: its value type is the one its knob's widget sends (`value_field`), and a value
+    for any other widget not drawn yet (a question, a button, or a key the app never uses) is dropped:
+    the widget starts from its default, as on a first visit."""
     field = state.WhichOneof("value")
     if field is None:
         return True  # a cleared value: the widget's default
@@ -46,8 +49,10 @@ def _acceptable(state, metadata) -> bool:
             json.loads(state.json_value)
         except ValueError:
             return False
-    if metadata is None or metadata.value_type not in _PLAIN_FIELDS:
-        return True  # not drawn yet in this session: the knob's draw() repairs what it reads
+    if metadata is None:
+        return field == value_field(_user_key(state.id))  # the knob's draw() repairs the value it reads
+    if metadata.value_type not in _PLAIN_FIELDS:
+        return True
     if field != metadata.value_type:
         return False
     try:
@@ -55,6 +60,19 @@ def _acceptable(state, metadata) -> bool:
     except Exception:  # noqa: BLE001 - any failure of Streamlit's deserializer means the value is unusable
         return False
     return True
+
+
+def _user_key(widget_id: str) -> str:
+    """The key a page gave a widget, from Streamlit's widget id ("$$ID-<hash>-<key>")."""
+    return widget_id.split("-", 2)[-1]
+
+
+def value_field(key: str) -> str | None:
+    """The value field (Streamlit's value_type) the widget of knob `key` ("<page>.<name>") sends, or None
+    when no knob has that key."""
+    page, _, name = key.partition(".")
+    spec = PAGE_KNOBS.get(page, {}).get(name)
+    return None if spec is None else _VALUE_FIELDS.get(_kind(spec))
 
 
 def _vetted_widget_states(set_widgets_from_proto):
@@ -66,7 +84,7 @@ def _vetted_widget_states(set_widgets_from_proto):
         if len(kept) != len(widget_states.widgets):
             kept_ids = {id(state) for state in kept}
             refused = [state.id for state in widget_states.widgets if id(state) not in kept_ids]
-            _refused.keys = getattr(_refused, "keys", set()) | {i.split("-", 2)[-1] for i in refused}
+            _refused.keys = getattr(_refused, "keys", set()) | {_user_key(i) for i in refused}
             widget_states = WidgetStates(widgets=kept)
         return set_widgets_from_proto(self, widget_states)
     vetted.vetted = True
@@ -91,31 +109,52 @@ def _refused_value(key: str) -> bool:
     return key in getattr(_refused, "this_run", ())
 
 
+# The value field each kind of knob widget sends (Streamlit 1.67's value_type for it); "caption" is no widget.
+_VALUE_FIELDS = {"slider": "double_array_value", "select_slider": "string_array_value", "selectbox": "string_value",
+                 "radio": "string_value", "toggle": "bool_value", "text_area": "string_value",
+                 "multiselect": "string_array_value"}
+
+
+def _kind(spec: params.Knob) -> str:
+    """The kind of widget that shows knob `spec`."""
+    if isinstance(spec, (params.IntKnob, params.FloatKnob)):
+        return "caption" if spec.lo == spec.hi else "slider"  # a one-value range needs no slider
+    if isinstance(spec, params.NumberChoiceKnob):
+        return "select_slider"
+    if isinstance(spec, params.ChoiceKnob):
+        return "selectbox" if spec.menu else "radio"
+    if isinstance(spec, params.BoolKnob):
+        return "toggle"
+    if isinstance(spec, params.TextKnob):
+        return "text_area"
+    if isinstance(spec, params.IntSetKnob):
+        return "multiselect"
+    raise TypeError(f"no widget for {type(spec).__name__}")
+
+
 def _widget(spec: params.Knob, label: str, key: str, help_text: str | None, where, format_func):
     common = dict(label=label, key=key, help=help_text)
-    if isinstance(spec, (params.IntKnob, params.FloatKnob)) and spec.lo == spec.hi:
-        return where.caption(f"{label}: {spec.lo}")  # a one-value range needs no slider
-    if isinstance(spec, params.IntKnob):
+    kind = _kind(spec)
+    if kind == "caption":
+        return where.caption(f"{label}: {spec.lo}")
+    if kind == "slider" and isinstance(spec, params.IntKnob):
         return where.slider(min_value=spec.lo, max_value=spec.hi, step=spec.step, **common)
-    if isinstance(spec, params.FloatKnob):
+    if kind == "slider":
         return where.slider(min_value=float(spec.lo), max_value=float(spec.hi),
                             step=10.0 ** -spec.digits if spec.digits else 1.0, **common)
-    if isinstance(spec, params.NumberChoiceKnob):
+    if kind == "select_slider":
         return where.select_slider(options=list(spec.options), format_func=format_func or (lambda v: f"{v:g}"),
                                    **common)
-    if isinstance(spec, params.ChoiceKnob) and spec.menu:
+    if kind == "selectbox":
         return where.selectbox(options=list(spec.options), format_func=format_func or str, **common)
-    if isinstance(spec, params.ChoiceKnob):
-        return where.radio(options=list(spec.options), format_func=format_func or str, horizontal=True,
-                           **common)
-    if isinstance(spec, params.BoolKnob):
+    if kind == "radio":
+        return where.radio(options=list(spec.options), format_func=format_func or str, horizontal=True, **common)
+    if kind == "toggle":
         return where.toggle(**common)
-    if isinstance(spec, params.TextKnob):
+    if kind == "text_area":
         return where.text_area(max_chars=spec.max_length, **common)
-    if isinstance(spec, params.IntSetKnob):
-        return where.multiselect(options=list(range(spec.lo, spec.hi + 1)), max_selections=spec.most,
-                                 format_func=format_func or str, **common)
-    raise TypeError(f"no widget for {type(spec).__name__}")
+    return where.multiselect(options=list(range(spec.lo, spec.hi + 1)), max_selections=spec.most,
+                             format_func=format_func or str, **common)
 
 
 def draw(spec: params.Knob, key: str, label: str, *, help_text: str | None = None, where=None, format_func=None):
