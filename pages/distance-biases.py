@@ -1,12 +1,12 @@
 """Distance biases side by side: RoPE's expected score, xPos, ALiBi per head, T5 buckets and NoPE against
 distance, their logit matrices, and a table of what depends on m - n only and what happens past L."""
 
-import pandas as pd
 import streamlit as st
 
 import explorer as ui
-from explorer.views import biases as view
 from explorer.figures import distance_chart, heatmap_panels
+from explorer.layout import knob_row, say, table
+from explorer.views import biases as view
 
 ui.enter()
 PAGE = "biases"
@@ -42,11 +42,7 @@ def alibi_figure(max_r: int, dim: int, base: float, heads: int, scale_base: int,
 def t5_figure(which: str, max_r: int, num_buckets: int, max_distance: int, bidirectional: bool, seed: int):
     """which: "buckets" (the bucket of each offset) or "bias" (the random table's value)."""
     t5 = t5_buckets(max_r, num_buckets, max_distance, bidirectional, seed)
-    marks = {ui.t("biases.longest_mark_t5"): -max_r}
-    if max_distance <= 2 * max_r:  # inside the drawn offsets
-        marks[ui.t("biases.max_distance_mark")] = -max_distance
-        if bidirectional:
-            marks[ui.t("biases.max_distance_mark_ahead")] = max_distance
+    marks = {say(name): at for name, at in view.t5_marks(max_r, max_distance, bidirectional)}
     if which == "buckets":
         return distance_chart(t5["offsets"], {ui.t("biases.bucket_series"): t5["buckets"]}, marks=marks,
                               title=ui.t("biases.buckets_title", n=num_buckets), x_title=ui.t("biases.offset_axis"),
@@ -66,13 +62,8 @@ def matrices_figure(dim: int, base: float, heads: int, num_buckets: int, max_dis
                           x_title=ui.t("common.key_position"), y_title=ui.t("common.query_position"))
 
 
-
 ui.page_header(PAGE)
-cols = st.columns(4)
-max_r = ui.knob(PAGE, "max_r", where=cols[0])
-dim = ui.knob(PAGE, "dim", where=cols[1])
-base = ui.knob(PAGE, "base", where=cols[2], format_func=ui.format_base)
-seed = ui.knob(PAGE, "seed", where=cols[3])
+max_r, dim, base, seed = knob_row(PAGE, "max_r", "dim", "base", "seed")
 
 st.subheader(ui.t("biases.curves_header"))
 left, right = st.columns(2)
@@ -96,47 +87,20 @@ st.latex(r"\text{ALiBi: } q^\top k - s_h\,(m-n)\qquad"
          r"\text{T5: } q^\top k + b_h[\mathrm{bucket}(n-m)]\qquad"
          r"\text{NoPE: } q^\top k")
 
-cols = st.columns(3)
-num_buckets = ui.knob(PAGE, "num_buckets", where=cols[0])
-max_distance = ui.knob(PAGE, "max_distance", where=cols[1])
-bidirectional = ui.knob(PAGE, "bidirectional", where=cols[2])
-t5 = t5_buckets(max_r, num_buckets, max_distance, bidirectional, seed)
-left, right = st.columns(2)
-with left:
-    ui.chart(t5_figure("buckets", max_r, num_buckets, max_distance, bidirectional, seed), key="t5_buckets")
-with right:
-    ui.chart(t5_figure("bias", max_r, num_buckets, max_distance, bidirectional, seed), key="t5_bias")
-st.markdown(ui.t("biases.t5_text", seed=seed, n=num_buckets, seen=t5["buckets_seen"], past=t5["buckets_past"],
-                 new=t5["new_past"], max_r=max_r, twice=2 * max_r, at_max=t5["bias_at_max"],
-                 at_twice=t5["bias_at_twice"]))
+num_buckets, max_distance, bidirectional = knob_row(PAGE, "num_buckets", "max_distance", "bidirectional")
+t5_knobs = (max_r, num_buckets, max_distance, bidirectional, seed)
+ui.charts_side_by_side(t5_figure("buckets", *t5_knobs), "t5_buckets", t5_figure("bias", *t5_knobs), "t5_bias")
+t5 = t5_buckets(*t5_knobs)
+st.markdown(say(view.t5_reading(t5, seed, num_buckets, max_r)))
 
 st.subheader(ui.t("biases.matrices_header"))
 st.markdown(ui.t("biases.matrices_text", seq=view.MATRIX_SEQ))
 with st.spinner(ui.t("biases.computing")):
     matrices = logit_matrices(dim, base, heads, num_buckets, max_distance, bidirectional, scale_base, seed)
     past = past_the_longest(max_r, dim, base, heads, scale_base)
-names = {name: ui.t(f"biases.name_{name}") for name in view.ENCODINGS}
 ui.chart(matrices_figure(dim, base, heads, num_buckets, max_distance, bidirectional, scale_base, seed), key="matrices")
 
-past_text = {
-    "rope": ui.t("biases.past_rope", new=past["new_angle_pairs"], pairs=past["pairs"], max_r=max_r),
-    "xpos": ui.t("biases.past_xpos", new=past["new_angle_pairs"], pairs=past["pairs"], max_r=max_r,
-                 at_max=past["xpos_factor_at_max"], at_twice=past["xpos_factor_at_twice"]),
-    "alibi": ui.t("biases.past_alibi", max_r=max_r, at_max=past["alibi_at_max"], at_twice=past["alibi_at_twice"]),
-    "t5": ui.t("biases.past_t5", past=t5["buckets_past"], new=t5["new_past"], max_r=max_r),
-    "nope": ui.t("biases.past_nope"),
-    "sinusoidal": ui.t("biases.past_sinusoidal", max_r=max_r),
-}
-table = pd.DataFrame({
-    ui.t("biases.col_encoding"): [names[name] for name in view.ENCODINGS],
-    ui.t("biases.col_enters"): [ui.t(f"biases.enters_{name}") for name in view.ENCODINGS],
-    ui.t("biases.col_deviation"): [f"{matrices[f'{name}_deviation']:.2g} / {matrices[f'{name}_largest']:.3g}"
-                                   for name in view.ENCODINGS],
-    ui.t("biases.col_toeplitz"): [ui.t("common.yes" if matrices[f"{name}_toeplitz"] else "common.no")
-                                  for name in view.ENCODINGS],
-    ui.t("biases.col_past"): [past_text[name] for name in view.ENCODINGS],
-})
-st.table(table.set_index(ui.t("biases.col_encoding")))
+table(view.summary_table(matrices, past, t5, max_r), index="biases.col_encoding")
 st.caption(ui.t("biases.table_caption", seq=view.MATRIX_SEQ))
 st.markdown(ui.t("biases.closing"))
 

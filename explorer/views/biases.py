@@ -7,13 +7,27 @@ Float64 on the CPU, arrays handed out as float32.
 
 from __future__ import annotations
 
-import numpy as np
 import torch
 
-from rope_viz import (alibi_bias, alibi_slopes, apply_xpos, depends_only_on_offset, distance_grid, distance_profile,
-                      encoded_scores, random_projections, random_tokens, t5_bias, t5_relative_position_bucket,
-                      to_numpy, toeplitz_deviation, wavelengths, xpos_scales)
+from rope_viz import (
+    alibi_bias,
+    alibi_slopes,
+    apply_xpos,
+    depends_only_on_offset,
+    distance_grid,
+    distance_profile,
+    encoded_scores,
+    random_projections,
+    random_tokens,
+    t5_bias,
+    t5_relative_position_bucket,
+    to_numpy,
+    toeplitz_deviation,
+    wavelengths,
+    xpos_scales,
+)
 
+from .phrases import Phrase, phrase
 from .sampling import downsample
 
 CURVE_POINTS = 256  # distances at which the sampled RoPE and xPos means are evaluated
@@ -106,3 +120,44 @@ def past_the_longest(max_r: int, dim: int, base: float, heads: int, scale_base: 
     return {"new_angle_pairs": int((wavelengths(dim, base) > max_r).sum()), "pairs": dim // 2,
             "alibi_at_max": float(alibi[0]), "alibi_at_twice": float(alibi[1]),
             "xpos_factor_at_max": float(xpos[0]), "xpos_factor_at_twice": float(xpos[1])}
+
+
+# What the page writes, from the values above.
+def t5_marks(max_r: int, max_distance: int, bidirectional: bool) -> list[tuple[Phrase, int]]:
+    """The T5 charts' marks (name, offset): -L, and max_distance when it falls inside the drawn offsets
+    (+-2L), on both sides when the buckets are bidirectional."""
+    marks = [(phrase("biases.longest_mark_t5"), -max_r)]
+    if max_distance <= 2 * max_r:
+        marks.append((phrase("biases.max_distance_mark"), -max_distance))
+        if bidirectional:
+            marks.append((phrase("biases.max_distance_mark_ahead"), max_distance))
+    return marks
+
+
+def t5_reading(t5: dict, seed: int, num_buckets: int, max_r: int) -> Phrase:
+    """What the T5 table (t5_buckets) does within L = max_r and past it."""
+    return phrase("biases.t5_text", seed=seed, n=num_buckets, seen=t5["buckets_seen"], past=t5["buckets_past"],
+                  new=t5["new_past"], max_r=max_r, twice=2 * max_r, at_max=t5["bias_at_max"],
+                  at_twice=t5["bias_at_twice"])
+
+
+def summary_table(matrices: dict, past: dict, t5: dict, max_r: int) -> dict:
+    """The comparison table, one row per encoding: how it enters attention, its logits' Toeplitz deviation
+    (logit_matrices), whether it depends on m - n only, and what happens past L (past_the_longest, t5_buckets)."""
+    pairs = {"new": past["new_angle_pairs"], "pairs": past["pairs"], "max_r": max_r}
+    past_text = {
+        "rope": phrase("biases.past_rope", **pairs),
+        "xpos": phrase("biases.past_xpos", **pairs, at_max=past["xpos_factor_at_max"],
+                       at_twice=past["xpos_factor_at_twice"]),
+        "alibi": phrase("biases.past_alibi", max_r=max_r, at_max=past["alibi_at_max"], at_twice=past["alibi_at_twice"]),
+        "t5": phrase("biases.past_t5", past=t5["buckets_past"], new=t5["new_past"], max_r=max_r),
+        "nope": phrase("biases.past_nope"),
+        "sinusoidal": phrase("biases.past_sinusoidal", max_r=max_r),
+    }
+    return {"biases.col_encoding": [phrase(f"biases.name_{name}") for name in ENCODINGS],
+            "biases.col_enters": [phrase(f"biases.enters_{name}") for name in ENCODINGS],
+            "biases.col_deviation": [f"{matrices[f'{name}_deviation']:.2g} / {matrices[f'{name}_largest']:.3g}"
+                                     for name in ENCODINGS],
+            "biases.col_toeplitz": [phrase("common.yes" if matrices[f"{name}_toeplitz"] else "common.no")
+                                    for name in ENCODINGS],
+            "biases.col_past": [past_text[name] for name in ENCODINGS]}

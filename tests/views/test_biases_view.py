@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from explorer.views import biases as view
+from explorer.views.phrases import phrase
 
 
 def test_profiles_shapes_and_alibi_lines():
@@ -40,3 +41,30 @@ def test_past_the_longest_numbers():
     zeta = (2 * 3 / 8 + 0.4) / 1.4
     assert out["xpos_factor_at_max"] == pytest.approx(zeta ** 2)
     assert out["xpos_factor_at_twice"] == pytest.approx(zeta ** 4)
+
+
+def test_t5_marks_inside_the_drawn_offsets_only():
+    assert view.t5_marks(64, 200, True) == [(phrase("biases.longest_mark_t5"), -64)]  # 200 > 2L: off the chart
+    assert view.t5_marks(64, 128, False) == [(phrase("biases.longest_mark_t5"), -64),
+                                             (phrase("biases.max_distance_mark"), -128)]
+    assert [at for _, at in view.t5_marks(64, 100, True)] == [-64, -100, 100]
+
+
+def test_summary_table_rows_follow_the_numbers():
+    matrices = {f"{name}_{key}": value for name in view.ENCODINGS
+                for key, value in (("deviation", 0.0), ("largest", 2.5), ("toeplitz", True))}
+    matrices["sinusoidal_deviation"], matrices["sinusoidal_toeplitz"] = 0.25, False
+    past = {"new_angle_pairs": 3, "pairs": 8, "alibi_at_max": -1.0, "alibi_at_twice": -2.0,
+            "xpos_factor_at_max": 0.9, "xpos_factor_at_twice": 0.8}
+    t5 = {"buckets_past": 2, "new_past": 1}
+    rows = view.summary_table(matrices, past, t5, 64)
+    assert all(len(cells) == len(view.ENCODINGS) for cells in rows.values())
+    assert rows["biases.col_deviation"][0] == "0 / 2.5" and rows["biases.col_deviation"][-1] == "0.25 / 2.5"
+    assert [c.key for c in rows["biases.col_toeplitz"]] == ["common.yes"] * 5 + ["common.no"]
+    said = dict(zip(view.ENCODINGS, rows["biases.col_past"]))
+    assert said["rope"] == phrase("biases.past_rope", new=3, pairs=8, max_r=64)
+    assert said["xpos"].args["at_twice"] == 0.8 and said["alibi"].args["at_max"] == -1.0
+    assert said["t5"] == phrase("biases.past_t5", past=2, new=1, max_r=64)
+    reading = view.t5_reading({"buckets_seen": 5, "buckets_past": 2, "new_past": 1, "bias_at_max": 0.5,
+                               "bias_at_twice": 0.25}, 7, 32, 64)
+    assert reading.args["twice"] == 128 and reading.args["seed"] == 7 and reading.args["n"] == 32
