@@ -36,14 +36,18 @@ def knob_row(page: str, *names: str, widths: Iterable[float] | None = None, **op
     """Knobs of `page` side by side, one column each (`widths` for other proportions; columns past the
     names stay empty), returning their values in order (one knob: its value). `options[name]`: knob()'s
     keyword arguments, or a function of the values drawn before it in the row (a dict by name) returning
-    them, for a range that depends on a knob beside it. A base is shown with thousands separators."""
+    them, for a range that depends on a knob beside it (a narrowed `hi` narrows the default too). A base is
+    shown with thousands separators."""
     columns = st.columns(list(widths) if widths is not None else len(names))
     values: dict = {}
     for name, where in zip(names, columns):
         given = options.get(name, {})
         kwargs = dict(given(values) if callable(given) else given)
-        if PAGE_KNOBS[page][name].label == "common.base":
+        spec = PAGE_KNOBS[page][name]
+        if spec.label == "common.base":
             kwargs.setdefault("format_func", format_base)
+        if "hi" in kwargs and "default" not in kwargs and isinstance(spec.default, int | float):
+            kwargs["default"] = min(spec.default, kwargs["hi"])  # a repaired link falls back to a value that fits
         values[name] = knob(page, name, where=where, **kwargs)
     return values[names[0]] if len(names) == 1 else tuple(values.values())
 
@@ -55,10 +59,10 @@ def metric_row(metrics: Iterable[Metric]) -> None:
         _metric(item, where)
 
 
-def metric_stack(metrics: Iterable[Metric]) -> None:
-    """Metrics one under another in the current container."""
+def metric_stack(metrics: Iterable[Metric], *, where=None) -> None:
+    """Metrics one under another in `where` (a column; by default the current container)."""
     for item in metrics:
-        _metric(item, st)
+        _metric(item, where if where is not None else st)
 
 
 def _metric(item: Metric, where) -> None:

@@ -12,9 +12,19 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from rope_viz import (MROPE_SECTION, apply_axial_rope, apply_mrope, apply_rope, inv_freq, mrope_position_ids,
-                      patch_grid, random_tokens, to_numpy)
+from rope_viz import (
+    MROPE_SECTION,
+    apply_axial_rope,
+    apply_mrope,
+    apply_rope,
+    inv_freq,
+    mrope_position_ids,
+    patch_grid,
+    random_tokens,
+    to_numpy,
+)
 
+from .phrases import Metric, Phrase, metric, phrase
 from .sampling import downsample
 
 SCORE_SIDE = 256  # the multimodal score matrix is drawn at most this many tokens per side
@@ -119,7 +129,7 @@ def multimodal(text: int, img_h: int, img_w: int, frames: int, resume: str, dim:
         start += length
     out = {"ids": ids.numpy().astype(np.float32), "spans": spans, "section": section,
            "speeds": to_numpy(inv_freq(dim, base, dtype=torch.float64)), "scores": drawn, "kept": kept,
-           "tokens": int(ids.shape[1])}
+           "tokens": int(ids.shape[1]), "positions": np.arange(ids.shape[1], dtype=np.float32)}
     if frames:
         video_start, video_stop, _ = spans[3]
         by_rule = {rule: mrope_position_ids(segments, text_resume=rule) for rule in ("spatial_extent", "largest_id")}
@@ -130,3 +140,54 @@ def multimodal(text: int, img_h: int, img_w: int, frames: int, resume: str, dim:
                    resume_spatial=resume_spatial, resume_largest=int(by_rule["largest_id"][0, video_stop]),
                    overlap=int(late.sum()), overlap_frames=int(torch.unique(video_time[late]).numel()))
     return out
+
+
+# What the page writes, from the values above.
+def raster_neighbours(maps: dict, height: int, width: int) -> list[tuple[Phrase, list[Metric]]]:
+    """Two pairs of patches (patch_scores) with their 2-D and 1-D scores: vertical neighbours, and the two
+    ends of a row break (none in an image of one row)."""
+    if height <= 1:
+        return []
+    return [(phrase("images.below_header", width=width),
+             [metric("images.score_2d", f"{maps['below_axial']:.3f}"),
+              metric("images.score_1d", f"{maps['below_raster']:.3f}")]),
+            (phrase("images.wrap_header", last=width - 1, width=width),
+             [metric("images.score_2d_wrap", f"{maps['wrap_axial']:.3f}"),
+              metric("images.score_1d_wrap", f"{maps['wrap_raster']:.3f}")])]
+
+
+def shift_metrics(shifted: dict, shift_rows: int, shift_cols: int, patches: int) -> list[Metric]:
+    """The 2-D shift test (shift_test) of an image of `patches` patches: scores before and after, and changes."""
+    return [metric("images.shift_before", f"{shifted['before']:.6f}"),
+            metric("images.shift_after", f"{shifted['after']:.6f}", a=shift_rows, b=shift_cols),
+            metric("images.shift_pair_change", f"{shifted['pair_change']:.1e}"),
+            metric("images.shift_largest_change", f"{shifted['largest_change']:.1e}",
+                   help=phrase("images.shift_largest_help", n=patches, largest=shifted["largest_score"]))]
+
+
+def resume_reading(seq: dict, frames: int, resume: str) -> list[Phrase]:
+    """Where the text after the video starts under both rules (multimodal), whether it reuses the video's
+    time ids, and which rule the page follows."""
+    if frames:
+        lines = [phrase("images.resume_numbers", first=seq["video_first"], last=seq["video_last"],
+                        spatial=seq["resume_spatial"], largest=seq["resume_largest"]),
+                 phrase("images.resume_overlap", overlap=seq["overlap"], overlap_frames=seq["overlap_frames"])
+                 if seq["overlap"] else phrase("images.resume_agree")]
+    else:
+        lines = [phrase("images.resume_no_video")]
+    return [*lines, phrase("images.resume_followed", rule=phrase(f"images.resume_{resume}"))]
+
+
+def section_bands(section: tuple[int, int, int], dim: int) -> list[tuple[Phrase, tuple[int, int]]]:
+    """M-RoPE's pair split (mrope_section) as (name, (first pair, stop)) bands: time, height, width."""
+    time_pairs, height_pairs, width_pairs = section
+    return [(phrase("images.section_time", n=time_pairs), (0, time_pairs)),
+            (phrase("images.section_height", n=height_pairs), (time_pairs, time_pairs + height_pairs)),
+            (phrase("images.section_width", n=width_pairs), (time_pairs + height_pairs, dim // 2))]
+
+
+def thinned_scores(seq: dict) -> Phrase | None:
+    """The caption of a score matrix drawn thinned (None when every token is drawn)."""
+    if len(seq["kept"]) >= seq["tokens"]:
+        return None
+    return phrase("images.scores_thinned", step=int(seq["kept"][1] - seq["kept"][0]), tokens=seq["tokens"])

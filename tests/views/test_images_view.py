@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from explorer.views import images as view
+from explorer.views.phrases import phrase
 
 
 @pytest.mark.parametrize("dim,section", [(128, (16, 24, 24)), (64, (8, 12, 12)), (8, (1, 2, 1))])
@@ -45,3 +46,28 @@ def test_long_sequences_are_thinned_for_drawing():
     seq = view.multimodal(32, 8, 8, 8, "largest_id", 16, 1e4, 0)
     assert seq["tokens"] == 4 * 32 + 64 + 512 - 32
     assert max(seq["scores"].shape) <= view.SCORE_SIDE and seq["ids"].shape == (3, seq["tokens"])
+    assert view.thinned_scores(seq) == phrase("images.scores_thinned", step=int(seq["kept"][1]), tokens=seq["tokens"])
+    short = view.multimodal(2, 2, 3, 0, "largest_id", 16, 1e4, 0)
+    assert view.thinned_scores(short) is None and short["positions"].tolist() == list(range(short["tokens"]))
+
+
+def test_what_the_page_writes_follows_the_numbers():
+    maps = {"below_axial": 1.0, "below_raster": 0.5, "wrap_axial": 0.25, "wrap_raster": 0.125}
+    assert view.raster_neighbours(maps, 1, 6) == []  # one row: no row break and no vertical neighbour
+    below, wrap = view.raster_neighbours(maps, 2, 6)
+    assert below[0] == phrase("images.below_header", width=6) and [m.value for m in below[1]] == ["1.000", "0.500"]
+    assert wrap[0].args == {"last": 5, "width": 6} and [m.value for m in wrap[1]] == ["0.250", "0.125"]
+    shifted = {"before": 0.5, "after": 0.5000001, "pair_change": 1e-7, "largest_change": 3e-7, "largest_score": 9.0}
+    metrics = view.shift_metrics(shifted, 2, 3, 12)
+    assert [m.value for m in metrics] == ["0.500000", "0.500000", "1.0e-07", "3.0e-07"]
+    assert metrics[1].label.args == {"a": 2, "b": 3} and metrics[3].help.args == {"n": 12, "largest": 9.0}
+    long_video = view.multimodal(2, 2, 3, 5, "spatial_extent", 16, 1e4, 0)
+    numbers, overlap, followed = view.resume_reading(long_video, 5, "spatial_extent")
+    assert numbers.args["spatial"] == 10 and overlap.key == "images.resume_overlap"
+    assert followed.args["rule"] == phrase("images.resume_spatial_extent")
+    short_video = view.multimodal(2, 2, 3, 3, "largest_id", 16, 1e4, 0)
+    assert view.resume_reading(short_video, 3, "largest_id")[1] == phrase("images.resume_agree")
+    assert [p.key for p in view.resume_reading({}, 0, "largest_id")] == ["images.resume_no_video",
+                                                                          "images.resume_followed"]
+    bands = view.section_bands((2, 3, 3), 16)
+    assert [band for _, band in bands] == [(0, 2), (2, 5), (5, 8)] and bands[1][0].args == {"n": 3}
