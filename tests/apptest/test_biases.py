@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_hostile_link, open_page,
+from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_page,
                              page_text, spec_array)
 
 
@@ -117,12 +117,3 @@ def test_chinese():
         assert has_cjk(" ".join(axis_titles(spec))) and has_cjk(spec["layout"]["title"]["text"])
     table = at.table[0].value
     assert all(has_cjk(name) for name in table.columns)
-
-
-def test_hostile_link_is_repaired_with_notices():
-    at = open_hostile_link("biases", {"max_r": "1e308", "heads": "-1", "num_buckets": "7", "max_distance": "nan",
-                                      "bidirectional": "yes", "scale_base": "<script>"},
-                           {"max_r": "2048", "heads": "1", "num_buckets": "8", "max_distance": "128",
-                            "bidirectional": "1", "scale_base": "512"},
-                           notices=6)
-    assert len(chart_specs(at)) == 5

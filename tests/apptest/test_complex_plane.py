@@ -7,8 +7,7 @@ import math
 import pytest
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_payload, chart_specs, has_cjk, open_at_extremes, open_hostile_link,
-                             open_page, page_text, url_values)
+from support.apptest import (axis_titles, chart_payload, chart_specs, has_cjk, open_at_extremes, open_page, page_text, url_values)
 
 KNOBS = ("a", "b", "theta", "w_mod", "w_angle")
 
@@ -86,10 +85,3 @@ def test_chinese():
     specs = chart_specs(at)
     assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
     assert has_cjk(specs[2]["layout"]["title"]["text"])
-
-
-def test_hostile_link_is_repaired_with_notices():
-    at = open_hostile_link("complex_plane", {"a": "nan", "b": "1e308", "theta": "<script>alert(1)</script>",
-                                             "w_mod": "-5", "w_angle": "0x10"},
-                           {"a": "2", "b": "3", "theta": "50", "w_mod": "0", "w_angle": "60"}, notices=5)
-    assert len(chart_specs(at)) == 3

@@ -1,14 +1,13 @@
 """The long-term decay page through AppTest: the bound and the sampled means against formulas
 written here in float64, the measured ripple, extremes, Chinese and hostile links."""
 
-import math
 import re
 
 import numpy as np
 import pytest
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_hostile_link, open_page,
+from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_page,
                              page_text, spec_array)
 
 
@@ -120,11 +119,3 @@ def test_chinese():
     specs = chart_specs(at)
     assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
     assert has_cjk(specs[0]["data"][0]["name"])
-
-
-def test_hostile_link_is_repaired_with_notices():
-    at = open_hostile_link("decay", {"dim": "abc", "max_r": "-5", "sweep": "<script>alert(1)</script>",
-                                     "log_x": "maybe", "samples": "1e9", "base": "inf"},
-                           {"dim": "128", "max_r": "16", "sweep": "4,5,6", "log_x": "1", "samples": "128",
-                            "base": "10000"}, notices=6)
-    assert not math.isnan(spec_array(chart_specs(at)[0]["data"][0]["y"])[0])

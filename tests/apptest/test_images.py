@@ -8,8 +8,7 @@ import torch
 
 from explorer.knobs import heaviest, lightest
 from rope_viz import random_tokens
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link,
-                             open_page, page_text, spec_array)
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text, spec_array)
 
 
 def pair_weights(dim, seed):
@@ -136,12 +135,3 @@ def test_chinese():
     for spec in chart_specs(at):
         assert has_cjk(" ".join(axis_titles(spec))) and has_cjk(spec["layout"]["title"]["text"])
     assert all(has_cjk(m.label) for m in at.metric)
-
-
-def test_hostile_link_is_repaired_with_notices():
-    at = open_hostile_link("images", {"height": "1e308", "row": "-4", "col": "nan", "frequencies": "<b>x</b>",
-                                      "frames": "９", "resume": "javascript:alert(1)", "dim": "12"},
-                           {"height": "32", "row": "0", "col": "5", "frequencies": "shared", "frames": "8",
-                            "resume": "spatial_extent", "dim": "8"},
-                           notices=7)
-    assert len(chart_specs(at)) == 4

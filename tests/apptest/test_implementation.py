@@ -11,8 +11,7 @@ import torch
 from explorer.knobs import heaviest, lightest
 from explorer.views import implementation as view
 from rope_viz import random_tokens
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link,
-                             open_page, page_text, spec_array)
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text, spec_array)
 
 CHARTS = ("worked", "costs", "pairs", "partial", "values")
 
@@ -135,13 +134,6 @@ def test_chinese():
     assert has_cjk(page_text(at))
     assert all(has_cjk(" ".join(axis_titles(spec))) for spec in chart_specs(at)[1:])
     assert has_cjk(" ".join(el.value for el in at.info))
-
-
-def test_hostile_link_is_repaired_with_notices():
-    open_hostile_link("implementation", {"q1": "nan", "theta": "1e308", "seq": "7", "dim": "7", "rotary_dim": "999",
-                                         "shift": "<script>"},
-                      {"q1": "1", "theta": "3.142", "seq": "16", "dim": "6", "rotary_dim": "6", "shift": "100"},
-                      notices=6)
 
 
 def test_matrix_over_the_budget_is_left_out(monkeypatch, assert_clean):

@@ -15,7 +15,6 @@ from support.apptest import (
     has_cjk,
     metrics,
     open_at_extremes,
-    open_hostile_link,
     open_page,
     page_text,
     spec_array,
@@ -139,14 +138,6 @@ def test_chinese():
     specs = chart_specs(at)
     assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
     assert has_cjk(" ".join(m.label for m in at.metric))
-
-
-def test_hostile_link_is_repaired_with_notices():
-    at = open_hostile_link("linear", {"seq": "1e308", "dim": "-4", "phi": "<script>alert(1)</script>",
-                                      "channel": "nan", "timing": "yes", "seed": "[a](javascript:alert(1))"},
-                           {"seq": "2048", "dim": "2", "phi": "elu", "channel": "0", "timing": "0", "seed": "0"},
-                           notices=6)
-    assert len(chart_specs(at)) == 5
 
 
 def test_the_try_button_makes_the_denominator_fail_and_the_link_follows():

@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link,
-                             open_page, page_text, spec_array)
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text, spec_array)
 
 LLAMA31_BASE, LLAMA31_DIM, LLAMA31_L = 500000.0, 128, 8192
 
@@ -107,11 +106,3 @@ def test_chinese():
     assert all(has_cjk(spec["layout"]["title"]["text"]) for spec in specs)
     assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
     assert has_cjk(" ".join(m.label for m in at.metric))
-
-
-def test_hostile_link_is_repaired_with_notices():
-    at = open_hostile_link("long_context", {"target": "1e308", "preset": "<script>alert(1)</script>",
-                                            "config": "x" * 9000, "factor": "nan", "focus": "../../etc"},
-                           {"target": "1048576", "preset": "Llama-3.1-8B", "factor": "0", "focus": "model"},
-                           notices=5)
-    assert len(chart_specs(at)) == 7

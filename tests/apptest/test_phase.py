@@ -9,7 +9,7 @@ import pytest
 
 from explorer.knobs import heaviest, lightest
 from support.apptest import (axis_titles, chart_payload, chart_specs, has_cjk, metrics, open_at_extremes,
-                             open_hostile_link, open_page, page_text, spec_array, url_values)
+                             open_page, page_text, spec_array, url_values)
 
 KNOBS = ("m", "n", "seed", "dim", "base", "pair")
 
@@ -108,10 +108,3 @@ def test_chinese():
     specs = chart_specs(at)
     assert has_cjk(" ".join(axis_titles(specs[0])))
     assert has_cjk(specs[2]["frames"][5]["layout"]["title"]["text"])
-
-
-def test_hostile_link_is_repaired_with_notices():
-    at = open_hostile_link("phase", {"m": "-4", "n": "1e9", "dim": "7", "base": "nan", "pair": "99",
-                                     "seed": "<img src=x onerror=alert(1)>"},
-                           {"m": "0", "n": "128", "seed": "0", "dim": "6", "base": "10000", "pair": "2"}, notices=6)
-    assert len(chart_specs(at)) == 4

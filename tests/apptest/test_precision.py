@@ -13,7 +13,6 @@ from support.apptest import (
     has_cjk,
     metrics,
     open_at_extremes,
-    open_hostile_link,
     open_page,
     page_text,
     spec_array,
@@ -172,16 +171,6 @@ def test_chinese():
     assert all(has_cjk(spec["layout"]["title"]["text"]) for spec in specs)
     assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
     assert all(has_cjk(m.label) for m in at.metric)
-
-
-def test_hostile_link_is_repaired_with_notices():
-    at = open_hostile_link("precision", {"dim": "1e308", "pair": "-4", "start": "nan", "far": "<b>x</b>",
-                                         "recipe": "<script>alert(1)</script>", "timing": "yes",
-                                         "seed": "[a](javascript:alert(1))"},
-                           {"dim": "256", "pair": "0", "start": "4090", "far": "8000", "recipe": "bf16-positions",
-                            "timing": "0", "seed": "0"},
-                           notices=7)
-    assert len(chart_specs(at)) == 7
 
 
 def test_an_unreadable_pair_on_a_small_head_falls_back_inside_it():

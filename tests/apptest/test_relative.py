@@ -10,7 +10,7 @@ import torch
 
 from explorer.knobs import heaviest, lightest
 from rope_viz import random_projections, random_tokens
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page,
                              page_text, spec_array, url_values)
 
 KNOBS = ("seq", "dim", "base", "content", "shift", "causal", "seed", "m", "n")
@@ -148,11 +148,3 @@ def test_chinese():
     assert has_cjk(page_text(at))
     assert all(has_cjk(" ".join(axis_titles(spec))) for spec in chart_specs(at))
     assert all(has_cjk(m.label) for m in at.metric)
-
-
-def test_hostile_link_is_repaired_with_notices():
-    at = open_hostile_link("relative", {"seq": "1e308", "dim": "7", "content": "<script>alert(1)</script>",
-                                        "causal": "maybe", "shift": "-5", "seed": "nan", "base": "-1"},
-                           {"seq": "2048", "dim": "6", "content": "same", "causal": "0", "shift": "0", "seed": "0",
-                            "base": "10000"}, notices=7)
-    assert len(chart_specs(at)) == 4

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link, open_page,
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page,
                              page_text, spec_array)
 
 
@@ -82,9 +82,3 @@ def test_chinese():
     at = open_page("rotations", lang="zh")
     assert has_cjk(page_text(at))
     assert has_cjk(" ".join(axis_titles(chart_specs(at)[2])))
-
-
-def test_hostile_link_is_repaired_with_notices():
-    open_hostile_link("rotations", {"dim": "7", "base": "nan", "pairs": "<script>alert(1)</script>",
-                                    "max_pos": "1e308"},
-                      {"dim": "6", "base": "10000", "max_pos": "512"}, notices=4)

@@ -11,8 +11,7 @@ import torch
 from explorer import training
 from explorer.knobs import heaviest, lightest
 from rope_viz import toy
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_hostile_link,
-                             open_page, page_text, spec_array)
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text, spec_array)
 from support.toy_standin import standin_folder
 
 
@@ -95,14 +94,6 @@ def test_chinese():
     assert all(has_cjk(spec["layout"]["title"]["text"]) for spec in specs)
     assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs[:1] + specs[3:])
     assert has_cjk(" ".join(m.label for m in at.metric))
-
-
-def test_hostile_link_is_repaired_with_notices():
-    at = open_hostile_link("trained", {"task": "<script>", "factor": "1e308", "layer": "-4", "head": "nan",
-                                       "scaling": "'; --", "train_len": "9" * 70, "train_seed": "[a](javascript:1)"},
-                           {"task": "recall", "factor": "8", "layer": "0", "head": "0", "scaling": "none",
-                            "train_len": "32", "train_seed": "0"}, notices=7)
-    assert len(chart_specs(at)) == 4
 
 
 def test_a_live_run_joins_the_chart_and_a_second_start_is_refused():

@@ -8,7 +8,7 @@ import torch
 
 from explorer.knobs import heaviest, lightest
 from rope_viz import random_projections, random_tokens
-from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_hostile_link, open_page,
+from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_page,
                              page_text, spec_array, url_values)
 
 SMALL = {"seq": 8, "dim": 4, "base": 100, "seed": 2, "shift": 3}
@@ -116,9 +116,3 @@ def test_chinese():
     frame = at.table[0].value
     assert all(has_cjk(c) for c in frame.columns)
     assert list(frame.iloc[2, 1:]) == ["是", "否"]
-
-
-def test_hostile_link_is_repaired_with_notices():
-    at = open_hostile_link("versus", {"seq": "-3", "dim": "1e9", "base": "abc", "shift": "2.5e99", "seed": "<b>1</b>"},
-                           {"seq": "8", "dim": "256", "base": "10000", "shift": "4096", "seed": "0"}, notices=5)
-    assert len(chart_specs(at)) == 5
