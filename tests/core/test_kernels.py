@@ -137,6 +137,7 @@ def _forbid_eager(monkeypatch):
 COMPILED_ON_CPU = (("half", torch.float32), ("half", torch.bfloat16), ("interleaved", torch.bfloat16))
 
 
+@pytest.mark.slow  # torch.compile takes 20-30 s the first time
 @pytest.mark.parametrize(("layout", "dtype"), COMPILED_ON_CPU)
 @pytest.mark.parametrize("shape", [s for s in SHAPES if s[-2] > 1 and s[-1] > 2] + [(2, 3, 100, 128)])
 def test_compiled_branch_matches_reference(compiled, layout, dtype, shape):
@@ -146,6 +147,7 @@ def test_compiled_branch_matches_reference(compiled, layout, dtype, shape):
     assert_matches(got, x, layout)
 
 
+@pytest.mark.slow  # torch.compile takes 20-30 s the first time
 @pytest.mark.parametrize(("layout", "dtype"), COMPILED_ON_CPU)
 def test_apply_rope_fast_takes_the_compiled_branch_once_warm(compiled, monkeypatch, layout, dtype):
     monkeypatch.setattr(kernels, "COMPILED_MIN_ELEMENTS", 0)
@@ -154,11 +156,13 @@ def test_apply_rope_fast_takes_the_compiled_branch_once_warm(compiled, monkeypat
     assert_matches(apply_rope(x, method="fast", layout=layout), x, layout)
 
 
+@pytest.mark.slow  # torch.compile takes 20-30 s the first time
 def test_compiled_branch_is_not_used_where_eager_is_one_pass(compiled):
     x = _randn(2, 9, 32)
     assert kernels.rope_compiled(x, *_tables(x), "interleaved") is None
 
 
+@pytest.mark.slow  # torch.compile takes 20-30 s the first time
 def test_inputs_the_compiled_code_does_not_cover_run_eagerly(compiled, monkeypatch):
     monkeypatch.setattr(kernels, "COMPILED_MIN_ELEMENTS", 0)
     cases = [_randn(4, 1, 16),  # one position, or one pair: sizes the kernel was not compiled for
@@ -171,6 +175,7 @@ def test_inputs_the_compiled_code_does_not_cover_run_eagerly(compiled, monkeypat
         assert_matches(apply_rope(x, method="fast", layout="half"), x, "half")
 
 
+@pytest.mark.slow  # torch.compile takes 20-30 s the first time
 def test_calls_during_a_compilation_run_eagerly(compiled, monkeypatch):
     monkeypatch.setattr(kernels, "COMPILED_MIN_ELEMENTS", 0)
     x = _randn(2, 6, 16)
