@@ -32,13 +32,14 @@ def named(prefix: str) -> Callable[[object], str]:
     return lambda value: t(f"{prefix}{value}")
 
 
-def knob_row(page: str, *names: str, widths: Iterable[float] | None = None, **options):
+def knob_row(page: str, *names: str, widths: Iterable[float] | None = None, beside: Callable[[], None] | None = None,
+             **options):
     """Knobs of `page` side by side, one column each (`widths` for other proportions; columns past the
     names stay empty), returning their values in order (one knob: its value). `options[name]`: knob()'s
     keyword arguments, or a function of the values drawn before it in the row (a dict by name) returning
     them, for a range that depends on a knob beside it (a narrowed `hi` narrows the default too). A base is
-    shown with thousands separators."""
-    columns = st.columns(list(widths) if widths is not None else len(names))
+    shown with thousands separators. `beside`: drawn in the first column past the knobs (try-this buttons)."""
+    columns = st.columns(list(widths) if widths is not None else len(names) + (beside is not None))
     values: dict = {}
     for name, where in zip(names, columns):
         given = options.get(name, {})
@@ -49,6 +50,9 @@ def knob_row(page: str, *names: str, widths: Iterable[float] | None = None, **op
         if "hi" in kwargs and "default" not in kwargs and isinstance(spec.default, int | float):
             kwargs["default"] = min(spec.default, kwargs["hi"])  # a repaired link falls back to a value that fits
         values[name] = knob(page, name, where=where, **kwargs)
+    if beside is not None:
+        with columns[len(names)]:
+            beside()
     return values[names[0]] if len(names) == 1 else tuple(values.values())
 
 
@@ -66,7 +70,13 @@ def metric_stack(metrics: Iterable[Metric], *, where=None) -> None:
 
 
 def _metric(item: Metric, where) -> None:
-    where.metric(say(item.label), item.value, help=say(item.help) if item.help is not None else None)
+    value = say(item.value) if isinstance(item.value, Phrase) else item.value
+    where.metric(say(item.label), value, help=say(item.help) if item.help is not None else None)
+
+
+def labelled(items: Iterable[tuple]) -> list[tuple]:
+    """Tuples whose first item is a Phrase (a point or an arc of a diagram) with that item said."""
+    return [(say(name), *rest) for name, *rest in items]
 
 
 def bullets(lines: Iterable[Phrase]) -> None:

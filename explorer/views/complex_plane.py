@@ -24,6 +24,8 @@ from rope_viz.complex2d import (
     to_polar,
 )
 
+from .phrases import Metric, Phrase, metric, phrase
+
 
 def arc(radius: float, start: float, stop: float, samples: int = 48) -> torch.Tensor:
     """Points on the circle of `radius` from angle `start` to `stop` (radians): (samples, 2) float64."""
@@ -86,3 +88,73 @@ def rotor_turn(a: float, b: float, theta_deg: float) -> dict:
             "back_error": distance(back, z), "gap": distance(turned, by_matrix),
             "difference": (turned[0] - by_matrix[0], turned[1] - by_matrix[1]),
             "arc": arc_points(0.5 * modulus, angle, angle + theta) if modulus else None}
+
+
+# What the page draws and writes: points and arcs for plane_diagram named by Phrases, tables, metrics.
+def _name(which: str) -> Phrase:
+    return phrase(f"complex_plane.{which}_name")
+
+
+def quarter_diagram(quarter: dict) -> dict:
+    """z and i·z (quarter_turn) with the +90° arc (none at the origin)."""
+    arcs = [] if quarter["arc"] is None else [(phrase("complex_plane.arc_90"), *quarter["arc"], 1)]
+    return {"points": [(_name("z"), *quarter["z"]), (_name("iz"), *quarter["iz"])], "arcs": arcs}
+
+
+def quarter_notes(quarter: dict, a: float, b: float) -> dict:
+    """i·z as a metric, its "check" against (−b, a), and z by length and angle ("polar"; the origin has no angle)."""
+    iz = quarter["iz"]
+    polar_line = (phrase("complex_plane.z_polar", a=a, b=b, modulus=quarter["modulus"], deg=quarter["angle_deg"],
+                         rad=quarter["angle"]) if quarter["modulus"] else phrase("complex_plane.z_origin"))
+    return {"metric": Metric(_name("iz"), phrase("complex_plane.iz_value", x=iz[0], y=iz[1])),
+            "check": phrase("complex_plane.iz_check", nb=-b, a=a, mz=quarter["modulus"], miz=quarter["iz_modulus"],
+                            turn=quarter["turn_deg"]),
+            "polar": polar_line}
+
+
+def product_diagram(prod: dict) -> dict:
+    """z, w and z·w (product) with the arcs of arg z, arg w and their sum."""
+    return {"points": [(_name(which), *prod[which]) for which in ("z", "w", "zw")],
+            "arcs": [(phrase(f"complex_plane.arc_{which}"), *points, index)
+                     for index, (which, points) in enumerate(zip(("z", "w", "sum"), prod["arcs"]))]}
+
+
+def product_table(prod: dict) -> dict:
+    """z, w and z·w by coordinates and by length and angle (index: complex_plane.col_number)."""
+    rows = prod["rows"]
+    return {"complex_plane.col_number": [_name(which) for which in ("z", "w", "zw")],
+            "complex_plane.col_re": [f"{row['re']:.4f}" for row in rows],
+            "complex_plane.col_im": [f"{row['im']:.4f}" for row in rows],
+            "complex_plane.col_modulus": [f"{row['modulus']:.4f}" for row in rows],
+            "complex_plane.col_angle": [f"{row['angle_deg']:.2f}" for row in rows]}
+
+
+def product_check(prod: dict) -> Phrase:
+    """The product the polar way against the coordinate way."""
+    zw = prod["rows"][2]
+    return phrase("complex_plane.product_check", modulus=prod["polar_modulus"], angle=prod["polar_angle_deg"],
+                  zw_modulus=zw["modulus"], zw_angle=zw["angle_deg"])
+
+
+def rotor_diagram(turn: dict) -> dict:
+    """z, the rotor, z turned and turned back (dashed), with the θ arc (none at the origin)."""
+    arcs = [] if turn["arc"] is None else [(phrase("complex_plane.arc_theta"), *turn["arc"], 2)]
+    return {"points": [(_name(which), *turn[key]) for which, key in
+                       (("z", "z"), ("rotor", "rotor"), ("turned", "turned"), ("back", "back"))],
+            "arcs": arcs, "dashed": [_name("back")]}
+
+
+def rotor_metrics(turn: dict) -> list[Metric]:
+    return [metric("complex_plane.rotor_modulus", f"{turn['rotor_modulus']:.4g}",
+                   help=phrase("complex_plane.digits_help", value=f"{turn['rotor_modulus']:.15f}")),
+            metric("complex_plane.lengths", f"{turn['modulus']:.6f} → {turn['turned_modulus']:.6f}"),
+            metric("complex_plane.back_error", f"{turn['back_error']:.1e}")]
+
+
+def digits_table(turn: dict) -> dict:
+    """The turn as a complex product and as a matrix product, every digit, and their difference
+    (index: complex_plane.way)."""
+    turned, by_matrix, difference = turn["turned"], turn["by_matrix"], turn["difference"]
+    return {"complex_plane.way": [phrase(f"complex_plane.way_{way}") for way in ("complex", "matrix", "difference")],
+            "complex_plane.first": [f"{turned[0]:.17g}", f"{by_matrix[0]:.17g}", f"{difference[0]:.1e}"],
+            "complex_plane.second": [f"{turned[1]:.17g}", f"{by_matrix[1]:.17g}", f"{difference[1]:.1e}"]}

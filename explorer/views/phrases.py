@@ -21,7 +21,7 @@ def phrase(key: str, **args) -> Phrase:
 @dataclass(frozen=True)
 class Metric:
     label: Phrase
-    value: str
+    value: str | Phrase
     help: Phrase | None = None
 
 

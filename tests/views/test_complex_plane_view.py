@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 import torch
 
+from explorer.views import complex_plane as view
 from explorer.views.complex_plane import arc, product, quarter_turn, rotor_turn
+from explorer.views.phrases import phrase
 
 
 def test_arc_runs_on_the_circle_from_start_to_stop():
@@ -96,3 +98,35 @@ def test_rotor_turn_against_python_complex_and_the_matrix_by_hand(a, b, theta_de
         start = math.atan2(b, a)
         first, last = hand_arc_ends(0.5 * abs(z), start, start + theta)
         assert (xs[0], ys[0]) == pytest.approx(first, abs=1e-6) and (xs[-1], ys[-1]) == pytest.approx(last, abs=1e-6)
+
+
+def test_what_the_page_draws_and_writes():
+    quarter = quarter_turn(3.0, 4.0)
+    drawn = view.quarter_diagram(quarter)
+    assert [(name.key, x, y) for name, x, y in drawn["points"]] == [("complex_plane.z_name", 3.0, 4.0),
+                                                                     ("complex_plane.iz_name", -4.0, 3.0)]
+    assert len(drawn["arcs"]) == 1 and drawn["arcs"][0][-1] == 1
+    notes = view.quarter_notes(quarter, 3.0, 4.0)
+    assert notes["metric"].value == phrase("complex_plane.iz_value", x=-4.0, y=3.0)
+    assert notes["polar"].key == "complex_plane.z_polar" and notes["polar"].args["modulus"] == 5.0
+    origin = quarter_turn(0.0, 0.0)
+    assert view.quarter_diagram(origin)["arcs"] == [] and view.quarter_notes(origin, 0.0, 0.0)["polar"] == phrase(
+        "complex_plane.z_origin")
+    prod = product(1.0, 1.0, 2.0, 90.0)  # (1 + i) * 2i = -2 + 2i
+    rows = view.product_table(prod)
+    assert rows["complex_plane.col_re"] == ["1.0000", "0.0000", "-2.0000"]
+    assert rows["complex_plane.col_modulus"][2] == f"{2 * math.sqrt(2):.4f}"
+    assert rows["complex_plane.col_angle"] == ["45.00", "90.00", "135.00"]
+    assert view.product_check(prod).args["angle"] == pytest.approx(135.0)
+    assert [name.key for name, *_ in view.product_diagram(prod)["arcs"]] == [
+        "complex_plane.arc_z", "complex_plane.arc_w", "complex_plane.arc_sum"]
+    turn = rotor_turn(1.0, 0.0, 90.0)
+    rotor = view.rotor_diagram(turn)
+    assert rotor["dashed"] == [phrase("complex_plane.back_name")] and len(rotor["points"]) == 4
+    assert rotor["points"][2][1:] == pytest.approx((0.0, 1.0), abs=1e-15)
+    assert [m.value for m in view.rotor_metrics(turn)][1] == "1.000000 → 1.000000"
+    assert view.rotor_diagram(rotor_turn(0.0, 0.0, 90.0))["arcs"] == []
+    digits = view.digits_table(turn)
+    assert digits["complex_plane.first"][0] == f"{turn['turned'][0]:.17g}"
+    assert [w.key for w in digits["complex_plane.way"]] == [
+        "complex_plane.way_complex", "complex_plane.way_matrix", "complex_plane.way_difference"]
