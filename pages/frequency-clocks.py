@@ -3,11 +3,12 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.glossary import glossary
 from explorer.animation_export import clocks_gif
+from explorer.figures import clock_animation, heatmap, line_chart, plane_vectors
+from explorer.glossary import glossary
+from explorer.layout import knob_row, metric_stack, say, section
 from explorer.tryit import try_buttons
 from explorer.views import rotations as view
-from explorer.figures import clock_animation, heatmap, line_chart, plane_vectors
 
 ui.enter()
 PAGE = "rotations"
@@ -21,17 +22,12 @@ st.latex(r"\theta_i = \mathrm{base}^{-2i/d},\qquad "
          r"\begin{pmatrix} \cos m\theta_i & -\sin m\theta_i \\ \sin m\theta_i & \cos m\theta_i \end{pmatrix}"
          r"\begin{pmatrix} x_{2i} \\ x_{2i+1} \end{pmatrix}")
 
-cols = st.columns([1, 1, 1, 1, 2])
-dim = ui.knob(PAGE, "dim", where=cols[0])
-base = ui.knob(PAGE, "base", where=cols[1], format_func=ui.format_base)
-max_pos = ui.knob(PAGE, "max_pos", where=cols[2])
 # one position for the whole page: the clocks open at m, the turned vector below is turned by m
-m = ui.knob(PAGE, "m", where=cols[3], hi=max_pos, default=min(10, max_pos))
-half = dim // 2
-pairs = ui.knob(PAGE, "pairs", where=cols[4], hi=half - 1, default=view.default_pairs(dim),
-                format_func=lambda i: ui.t("common.pair", i=i))
+dim, base, max_pos, m, pairs = knob_row(
+    PAGE, "dim", "base", "max_pos", "m", "pairs", widths=[1, 1, 1, 1, 2], m=lambda v: {"hi": v["max_pos"]},
+    pairs=lambda v: {"hi": v["dim"] // 2 - 1, "default": view.default_pairs(v["dim"]),
+                     "format_func": lambda i: ui.t("common.pair", i=i)})
 try_buttons(PAGE, {"big": {"base": 500000.0}, "far": {"max_pos": 512, "m": 500}, "start": {"m": 0}})
-
 
 
 @ui.figure
@@ -48,10 +44,7 @@ hands = clocks(dim, base, max_pos, tuple(pairs))
 ui.chart(clock_figure(dim, base, max_pos, tuple(pairs), m), key="clocks",
          gif=lambda: clocks_gif(hands["positions"], hands["cos"], hands["sin"]))
 freqs = frequencies(dim, base, max_pos)
-thetas, waves = freqs["thetas"], freqs["waves"]
-st.caption(" · ".join(ui.t("rotations.clock_caption", i=i, theta=float(thetas[i]), wave=float(waves[i]))
-                      for i in pairs))
-
+st.caption(" · ".join(say(line) for line in view.clock_lines(freqs, pairs)))
 
 
 # Labelled figures built once per language and knob values (a shared link costs no Plotly work after
@@ -67,7 +60,7 @@ def angles_figure(dim: int, base: float, max_pos: int):
 def wavelengths_figure(dim: int, base: float, max_pos: int):
     freqs = frequencies(dim, base, max_pos)
     return line_chart(freqs["pairs"], {ui.t("rotations.wave_series"): freqs["waves"],
-                                       ui.t("rotations.context_series"): [max_pos] * (dim // 2)},
+                                       ui.t("rotations.context_series"): freqs["context"]},
                       title=ui.t("rotations.wave_title"), x_title=ui.t("rotations.pair_axis"),
                       y_title=ui.t("rotations.wave_axis"), log_y=True, markers=True,
                       dashed=(ui.t("rotations.context_series"),))
@@ -78,13 +71,10 @@ with left:
     ui.chart(angles_figure(dim, base, max_pos), key="angles")
 with right:
     ui.chart(wavelengths_figure(dim, base, max_pos), key="wavelengths")
-    st.markdown(ui.t("rotations.fast_slow", fast=freqs["fast"], slow=freqs["slow"], total=half))
+    st.markdown(ui.t("rotations.fast_slow", fast=freqs["fast"], slow=freqs["slow"], total=dim // 2))
 
-st.subheader(ui.t("rotations.vector_header"))
-st.markdown(ui.t("rotations.vector_text"))
-cols = st.columns(3)
-pair = ui.knob(PAGE, "pair", where=cols[0], hi=half - 1)
-seed = ui.knob(PAGE, "seed", where=cols[1])
+section("rotations.vector")
+pair, seed = knob_row(PAGE, "pair", "seed", widths=[1, 1, 1], pair={"hi": dim // 2 - 1})
 
 
 @ui.figure
@@ -96,14 +86,8 @@ def vector_figure(dim: int, base: float, m: int, seed: int, pair: int):
                          y_title=ui.t("rotations.y_axis"))
 
 
-vector = turned_vector(dim, base, m, seed, pair)
-left, right = st.columns([3, 2])
-with left:
-    ui.chart(vector_figure(dim, base, m, seed, pair), key="vector")
-with right:
-    st.metric(ui.t("rotations.norm_pair"), f"{vector['pair_norm'][0]:.6f} → {vector['pair_norm'][1]:.6f}")
-    st.metric(ui.t("rotations.norm_all"), f"{vector['norm'][0]:.6f} → {vector['norm'][1]:.6f}")
-    st.metric(ui.t("rotations.turned"), f"{m} × {vector['theta']:.4g} = {vector['turned']:.4g} {ui.t('rotations.rad')}")
+with ui.chart_beside(vector_figure(dim, base, m, seed, pair), key="vector"):
+    metric_stack(view.vector_metrics(turned_vector(dim, base, m, seed, pair), m))
 
 glossary("pair", "wavelength")
 ui.questions(PAGE, dim=dim, base=base)

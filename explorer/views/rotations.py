@@ -10,6 +10,8 @@ import torch
 from rope_viz import apply_rope, inv_freq, random_tokens, to_numpy, wavelengths, wrapped_angles
 from rope_viz.frequencies import cos_sin
 
+from .phrases import Metric, Phrase, metric, phrase
+
 
 def default_pairs(dim: int) -> tuple[int, ...]:
     """The pairs that get a clock unless the visitor picks: the three fastest, a quarter and half of the
@@ -29,13 +31,13 @@ def clocks(dim: int, base: float, max_pos: int, pairs: tuple) -> dict:
 
 def frequencies(dim: int, base: float, max_pos: int) -> dict:
     """Every pair's theta_i and wavelength 2π/theta_i (float32), the wrapped angle m·theta_i mod 2π at
-    positions 0..max_pos ((max_pos + 1, dim/2) float32), and how many pairs turn at least once within
-    max_pos positions (`fast`) or never do (`slow`)."""
+    positions 0..max_pos ((max_pos + 1, dim/2) float32), max_pos beside every pair (`context`), and how
+    many pairs turn at least once within max_pos positions (`fast`) or never do (`slow`)."""
     waves = to_numpy(wavelengths(dim, base))
     fast = int((waves <= max_pos).sum())
     return {"thetas": to_numpy(inv_freq(dim, base)), "waves": waves,
             "angles": to_numpy(wrapped_angles(range(max_pos + 1), dim, base)),
-            "pairs": list(range(dim // 2)), "fast": fast, "slow": dim // 2 - fast}
+            "pairs": list(range(dim // 2)), "context": [max_pos] * (dim // 2), "fast": fast, "slow": dim // 2 - fast}
 
 
 def turned_vector(dim: int, base: float, m: int, seed: int, pair: int) -> dict:
@@ -50,3 +52,18 @@ def turned_vector(dim: int, base: float, m: int, seed: int, pair: int) -> dict:
             "pair_norm": (float(np.linalg.norm(b)), float(np.linalg.norm(a))),
             "norm": (float(np.linalg.norm(before)), float(np.linalg.norm(after))),
             "theta": theta, "turned": m * theta}
+
+
+# What the page writes, from the values above.
+def clock_lines(freqs: dict, pairs) -> list[Phrase]:
+    """One caption per clock shown: its pair's theta and wavelength (frequencies)."""
+    return [phrase("rotations.clock_caption", i=i, theta=float(freqs["thetas"][i]), wave=float(freqs["waves"][i]))
+            for i in pairs]
+
+
+def vector_metrics(vector: dict, m: int) -> list[Metric]:
+    """The turned vector's lengths before and after (a rotation keeps them) and the angle it turned."""
+    return [metric("rotations.norm_pair", f"{vector['pair_norm'][0]:.6f} → {vector['pair_norm'][1]:.6f}"),
+            metric("rotations.norm_all", f"{vector['norm'][0]:.6f} → {vector['norm'][1]:.6f}"),
+            metric("rotations.turned", phrase("rotations.turned_value", m=m, theta=vector["theta"],
+                                              turned=vector["turned"], rad=phrase("rotations.rad")))]

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.views.rotations import clocks, default_pairs, frequencies, turned_vector
+from explorer.views.phrases import phrase
+from explorer.views.rotations import clock_lines, clocks, default_pairs, frequencies, turned_vector, vector_metrics
 from rope_viz import random_tokens
 
 
-@pytest.mark.parametrize("dim, pairs", [(64, (0, 1, 2, 8, 16, 31)), (256, (0, 1, 2, 32, 64, 127)), (16, (0, 1, 2, 4, 7)),
-                                        (4, (0, 1)), (2, (0,))])
+@pytest.mark.parametrize("dim, pairs", [(64, (0, 1, 2, 8, 16, 31)), (256, (0, 1, 2, 32, 64, 127)),
+                                        (16, (0, 1, 2, 4, 7)), (4, (0, 1)), (2, (0,))])
 def test_default_pairs_exist(dim, pairs):
     assert default_pairs(dim) == pairs
 
@@ -67,3 +68,17 @@ def test_turned_vector_by_hand(dim, base, m, seed, pair):
     assert out["norm"] == pytest.approx((np.linalg.norm(x), np.linalg.norm(x)), abs=1e-12)  # a rotation keeps length
     assert out["theta"] == pytest.approx(theta, rel=1e-7)  # float32, as printed
     assert out["turned"] == pytest.approx(m * theta, rel=1e-7)
+
+
+def test_what_the_page_writes():
+    out = frequencies(8, 100.0, 16)
+    assert out["context"] == [16] * 4
+    lines = clock_lines(out, (0, 3))
+    assert [line.args["i"] for line in lines] == [0, 3]
+    assert lines[1].args["theta"] == pytest.approx(100.0 ** (-6 / 8), rel=1e-6)
+    assert lines[1].args["wave"] == pytest.approx(2 * math.pi * 100.0 ** (6 / 8), rel=1e-6)
+    vector = {"pair_norm": (1.0, 1.0), "norm": (2.5, 2.5), "theta": 0.125, "turned": 0.375}
+    pair, whole, turned = vector_metrics(vector, 3)
+    assert (pair.value, whole.value) == ("1.000000 → 1.000000", "2.500000 → 2.500000")
+    assert turned.value == phrase("rotations.turned_value", m=3, theta=0.125, turned=0.375,
+                                  rad=phrase("rotations.rad"))
