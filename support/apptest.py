@@ -79,6 +79,18 @@ def check_clean(at: AppTest) -> None:
     assert not at.get("error"), "the page shows an error element"
 
 
+def open_defaults(page: str, charts: int) -> tuple[AppTest, list[dict]]:
+    """Open a page at its defaults: it runs cleanly and draws `charts` charts, each with a title and
+    at least two axis titles. Returns the run and its chart specs."""
+    at = open_page(page)
+    check_clean(at)
+    specs = chart_specs(at)
+    assert len(specs) == charts
+    for spec in specs:
+        assert spec["layout"]["title"]["text"] and len(axis_titles(spec)) >= 2, spec["layout"].get("title")
+    return at, specs
+
+
 def open_at_extremes(page: str, params: dict, charts: int) -> tuple[AppTest, list[dict]]:
     """Open a page with knobs at the ends of their ranges: it runs cleanly, needs no notice, draws
     `charts` charts and sends under 2 MB of chart JSON. Returns the run and its chart specs."""

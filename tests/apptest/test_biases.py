@@ -8,8 +8,16 @@ import pytest
 import torch
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_page,
-                             page_text, spec_array)
+from support.apptest import (
+    axis_titles,
+    chart_specs,
+    has_cjk,
+    open_at_extremes,
+    open_defaults,
+    open_page,
+    page_text,
+    spec_array,
+)
 
 
 def hand_means(dim, base, distances, weights=None, samples=64, seed=0):
@@ -47,13 +55,8 @@ def t5_bucket(offset, bidirectional=True, num_buckets=32, max_distance=128):
     return bucket + min(large, num_buckets - 1)
 
 
-def test_defaults_draw_the_curves_against_hand_formulas(assert_clean):
-    at = open_page("biases")
-    assert_clean(at)
-    specs = chart_specs(at)
-    assert len(specs) == 5
-    for spec in specs:
-        assert len(axis_titles(spec)) >= 2 and spec["layout"]["title"]["text"]
+def test_defaults_draw_the_curves_against_hand_formulas():
+    at, specs = open_defaults("biases", charts=5)
     expected = specs[0]["data"]
     r = spec_array(expected[0]["x"])
     assert r[0] == 0 and r[-1] == 512 and len(r) <= 256

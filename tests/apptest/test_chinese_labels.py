@@ -7,9 +7,8 @@ import re
 
 import pytest
 
-from support.apptest import chart_specs, open_page
-
 from explorer.pages import TOPICS
+from support.apptest import chart_specs, open_page
 
 KNOBS = ("slider", "select_slider", "selectbox", "multiselect", "radio", "checkbox", "toggle", "number_input",
          "text_input", "button")

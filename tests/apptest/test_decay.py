@@ -7,8 +7,16 @@ import numpy as np
 import pytest
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_page,
-                             page_text, spec_array)
+from support.apptest import (
+    axis_titles,
+    chart_specs,
+    has_cjk,
+    open_at_extremes,
+    open_defaults,
+    open_page,
+    page_text,
+    spec_array,
+)
 
 
 def hand_bound(dim, base, distances):
@@ -28,13 +36,8 @@ def ripple_text(at) -> str:
     return next(md.value for md in at.markdown if "**" in md.value and re.search(r"\*\*\d+\*\*", md.value))
 
 
-def test_defaults_draw_the_bound_sweep_and_the_measured_means(assert_clean):
-    at = open_page("decay")
-    assert_clean(at)
-    specs = chart_specs(at)
-    assert len(specs) == 2
-    for spec in specs:
-        assert len(axis_titles(spec)) == 2 and spec["layout"]["title"]["text"]
+def test_defaults_draw_the_bound_sweep_and_the_measured_means():
+    at, specs = open_defaults("decay", charts=2)
     bound = specs[0]["data"]
     # the chosen base 10,000 plus the sweep 10^5 and 10^6 (10^4 is the chosen one, drawn once)
     assert [t["name"] for t in bound] == ["base 10,000 (chosen)", "base 100,000", "base 1,000,000"]

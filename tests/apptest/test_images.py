@@ -8,7 +8,17 @@ import torch
 
 from explorer.knobs import heaviest, lightest
 from rope_viz import random_tokens
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text, spec_array)
+from support.apptest import (
+    axis_titles,
+    chart_specs,
+    has_cjk,
+    metrics,
+    open_at_extremes,
+    open_defaults,
+    open_page,
+    page_text,
+    spec_array,
+)
 
 
 def pair_weights(dim, seed):
@@ -57,13 +67,8 @@ def hand_ids(text, h, w, frames, rule):
     return np.array(ids, dtype=np.float64).T
 
 
-def test_defaults_draw_three_maps_that_match_the_sums_of_cosines(assert_clean):
-    at = open_page("images")
-    assert_clean(at)
-    specs = chart_specs(at)
-    assert len(specs) == 4
-    for spec in specs:
-        assert len(axis_titles(spec)) >= 2 and spec["layout"]["title"]["text"]
+def test_defaults_draw_three_maps_that_match_the_sums_of_cosines():
+    at, specs = open_defaults("images", charts=4)
     w = pair_weights(64, 0)
     axial = np.array([[axial_score(w, 1e4, (3, 5), (r, c)) for c in range(12)] for r in range(8)])
     raster = np.array([[rope_score(w, 1e4, 3 * 12 + 5, r * 12 + c) for c in range(12)] for r in range(8)])

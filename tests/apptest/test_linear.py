@@ -15,6 +15,7 @@ from support.apptest import (
     has_cjk,
     metrics,
     open_at_extremes,
+    open_defaults,
     open_page,
     page_text,
     spec_array,
@@ -44,13 +45,8 @@ def hand_attention(seq, dim, base, phi, seed):
     return softmax, linear, den, rotated.sum(axis=1)
 
 
-def test_defaults_draw_outputs_denominators_and_costs(assert_clean):
-    at = open_page("linear")
-    assert_clean(at)
-    specs = chart_specs(at)
-    assert len(specs) == 5
-    for spec in specs:
-        assert len(axis_titles(spec)) == 2 and spec["layout"]["title"]["text"]
+def test_defaults_draw_outputs_denominators_and_costs():
+    at, specs = open_defaults("linear", charts=5)
     softmax, linear, den, den_rot = hand_attention(256, 64, 100.0, "elu", 0)
     np.testing.assert_allclose(spec_array(specs[1]["data"][0]["z"]), softmax, rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(spec_array(specs[2]["data"][0]["z"]), linear, rtol=1e-4, atol=1e-6)

@@ -8,7 +8,17 @@ import numpy as np
 import pytest
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text, spec_array)
+from support.apptest import (
+    axis_titles,
+    chart_specs,
+    has_cjk,
+    metrics,
+    open_at_extremes,
+    open_defaults,
+    open_page,
+    page_text,
+    spec_array,
+)
 
 LLAMA31_BASE, LLAMA31_DIM, LLAMA31_L = 500000.0, 128, 8192
 
@@ -38,13 +48,8 @@ def unseen(trained_theta, original, new_theta, target):
     return int(np.sum(np.minimum(target * new_theta, cap) > np.minimum(original * trained_theta, cap) * (1 + 1e-9)))
 
 
-def test_defaults_draw_every_section(assert_clean):
-    at = open_page("long_context")
-    assert_clean(at)
-    specs = chart_specs(at)
-    assert len(specs) == 7
-    for spec in specs:
-        assert len(axis_titles(spec)) == 2 and spec["layout"]["title"]["text"]
+def test_defaults_draw_every_section():
+    at, specs = open_defaults("long_context", charts=7)
     s = 131072 / LLAMA31_L
     factors = {trace["name"]: spec_array(trace["y"]) for trace in specs[0]["data"]}
     np.testing.assert_allclose(factors["PI (linear)"], np.full(64, s), rtol=1e-6)

@@ -8,8 +8,19 @@ import numpy as np
 import pytest
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_payload, chart_specs, has_cjk, metrics, open_at_extremes,
-                             open_page, page_text, spec_array, url_values)
+from support.apptest import (
+    axis_titles,
+    chart_payload,
+    chart_specs,
+    has_cjk,
+    metrics,
+    open_at_extremes,
+    open_defaults,
+    open_page,
+    page_text,
+    spec_array,
+    url_values,
+)
 
 KNOBS = ("m", "n", "seed", "dim", "base", "pair")
 
@@ -18,13 +29,8 @@ def hand_rotation(angle: float) -> np.ndarray:
     return np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
 
 
-def test_defaults_show_every_step_and_the_numbers_agree(assert_clean):
-    at = open_page("phase")
-    assert_clean(at)
-    specs = chart_specs(at)
-    assert len(specs) == 4
-    for spec in specs:
-        assert len(axis_titles(spec)) >= 2
+def test_defaults_show_every_step_and_the_numbers_agree():
+    at, specs = open_defaults("phase", charts=4)
     theta = 10000 ** (-2 / 16)  # pair 1 of d = 16
     m, n = 2, 5
     # step 2: the four 2x2 panels, R_m, R_n, R_n R_m^-1, R_{n-m}

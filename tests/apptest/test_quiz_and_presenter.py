@@ -5,11 +5,10 @@ import json
 import math
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from explorer import quiz, text
 from explorer.pages import TOPICS, script
-from streamlit.testing.v1 import AppTest
-
 from support.apptest import ROOT, chart_specs, check_clean, open_page
 
 

@@ -11,7 +11,17 @@ import torch
 from explorer import training
 from explorer.knobs import heaviest, lightest
 from rope_viz import toy
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text, spec_array)
+from support.apptest import (
+    axis_titles,
+    chart_specs,
+    has_cjk,
+    metrics,
+    open_at_extremes,
+    open_defaults,
+    open_page,
+    page_text,
+    spec_array,
+)
 from support.toy_standin import standin_folder
 
 
@@ -30,13 +40,8 @@ def accuracies(folder, task, encoding, scaling):
                      if run["config"]["task"] == task and run["config"]["encoding"] == encoding])
 
 
-def test_defaults_draw_accuracy_maps_and_locked_heads(assert_clean, standin):
-    at = open_page("trained")
-    assert_clean(at)
-    specs = chart_specs(at)
-    assert len(specs) == 4
-    for spec in specs:
-        assert len(axis_titles(spec)) == 2 and spec["layout"]["title"]["text"]
+def test_defaults_draw_accuracy_maps_and_locked_heads(standin):
+    at, specs = open_defaults("trained", charts=4)
     lines = {t["name"]: t for t in specs[0]["data"] if t.get("name")}
     assert list(lines) == ["RoPE", "RoPE + PI", "RoPE + NTK", "RoPE + YaRN", "sinusoidal", "ALiBi", "NoPE"]
     traces = specs[0]["data"]
