@@ -9,67 +9,21 @@ Streamlit, so it can be used on its own in a notebook::
 """
 
 from ._checks import max_elements
-from .attention import (
-    ENCODINGS,
-    additive_decomposition,
-    attention_costs,
-    attention_weights,
-    depends_only_on_offset,
-    diagonal_profile,
-    dot_product_scale,
-    encoded_norms,
-    encoded_scores,
-    linear_attention,
-    random_attention_inputs,
-    random_projections,
-    random_tokens,
-    rope_scores,
-    shift_residual,
-    softmax_attention,
-    toeplitz_deviation,
-)
-from .axial import (
-    AXIAL_FREQUENCIES,
-    apply_axial_rope,
-    apply_mixed_rope,
-    axial_angles,
-    axial_frequencies,
-    mixed_angles,
-    mixed_frequencies,
-    patch_grid,
-    rotate_pairs,
-)
-from .biases import (
-    PROFILE_ENCODINGS,
-    alibi_bias,
-    alibi_slopes,
-    apply_nope,
-    apply_xpos,
-    distance_profile,
-    t5_bias,
-    t5_bucket_matrix,
-    t5_relative_position_bucket,
-    xpos_scales,
-    xpos_zeta,
-)
+from .attention import (ENCODINGS, additive_decomposition, attention_costs, attention_weights, depends_only_on_offset,
+                        diagonal_profile, dot_product_scale, encoded_norms, encoded_scores, linear_attention,
+                        random_attention_inputs, random_projections, random_tokens, rope_scores, shift_residual,
+                        softmax_attention, toeplitz_deviation)
+from .axial import (AXIAL_FREQUENCIES, apply_axial_rope, apply_mixed_rope, axial_angles, axial_frequencies,
+                    mixed_angles, mixed_frequencies, patch_grid, rotate_pairs)
+from .biases import (PROFILE_ENCODINGS, alibi_bias, alibi_slopes, apply_nope, apply_xpos, distance_profile, t5_bias,
+                     t5_bucket_matrix, t5_relative_position_bucket, xpos_scales, xpos_zeta)
 from .decay import count_rises, decay_bound, distance_grid, empirical_decay
 from .device import describe, get_device, to_numpy
 from .frequencies import angles, inv_freq, layout_permutation, pair_indices, wavelengths, wrapped_angles
 from .models import ModelRoPE, model_presets, model_rope, preset, preset_info
 from .mrope import MROPE_SECTION, apply_mrope, mrope_angles, mrope_position_ids
-from .precision import (
-    RECIPES,
-    applied_rotation,
-    distinct_rotations,
-    exact_angles,
-    norm_error,
-    position_limits,
-    precision_error,
-    recipe_scores,
-    score_error,
-    spacing,
-    worst_angle_errors,
-)
+from .precision import (RECIPES, applied_rotation, distinct_rotations, exact_angles, norm_error, position_limits,
+                        precision_error, recipe_scores, score_error, spacing, worst_angle_errors)
 from .rotary import METHODS, apply_rope, apply_rope_qk, rotation_matrices, rotation_matrix
 from .scaling import ROPE_SCALINGS, ROPE_TYPES, scaled_inv_freq
 from .sinusoidal import sinusoidal_at, sinusoidal_encoding

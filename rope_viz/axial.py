@@ -30,17 +30,8 @@ import math
 import torch
 
 from . import kernels
-from ._checks import (
-    as_positions,
-    check_budget,
-    check_choice,
-    check_dim,
-    check_int,
-    check_layout,
-    check_positive,
-    check_real,
-    check_rotary_input,
-)
+from ._checks import (as_positions, check_budget, check_choice, check_dim, check_int, check_layout, check_positive,
+                      check_real, check_rotary_input)
 from .frequencies import inv_freq
 
 AXIAL_FREQUENCIES = ("shared", "alternating")

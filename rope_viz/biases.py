@@ -16,16 +16,8 @@ import math
 
 import torch
 
-from ._checks import (
-    as_positions,
-    check_budget,
-    check_choice,
-    check_dim,
-    check_int,
-    check_layout,
-    check_positive,
-    check_rotary_input,
-)
+from ._checks import (as_positions, check_budget, check_choice, check_dim, check_int, check_layout, check_positive,
+                      check_rotary_input)
 from .decay import empirical_decay
 from .frequencies import pair_indices
 from .rotary import apply_rope

@@ -37,15 +37,8 @@ from typing import NamedTuple
 
 import torch
 
-from ._checks import (
-    check_budget,
-    check_choice,
-    check_dim,
-    check_int,
-    check_integer_positions,
-    check_layout,
-    check_positive,
-)
+from ._checks import (check_budget, check_choice, check_dim, check_int, check_integer_positions, check_layout,
+                      check_positive)
 from .attention import random_attention_inputs, toeplitz_deviation
 from .frequencies import inv_freq
 from .kernels import rope_eager

@@ -13,18 +13,8 @@ from typing import NamedTuple
 import torch
 
 from . import kernels
-from ._checks import (
-    as_positions,
-    check_budget,
-    check_choice,
-    check_dim,
-    check_int,
-    check_inv_freq,
-    check_layout,
-    check_positive,
-    check_rotary_dim,
-    check_rotary_input,
-)
+from ._checks import (as_positions, check_budget, check_choice, check_dim, check_int, check_inv_freq, check_layout,
+                      check_positive, check_rotary_dim, check_rotary_input)
 from .frequencies import cos_sin, pair_indices, rope_tables
 from .scaling import scaled_inv_freq
 

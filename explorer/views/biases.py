@@ -9,23 +9,9 @@ from __future__ import annotations
 
 import torch
 
-from rope_viz import (
-    alibi_bias,
-    alibi_slopes,
-    apply_xpos,
-    depends_only_on_offset,
-    distance_grid,
-    distance_profile,
-    encoded_scores,
-    random_projections,
-    random_tokens,
-    t5_bias,
-    t5_relative_position_bucket,
-    to_numpy,
-    toeplitz_deviation,
-    wavelengths,
-    xpos_scales,
-)
+from rope_viz import (alibi_bias, alibi_slopes, apply_xpos, depends_only_on_offset, distance_grid, distance_profile,
+                      encoded_scores, random_projections, random_tokens, t5_bias, t5_relative_position_bucket, to_numpy,
+                      toeplitz_deviation, wavelengths, xpos_scales)
 
 from .phrases import Phrase, phrase
 from .sampling import downsample

@@ -12,17 +12,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from rope_viz import (
-    MROPE_SECTION,
-    apply_axial_rope,
-    apply_mrope,
-    apply_rope,
-    inv_freq,
-    mrope_position_ids,
-    patch_grid,
-    random_tokens,
-    to_numpy,
-)
+from rope_viz import (MROPE_SECTION, apply_axial_rope, apply_mrope, apply_rope, inv_freq, mrope_position_ids,
+                      patch_grid, random_tokens, to_numpy)
 
 from .phrases import Metric, Phrase, metric, phrase
 from .sampling import downsample

@@ -10,17 +10,8 @@ import numpy as np
 import torch
 
 from explorer.timing import time_angle_fix
-from rope_viz import (
-    applied_rotation,
-    describe,
-    distinct_rotations,
-    exact_angles,
-    position_limits,
-    precision_error,
-    recipe_scores,
-    spacing,
-    to_numpy,
-)
+from rope_viz import (applied_rotation, describe, distinct_rotations, exact_angles, position_limits, precision_error,
+                      recipe_scores, spacing, to_numpy)
 from rope_viz.precision import MAX_POSITION, RECIPES
 
 GRID_POINTS = 192  # log-spaced positions from 1 to 2^24 (duplicates after rounding dropped)

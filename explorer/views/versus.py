@@ -6,20 +6,9 @@ from __future__ import annotations
 import torch
 
 from explorer.timing import time_call
-from rope_viz import (
-    additive_decomposition,
-    apply_rope,
-    depends_only_on_offset,
-    diagonal_profile,
-    encoded_norms,
-    encoded_scores,
-    random_attention_inputs,
-    random_tokens,
-    shift_residual,
-    sinusoidal_encoding,
-    to_numpy,
-    toeplitz_deviation,
-)
+from rope_viz import (additive_decomposition, apply_rope, depends_only_on_offset, diagonal_profile, encoded_norms,
+                      encoded_scores, random_attention_inputs, random_tokens, shift_residual, sinusoidal_encoding,
+                      to_numpy, toeplitz_deviation)
 
 from .sampling import downsample
 

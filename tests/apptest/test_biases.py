@@ -8,16 +8,8 @@ import pytest
 import torch
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (
-    axis_titles,
-    chart_specs,
-    has_cjk,
-    open_at_extremes,
-    open_defaults,
-    open_page,
-    page_text,
-    spec_array,
-)
+from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_defaults, open_page, page_text,
+                             spec_array)
 
 
 def hand_means(dim, base, distances, weights=None, samples=64, seed=0):

@@ -7,16 +7,8 @@ import numpy as np
 import pytest
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (
-    axis_titles,
-    chart_specs,
-    has_cjk,
-    open_at_extremes,
-    open_defaults,
-    open_page,
-    page_text,
-    spec_array,
-)
+from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_defaults, open_page, page_text,
+                             spec_array)
 
 
 def hand_bound(dim, base, distances):

@@ -11,16 +11,8 @@ import torch
 from explorer.knobs import heaviest, lightest
 from explorer.views import implementation as view
 from rope_viz import random_tokens
-from support.apptest import (
-    axis_titles,
-    chart_specs,
-    has_cjk,
-    metrics,
-    open_at_extremes,
-    open_page,
-    page_text,
-    spec_array,
-)
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text,
+                             spec_array)
 
 CHARTS = ("worked", "costs", "pairs", "partial", "values")
 

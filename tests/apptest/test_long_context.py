@@ -8,17 +8,8 @@ import numpy as np
 import pytest
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (
-    axis_titles,
-    chart_specs,
-    has_cjk,
-    metrics,
-    open_at_extremes,
-    open_defaults,
-    open_page,
-    page_text,
-    spec_array,
-)
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_defaults, open_page,
+                             page_text, spec_array)
 
 LLAMA31_BASE, LLAMA31_DIM, LLAMA31_L = 500000.0, 128, 8192
 

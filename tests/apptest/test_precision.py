@@ -7,16 +7,8 @@ import torch
 
 from explorer.knobs import heaviest, lightest
 from rope_viz import random_attention_inputs
-from support.apptest import (
-    axis_titles,
-    chart_specs,
-    has_cjk,
-    metrics,
-    open_at_extremes,
-    open_page,
-    page_text,
-    spec_array,
-)
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text,
+                             spec_array)
 from support.rope_reference import pair_rope
 
 DIM, BASE = 128, 10000.0

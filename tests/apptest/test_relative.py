@@ -10,17 +10,8 @@ import torch
 
 from explorer.knobs import heaviest, lightest
 from rope_viz import random_projections, random_tokens
-from support.apptest import (
-    axis_titles,
-    chart_specs,
-    has_cjk,
-    metrics,
-    open_at_extremes,
-    open_page,
-    page_text,
-    spec_array,
-    url_values,
-)
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text,
+                             spec_array, url_values)
 
 KNOBS = ("seq", "dim", "base", "content", "shift", "causal", "seed", "m", "n")
 

@@ -5,16 +5,8 @@ import math
 import pytest
 
 from explorer.knobs import heaviest, lightest
-from support.apptest import (
-    axis_titles,
-    chart_specs,
-    has_cjk,
-    metrics,
-    open_at_extremes,
-    open_page,
-    page_text,
-    spec_array,
-)
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text,
+                             spec_array)
 
 
 def test_defaults_draw_the_clock_animation(assert_clean):

@@ -11,17 +11,8 @@ import torch
 from explorer import training
 from explorer.knobs import heaviest, lightest
 from rope_viz import toy
-from support.apptest import (
-    axis_titles,
-    chart_specs,
-    has_cjk,
-    metrics,
-    open_at_extremes,
-    open_defaults,
-    open_page,
-    page_text,
-    spec_array,
-)
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_defaults, open_page,
+                             page_text, spec_array)
 from support.toy_standin import standin_folder
 
 

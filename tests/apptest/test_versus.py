@@ -8,16 +8,8 @@ import torch
 
 from explorer.knobs import heaviest, lightest
 from rope_viz import random_projections, random_tokens
-from support.apptest import (
-    axis_titles,
-    chart_specs,
-    has_cjk,
-    open_at_extremes,
-    open_page,
-    page_text,
-    spec_array,
-    url_values,
-)
+from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_page, page_text, spec_array,
+                             url_values)
 
 SMALL = {"seq": 8, "dim": 4, "base": 100, "seed": 2, "shift": 3}
 ROWS = ["shift", "deviation", "relative", "norm", "cost"]

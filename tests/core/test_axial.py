@@ -10,14 +10,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rope_viz.axial import (
-    apply_axial_rope,
-    apply_mixed_rope,
-    axial_angles,
-    axial_frequencies,
-    mixed_frequencies,
-    patch_grid,
-)
+from rope_viz.axial import (apply_axial_rope, apply_mixed_rope, axial_angles, axial_frequencies, mixed_frequencies,
+                            patch_grid)
 
 FLOAT64_TOL = 1e-12
 

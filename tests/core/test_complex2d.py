@@ -10,22 +10,9 @@ import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from rope_viz.complex2d import (
-    IMAGINARY_UNIT,
-    complex_multiply,
-    conjugate,
-    distance,
-    from_polar,
-    multiply_in_polar,
-    relative_rotation,
-    rotate_by_matrix,
-    rotation_2x2,
-    rotor,
-    score_identity,
-    shared_shift,
-    shifted_scores,
-    to_polar,
-)
+from rope_viz.complex2d import (IMAGINARY_UNIT, complex_multiply, conjugate, distance, from_polar, multiply_in_polar,
+                                relative_rotation, rotate_by_matrix, rotation_2x2, rotor, score_identity, shared_shift,
+                                shifted_scores, to_polar)
 
 POINTS = [(2.0, 1.0), (3.0, 4.0), (-1.5, 0.25), (0.0, -2.0), (1e-3, 7.0), (-3.0, -3.0)]
 ANGLES = [0.0, 0.5, math.pi / 2, 2.0, -1.25, math.pi, 7.5]

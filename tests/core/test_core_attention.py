@@ -13,19 +13,9 @@ import pytest
 import torch
 
 from support.rope_reference import hf_rope, loop_rope
-from rope_viz import (
-    additive_decomposition,
-    attention_weights,
-    diagonal_profile,
-    encoded_scores,
-    linear_attention,
-    random_tokens,
-    rope_scores,
-    shift_residual,
-    sinusoidal_encoding,
-    softmax_attention,
-    toeplitz_deviation,
-)
+from rope_viz import (additive_decomposition, attention_weights, diagonal_profile, encoded_scores, linear_attention,
+                      random_tokens, rope_scores, shift_residual, sinusoidal_encoding, softmax_attention,
+                      toeplitz_deviation)
 
 
 def _randn(*shape, seed=0, dtype=torch.float64):

@@ -13,14 +13,8 @@ import zlib
 import pytest
 import torch
 
-from support.rope_reference import (
-    hand_inv_freq,
-    hand_layout_permutation,
-    hf_rope,
-    llama_rope,
-    loop_rope,
-    loop_rotation_matrix,
-)
+from support.rope_reference import (hand_inv_freq, hand_layout_permutation, hf_rope, llama_rope, loop_rope,
+                                    loop_rotation_matrix)
 from rope_viz import apply_rope, layout_permutation, rotation_matrices, rotation_matrix
 
 METHODS = ("matrix", "pairs", "complex", "fast")

@@ -12,20 +12,8 @@ import torch
 
 from rope_viz import apply_rope
 from rope_viz.biases import alibi_slopes
-from rope_viz.toy import (
-    DEFAULT_DIR,
-    IGNORE,
-    ModelConfig,
-    ToyTransformer,
-    TrainConfig,
-    attention_maps,
-    load_model,
-    load_results,
-    make_batch,
-    rope_frequencies,
-    train,
-    validate_results,
-)
+from rope_viz.toy import (DEFAULT_DIR, IGNORE, ModelConfig, ToyTransformer, TrainConfig, attention_maps, load_model,
+                          load_results, make_batch, rope_frequencies, train, validate_results)
 from support.rope_reference import pair_rope
 
 ENCODINGS = ("rope", "sinusoidal", "alibi", "nope")
