@@ -105,3 +105,14 @@ def section(prefix: str) -> None:
     """A section's heading and its opening text: the texts `<prefix>_header` and `<prefix>_text`."""
     st.subheader(t(f"{prefix}_header"))
     st.markdown(t(f"{prefix}_text"))
+
+
+def sentences(lines: Iterable[Phrase]) -> None:
+    """Phrases as one paragraph."""
+    st.markdown(" ".join(say(line) for line in lines))
+
+
+def caption(line: Phrase | None) -> None:
+    """A Phrase as a caption (nothing for None)."""
+    if line is not None:
+        st.caption(say(line))

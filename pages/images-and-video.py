@@ -6,7 +6,7 @@ import streamlit as st
 import explorer as ui
 from explorer import latex as tex
 from explorer.figures import heatmap, pair_sections, patch_maps, position_id_rows
-from explorer.layout import knob_row, metric_row, metric_stack, named, paragraphs, say, section
+from explorer.layout import caption, knob_row, metric_row, metric_stack, named, paragraphs, say, section
 from explorer.views import images as view
 
 ui.enter()
@@ -99,8 +99,6 @@ paragraphs(view.resume_reading(seq, frames, resume))
 
 ui.charts_side_by_side(sequence_figure("sections", *mm), "sections", sequence_figure("scores", *mm), "scores")
 st.markdown(ui.t("images.sections_text"))
-thinned = view.thinned_scores(seq)
-if thinned is not None:
-    st.caption(say(thinned))
+caption(view.thinned_scores(seq))
 
 ui.questions(PAGE, width=width, height=height)

@@ -3,10 +3,11 @@
 import streamlit as st
 
 import explorer as ui
+from explorer.figures import heatmap, heatmap_grid, mark_cell, pick_layer
 from explorer.glossary import glossary
+from explorer.layout import caption, knob_row, metric_row, named, sentences
 from explorer.tryit import try_buttons
 from explorer.views import relative as view
-from explorer.figures import heatmap, heatmap_grid, mark_cell, pick_layer
 
 ui.enter()
 PAGE = "relative"
@@ -27,12 +28,8 @@ ui.page_header(PAGE)
 # the charts plot against the offset m − n: the formula names that one variable too
 st.latex(r"(R_m q)^\top (R_n k) = q^\top R_m^\top R_n\, k = q^\top R_{n-m}\, k = g_{q,k}(m - n)")
 
-cols = st.columns(5)
-seq = ui.knob(PAGE, "seq", where=cols[0])
-dim = ui.knob(PAGE, "dim", where=cols[1])
-base = ui.knob(PAGE, "base", where=cols[2], format_func=ui.format_base)
-content = ui.knob(PAGE, "content", where=cols[3], format_func=lambda v: ui.t(f"relative.content_{v}"))
-seed = ui.knob(PAGE, "seed", where=cols[4])
+seq, dim, base, content, seed = knob_row(PAGE, "seq", "dim", "base", "content", "seed",
+                                         content={"format_func": named("relative.content_")})
 try_buttons(PAGE, {"far": {"shift": 1000}, "random": {"content": "random"}, "big": {"base": 500000.0}})
 same = content == "same"
 device = str(ui.device())
@@ -43,14 +40,9 @@ charts = st.container()  # the charts come first on the screen, but show the cel
 
 st.subheader(ui.t("relative.cell_header"))
 st.caption(ui.t("relative.cell_text"))
-cols = st.columns(2)
-m = ui.knob(PAGE, "m", where=cols[0], hi=seq - 1)
-n = ui.knob(PAGE, "n", where=cols[1], hi=seq - 1)
+m, n = knob_row(PAGE, "m", "n", m={"hi": seq - 1}, n={"hi": seq - 1})
 score = cell(seq, dim, base, same, seed, m, n, device)
-at = m - n + seq - 1  # the profile's index of offset m - n
-st.markdown(ui.t("relative.cell_readout", m=m, n=n, score=score, offset=m - n, count=seq - abs(m - n),
-                 low=float(scored["profile"]["min"][at]), high=float(scored["profile"]["max"][at])) + " "
-            + ui.t("relative.cell_same" if same else "relative.cell_random"))
+sentences(view.cell_reading(scored, seq, m, n, score, same))
 
 scores_fig = heatmap(scored["drawn"], title=ui.t("relative.scores_title"), colorbar_title=ui.t("relative.score_bar"),
                      **ui.position_axes(kept))
@@ -60,15 +52,12 @@ profile_fig = ui.offset_band(scored["profile"], title=ui.t("relative.profile_tit
 mark_cell(scores_fig, profile_fig, m, n, seq, score, ui.t("relative.cell_name"))
 with charts:
     ui.charts_side_by_side(scores_fig, "scores", profile_fig, "profile", on_pick_left=pick)
-    if len(kept) < seq:
-        st.caption(ui.t("relative.thinned", s=int(kept[1]), s2=int(kept[2]), n=seq))
+    caption(view.thinned(kept, seq))
 
 st.subheader(ui.t("relative.why_header"))
 st.markdown(ui.t("relative.why_text"))
 st.markdown(ui.t("relative.same_text" if same else "relative.random_text"))
-cols = st.columns(2)
-cols[0].metric(ui.t("relative.deviation"), f"{scored['deviation']:.3g}")
-cols[1].metric(ui.t("relative.largest"), f"{scored['largest']:.3g}")
+metric_row(view.score_metrics(scored))
 
 st.subheader(ui.t("relative.shift_header"))
 chart_col, text_col = st.columns([3, 2])
@@ -77,9 +66,7 @@ with text_col:
     st.latex(r"A(m+s,\,n+s) = q^\top R_{(n+s)-(m+s)}\, k = q^\top R_{n-m}\, k = A(m,\,n)")
     shift = ui.knob(PAGE, "shift")
     moved = residual(seq, dim, base, same, seed, shift, device)
-    cols = st.columns(2)
-    cols[0].metric(ui.t("relative.max_residual"), f"{moved['largest']:.2e}")
-    cols[1].metric(ui.t("relative.relative_residual"), f"{moved['largest'] / scored['largest']:.1e}")
+    metric_row(view.residual_metrics(moved, scored))
 with chart_col:
     ui.chart(heatmap(moved["drawn"], title=ui.t("relative.residual_title", s=shift), colorscale="Viridis", zmid=None,
                      colorbar_title=ui.t("relative.residual_bar"), **ui.position_axes(moved["kept"])), key="residual")

@@ -6,7 +6,7 @@ import streamlit as st
 import explorer as ui
 from explorer import live_run, training
 from explorer.figures import band_lines, grouped_bars, heatmap
-from explorer.layout import bullets, knob_row, metric_row, named, paragraphs, say
+from explorer.layout import bullets, caption, knob_row, metric_row, named, paragraphs, say
 from explorer.views import trained as view
 
 ui.enter()
@@ -43,8 +43,7 @@ with chart_slot:
                             y_range=(0, 1.03), height=480, x_ticks=accuracy["x_ticks"]), key="accuracy")
 # the two tasks and where the results come from, under their chart (which comes on the first screen)
 st.markdown(ui.t("trained.accuracy_text"))
-if grid["source"] is not None:
-    st.caption(say(grid["source"]))
+caption(grid["source"])
 found = view.findings(data, factor)
 if found is not None:
     st.caption(say(found["caption"]))
@@ -68,8 +67,7 @@ else:
                                    zmid=None, colorbar_title=ui.t("trained.weight_axis"), title=say(title))
                            for name, title in zip(("short", "long"), reading["titles"]))
     ui.charts_side_by_side(short_fig, "map_short", long_fig, "map_long")
-    if reading["thinned"] is not None:
-        st.caption(say(reading["thinned"]))
+    caption(reading["thinned"])
     metric_row(reading["metrics"])
     st.markdown(say(reading["verdict"]))
     locked = locked_heads(folder, stamp, task, factor, scaling)

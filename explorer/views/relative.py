@@ -5,18 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz import (
-    attention_weights,
-    diagonal_profile,
-    dot_product_scale,
-    encoded_scores,
-    random_attention_inputs,
-    rope_scores,
-    shift_residual,
-    to_numpy,
-    toeplitz_deviation,
-)
+from rope_viz import (attention_weights, diagonal_profile, dot_product_scale, encoded_scores, random_attention_inputs,
+                      rope_scores, shift_residual, to_numpy, toeplitz_deviation)
 
+from .phrases import Metric, Phrase, metric, phrase
 from .sampling import downsample
 
 DRAW_SIDE = 256  # heatmaps draw at most this many rows and columns; statistics use the full matrix
@@ -59,3 +51,29 @@ def weights(seq: int, dim: int, base: float, same: bool, seed: int, causal: bool
     full = encoded_scores(*inputs(seq, dim, same, seed, device), base=base)
     drawn, kept, _ = downsample(attention_weights(full, causal=causal, scale=dot_product_scale(dim)), DRAW_SIDE)
     return {"drawn": drawn, "kept": kept, "top": float(np.quantile(drawn, WEIGHT_COLOUR_QUANTILE))}
+
+
+# What the page writes, from the values above.
+def cell_reading(scored: dict, seq: int, m: int, n: int, score: float, same: bool) -> list[Phrase]:
+    """The chosen cell's score against the band of its diagonal (scores' profile; the offset m - n shared
+    by seq - |m - n| cells), and what the content makes of that band."""
+    at = m - n + seq - 1  # the profile's index of offset m - n
+    return [phrase("relative.cell_readout", m=m, n=n, score=score, offset=m - n, count=seq - abs(m - n),
+                   low=float(scored["profile"]["min"][at]), high=float(scored["profile"]["max"][at])),
+            phrase("relative.cell_same" if same else "relative.cell_random")]
+
+
+def thinned(kept, seq: int) -> Phrase | None:
+    """The caption of a score map drawn thinned (None when every position is drawn)."""
+    return phrase("relative.thinned", s=int(kept[1]), s2=int(kept[2]), n=seq) if len(kept) < seq else None
+
+
+def score_metrics(scored: dict) -> list[Metric]:
+    return [metric("relative.deviation", f"{scored['deviation']:.3g}"),
+            metric("relative.largest", f"{scored['largest']:.3g}")]
+
+
+def residual_metrics(moved: dict, scored: dict) -> list[Metric]:
+    """The largest change after the shift, alone and over the largest score."""
+    return [metric("relative.max_residual", f"{moved['largest']:.2e}"),
+            metric("relative.relative_residual", f"{moved['largest'] / scored['largest']:.1e}")]

@@ -4,6 +4,8 @@ with numpy (pairs turned with np.cos / np.sin)."""
 import numpy as np
 import pytest
 
+from explorer.views import relative as view
+from explorer.views.phrases import phrase
 from explorer.views.relative import residual, scores, weights
 from rope_viz import random_attention_inputs
 from support.rope_reference import pair_rope
@@ -85,3 +87,17 @@ def test_weights_are_a_scaled_softmax_of_each_row(causal):
     assert out["top"] == pytest.approx(np.quantile(hand, 0.995), rel=1e-4)
     if causal:  # the first query sees only itself: its weight 1 lies above the top of the colour scale
         assert hand[0, 0] == 1.0 and out["top"] < 1.0
+
+
+def test_what_the_page_writes():
+    profile = {"min": np.array([-1.0, -2.0, -3.0, -4.0, -5.0]), "max": np.array([1.0, 2.0, 3.0, 4.0, 5.0])}
+    scored = {"profile": profile, "deviation": 0.00012345, "largest": 12.5}
+    readout, remark = view.cell_reading(scored, 3, 2, 0, 0.5, same=True)  # offset 2: index 2 + 3 - 1 = 4
+    assert readout == phrase("relative.cell_readout", m=2, n=0, score=0.5, offset=2, count=1, low=-5.0, high=5.0)
+    assert remark == phrase("relative.cell_same")
+    assert view.cell_reading(scored, 3, 0, 2, 0.5, same=False)[0].args["low"] == -1.0  # offset -2: index 0
+    assert view.cell_reading(scored, 3, 0, 2, 0.5, same=False)[1] == phrase("relative.cell_random")
+    assert view.thinned(np.arange(0, 512, 4), 2048) == phrase("relative.thinned", s=4, s2=8, n=2048)
+    assert view.thinned(np.arange(64), 64) is None
+    assert [m.value for m in view.score_metrics(scored)] == ["0.000123", "12.5"]
+    assert [m.value for m in view.residual_metrics({"largest": 2.5e-6}, scored)] == ["2.50e-06", "2.0e-07"]
