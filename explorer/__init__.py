@@ -10,15 +10,31 @@
 - text/<lang>/<page>.toml: every string a visitor reads.
 """
 
-from .cache import cached, figure
-from .charts import chart, chart_beside, charts_side_by_side, offset_band, page_header, picked_cell, position_axes
-from .knobs import format_base
-from .presenter import explain
-from .quiz import questions
-from .router import enter
-from .session import device, lang, notice, t
-from .widgets import knob, set_knobs
+from __future__ import annotations
 
-__all__ = ["cached", "chart", "figure", "chart_beside", "charts_side_by_side", "device", "enter", "explain", "format_base",
-           "knob", "lang", "notice", "offset_band", "page_header", "picked_cell", "position_axes", "questions",
-           "set_knobs", "t"]
+import importlib
+
+# name -> the module that defines it. Importing the package imports none of them (nor Streamlit): a
+# module loads when a name of it is first read (`explorer.t`, `from explorer import knob`), so that
+# `import explorer.params` stays light and no import takes the package's lock and a module's at once.
+_EXPORTS = {
+    "cache": ("cached", "figure"),
+    "charts": ("chart", "chart_beside", "charts_side_by_side", "offset_band", "page_header", "picked_cell",
+               "position_axes"),
+    "knobs": ("format_base",),
+    "presenter": ("explain",),
+    "quiz": ("questions",),
+    "router": ("enter",),
+    "session": ("device", "lang", "notice", "t"),
+    "widgets": ("knob", "set_knobs"),
+}
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+__all__ = sorted(_HOME)
+
+
+def __getattr__(name: str):
+    if name not in _HOME:
+        raise AttributeError(f"module 'explorer' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    globals()[name] = value
+    return value

@@ -11,37 +11,17 @@
 from __future__ import annotations
 
 import functools
-import threading
 
 import streamlit as st
 
-_inside = threading.local()
-
-
-def forbid_inside_cache(what: str) -> None:
-    """Raise if `what` ("t()", "device()") may not be read in the cached function being computed."""
-    if what in getattr(_inside, "forbidden", ()):
-        raise RuntimeError(f"{what} called inside a cached function: pass it in as an argument, or "
-                           "build text outside the cache")
-
-
-def _computing(f, forbidden: frozenset):
-    """f, run with `forbidden` reads refused while it computes."""
-    @functools.wraps(f)
-    def guarded(*args, **kwargs):
-        before = getattr(_inside, "forbidden", frozenset())
-        _inside.forbidden = before | forbidden
-        try:
-            return f(*args, **kwargs)
-        finally:
-            _inside.forbidden = before
-    return guarded
+from . import session
+from .guard import computing
 
 
 def cached(func=None, *, max_entries: int = 16, ttl: int = 3600):
     """Cache a pure function of plain arguments (bounded: `max_entries` results, `ttl` seconds)."""
     def decorate(f):
-        guarded = _computing(f, frozenset({"t()", "device()"}))
+        guarded = computing(f, frozenset({"t()", "device()"}))
         return st.cache_data(max_entries=max_entries, ttl=ttl, show_spinner=False)(guarded)
     return decorate(func) if func is not None else decorate
 
@@ -50,10 +30,8 @@ def figure(func=None, *, max_entries: int = 32, ttl: int = 3600):
     """Cache the figure a page builds from plain arguments, once per language (bounded like `cached`).
 
     The figure object is shared, never copied: st.plotly_chart only reads it."""
-    from . import session
-
     def decorate(f):
-        guarded = _computing(f, frozenset({"device()"}))
+        guarded = computing(f, frozenset({"device()"}))
 
         def build(language: str, args: tuple, kwargs: dict):
             return guarded(*args, **kwargs)

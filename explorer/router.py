@@ -24,12 +24,25 @@ from . import knobs, memory, presenter, session, text, widgets
 from .pages import PAGES, TOPICS, script
 
 _routing = threading.local()
-widgets.vet_widget_states()  # every widget value a client sends is checked before Streamlit uses it
-memory.return_freed_buffers()  # what page runs free goes back to the system (glibc keeps it otherwise)
+_hooks_lock = threading.Lock()
+_hooks_installed = False
+
+
+def install_hooks() -> None:
+    """What the server process needs before its first page runs, installed once (importing the app's
+    modules installs nothing): every widget value a client sends is checked before Streamlit uses it, and
+    what page runs free goes back to the system (glibc keeps it otherwise)."""
+    global _hooks_installed
+    with _hooks_lock:
+        if not _hooks_installed:
+            widgets.vet_widget_states()
+            memory.return_freed_buffers()
+            _hooks_installed = True
 
 
 def main() -> None:
     """One run of the app: the sidebar, then the chosen page inside it."""
+    install_hooks()
     _routing.active = True
     try:
         _run()

@@ -18,6 +18,7 @@ import torch
 from rope_viz.device import requested_device
 
 from . import text
+from .guard import forbid_inside_cache
 from .safe_text import AppText, shown
 
 _CPU_ONLY = "_cpu_only"
@@ -38,8 +39,6 @@ def _server_device() -> tuple[str, bool]:
 
 def device() -> torch.device:
     """The compute device of this session."""
-    from .cache import forbid_inside_cache
-
     forbid_inside_cache("device()")
     if st.session_state.get(_CPU_ONLY):
         return torch.device("cpu")
@@ -83,8 +82,6 @@ def current_page() -> str:
 def t(key: str, **values) -> AppText:
     """The string `key` in the session's language; every value from outside the app's own text is
     filled in as text, never as Markdown (`explorer.safe_text`)."""
-    from .cache import forbid_inside_cache
-
     forbid_inside_cache("t()")
     return AppText(text.text(key, lang(), **{name: shown(value) for name, value in values.items()}))
 

@@ -58,7 +58,7 @@ def test_t_quotes_outside_values_and_notice_quotes_foreign_messages(monkeypatch)
 
     state = {}
     monkeypatch.setattr(st_module, "session_state", state)
-    monkeypatch.setattr("explorer.cache.forbid_inside_cache", lambda what: None)
+    monkeypatch.setattr("explorer.session.forbid_inside_cache", lambda what: None)
     line = session.t("long_context.config_invalid", detail=PAYLOAD, preset="gemma-7b")
     assert isinstance(line, AppText) and f"`` {PAYLOAD} ``" not in line and f"` {PAYLOAD} `" in line
     session.notice(PAYLOAD)
