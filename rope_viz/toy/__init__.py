@@ -1,9 +1,12 @@
-"""Tiny transformers trained here with RoPE, sinusoidal, ALiBi and no position encoding.
+"""Tiny transformers trained here with RoPE, sinusoidal, ALiBi, no position encoding, and the
+position designs of 2025-26 models (NoPE layers, query temperature, local RoPE, p-RoPE, partial RoPE).
 
-Evidence from trained models: two synthetic tasks (`recall`, content lookup at any distance;
-`offset`, the token k places back), a decoder-only transformer whose position scheme is one
-argument, evaluation at 1x-8x the training length (RoPE also with PI / NTK / YaRN scaling at
-inference), and the results document the shipped grid (results/toy/grid.json) uses::
+Evidence from trained models: three synthetic tasks (`recall`, content lookup at any distance;
+`offset`, the token k places back; `passkey`, a value planted at a random depth in filler), a
+decoder-only transformer whose position scheme is one argument (ENCODINGS for the two-layer grid,
+SCHEMES for the four-layer one), evaluation past the training length (RoPE also with PI / NTK /
+YaRN scaling at inference), the results document both grids use (results/toy/grid.json,
+results/toy/grid4.json), and what a trained model does with each frequency (`toy.analysis`)::
 
     from rope_viz import toy
     doc = toy.load_results(toy.DEFAULT_DIR / "grid.json")
@@ -14,16 +17,20 @@ inference), and the results document the shipped grid (results/toy/grid.json) us
 Not imported by `rope_viz` itself, so `import rope_viz` stays light.
 """
 
-from .model import ENCODINGS, ModelConfig, ToyTransformer
+from .model import (ENCODINGS, POSITION_SCHEMES, SCHEMES, LayerPlan, ModelConfig, ToyTransformer, layer_plan,
+                    proportional_inv_freq, query_temperature)
 from .results import (DEFAULT_DIR, SCHEMA, attention_maps, load_model, load_results, save_model,
                       save_results, summarize, validate_results)
-from .runner import GRID_SEEDS, GRID_STEPS, grid_configs, run_grid, train
-from .tasks import IGNORE, TASKS, make_batch, task_spec
+from .runner import (GRID4_EVAL_FACTORS, GRID4_FILE, GRID4_STEPS, GRID_SEEDS, GRID_STEPS, grid4_configs,
+                     grid_configs, run_configs, run_grid, run_grid4, train)
+from .tasks import IGNORE, TASK_NAMES, TASKS, make_batch, passkey_depth, task_spec
 from .training import EVAL_FACTORS, SCALINGS, TrainConfig, evaluate, rope_frequencies, train_run
 
 __all__ = [
-    "DEFAULT_DIR", "ENCODINGS", "EVAL_FACTORS", "GRID_SEEDS", "GRID_STEPS", "IGNORE", "SCALINGS",
-    "SCHEMA", "TASKS", "ModelConfig", "ToyTransformer", "TrainConfig", "attention_maps", "evaluate",
-    "grid_configs", "load_model", "load_results", "make_batch", "rope_frequencies", "run_grid",
-    "save_model", "save_results", "summarize", "task_spec", "train", "train_run", "validate_results",
+    "DEFAULT_DIR", "ENCODINGS", "EVAL_FACTORS", "GRID4_EVAL_FACTORS", "GRID4_FILE", "GRID4_STEPS", "GRID_SEEDS",
+    "GRID_STEPS", "IGNORE", "POSITION_SCHEMES", "SCALINGS", "SCHEMA", "SCHEMES", "TASKS", "TASK_NAMES", "LayerPlan",
+    "ModelConfig", "ToyTransformer", "TrainConfig", "attention_maps", "evaluate", "grid4_configs", "grid_configs",
+    "layer_plan", "load_model", "load_results", "make_batch", "passkey_depth", "proportional_inv_freq",
+    "query_temperature", "rope_frequencies", "run_configs", "run_grid", "run_grid4", "save_model", "save_results",
+    "summarize", "task_spec", "train", "train_run", "validate_results",
 ]

@@ -12,6 +12,11 @@ recall (induction: find the previous occurrence of the current token, output wha
 offset (local copy): the answer at position t is the token at t - k (k = 3 by default). Content
     is irrelevant, only the relative offset matters: the purest test of whether an encoding lets
     the model say "exactly k back" at positions it never saw during training.
+passkey (retrieval from a long context, as long-context models are judged): filler tokens, one
+    KEY marker at a depth drawn uniformly from every place it fits, the value right after it, and
+    the QUERY marker as the last token. The one answer, at the last position, is the value. KEY
+    and QUERY appear nowhere else, so the answer is recoverable from the tokens alone; filler and
+    values share the other tokens, so only the KEY marker says which token is the value.
 
 Each generator returns `tokens` (batch, length) and `targets` (batch, length) with IGNORE (-100)
 wherever nothing is asked; the loss and the accuracy count only the other positions.
@@ -25,7 +30,8 @@ import torch
 
 from .._checks import check_choice, check_int
 
-TASKS = ("recall", "offset")
+TASKS = ("recall", "offset")             # the two-layer grid (results/toy/grid.json)
+TASK_NAMES = TASKS + ("passkey",)        # every task; the four-layer grid trains all three
 IGNORE = -100
 
 
@@ -35,6 +41,8 @@ class TaskSpec:
 
     recall: the segment takes s <= 16 distinct tokens, the filler draws from the others.
     offset: uniform tokens; the answer is `offset` places back.
+    passkey: tokens vocab_size - 2 and vocab_size - 1 are the KEY and QUERY markers, the others
+        filler and values.
     """
 
     name: str
@@ -42,16 +50,24 @@ class TaskSpec:
     offset: int = 3
 
     def min_length(self) -> int:
-        return 8 if self.name == "recall" else self.offset + 1
+        return {"recall": 8, "offset": self.offset + 1, "passkey": 3}[self.name]
 
 
+    @property
+    def key_token(self) -> int:
+        return self.vocab_size - 2
 
-_SPECS = {"recall": TaskSpec("recall", 64), "offset": TaskSpec("offset", 32)}
+    @property
+    def query_token(self) -> int:
+        return self.vocab_size - 1
+
+
+_SPECS = {"recall": TaskSpec("recall", 64), "offset": TaskSpec("offset", 32), "passkey": TaskSpec("passkey", 32)}
 
 
 def task_spec(name: str) -> TaskSpec:
-    """The TaskSpec used for `name` ("recall" or "offset")."""
-    check_choice(name, "task", TASKS)
+    """The TaskSpec used for `name` (one of TASK_NAMES)."""
+    check_choice(name, "task", TASK_NAMES)
     return _SPECS[name]
 
 
@@ -89,6 +105,26 @@ def _offset(spec: TaskSpec, batch: int, length: int, gen: torch.Generator):
     return tokens, targets
 
 
+def passkey_depth(length: int, key_position) -> float:
+    """Where a KEY marker at `key_position` lies in a passkey sequence of `length` tokens: 0 at the
+    first token, 1 at the last place it fits (length - 3, just before the value and the QUERY)."""
+    return key_position / (length - 3) if length > 3 else 0.0
+
+
+def _passkey(spec: TaskSpec, batch: int, length: int, gen: torch.Generator):
+    tokens = torch.randint(0, spec.key_token, (batch, length), generator=gen)
+    key = torch.randint(0, length - 2, (batch, 1), generator=gen)  # uniform over 0 .. length - 3
+    j = torch.arange(length)
+    tokens = torch.where(j == key, spec.key_token, tokens)
+    tokens[:, -1] = spec.query_token
+    targets = torch.full((batch, length), IGNORE, dtype=torch.long)
+    targets[:, -1] = tokens.gather(1, key + 1)[:, 0]
+    return tokens, targets
+
+
+_GENERATORS = {"recall": _recall, "offset": _offset, "passkey": _passkey}
+
+
 def make_batch(task: str, batch: int, length: int, *, generator: torch.Generator | None = None,
                seed: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """`batch` fresh sequences of `length` tokens for `task`: (tokens, targets), both int64.
@@ -101,4 +137,4 @@ def make_batch(task: str, batch: int, length: int, *, generator: torch.Generator
     length = check_int(length, "length", minimum=spec.min_length())
     if generator is None:
         generator = torch.Generator().manual_seed(0 if seed is None else check_int(seed, "seed"))
-    return (_recall if task == "recall" else _offset)(spec, batch, length, generator)
+    return _GENERATORS[task](spec, batch, length, generator)

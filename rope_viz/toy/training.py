@@ -11,14 +11,14 @@ import math
 import platform
 import shlex
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 
 import torch
 import torch.nn.functional as F
 
 from .._checks import check_choice, check_int
-from .model import ENCODINGS, ModelConfig, ToyTransformer
-from .tasks import IGNORE, TASKS, make_batch, task_spec
+from .model import POSITION_SCHEMES, ModelConfig, ToyTransformer
+from .tasks import IGNORE, TASK_NAMES, make_batch, task_spec
 
 EVAL_FACTORS = (1.0, 1.5, 2.0, 4.0, 8.0)
 SCALINGS = ("none", "pi", "ntk", "yarn")
@@ -30,7 +30,9 @@ MAX_EVAL_TOKENS = 8192        # tokens per evaluation forward pass (keeps attent
 class TrainConfig:
     """Everything that determines a run. The defaults are the short live run (600 steps).
 
-    task, encoding: see TASKS and ENCODINGS. layout, base: RoPE's pair layout and base (base also
+    task, encoding: see TASK_NAMES and POSITION_SCHEMES. n_layers: 4 for the schemes with a NoPE
+    layer; their window (local-rope+global-nope) and floor scale (nope-every-4th+temperature) are
+    train_len // 4 (see model_config). layout, base: RoPE's pair layout and base (base also
     sets the sinusoidal frequencies). train_len: tokens per training sequence. eval_factors:
     evaluation lengths as multiples of train_len. scalings: inference-time RoPE scalings to
     evaluate besides "none" (ignored for other encodings). eval_sequences: fresh sequences per
@@ -57,8 +59,8 @@ class TrainConfig:
     log_every: int = 10
 
     def __post_init__(self):
-        check_choice(self.task, "task", TASKS)
-        check_choice(self.encoding, "encoding", ENCODINGS)
+        check_choice(self.task, "task", TASK_NAMES)
+        check_choice(self.encoding, "encoding", POSITION_SCHEMES)
         check_int(self.steps, "steps", minimum=1)
         check_int(self.seed, "seed")
         check_int(self.batch_size, "batch_size", minimum=1)
@@ -83,10 +85,14 @@ class TrainConfig:
         self.model_config()  # validates the architecture
 
     def model_config(self) -> ModelConfig:
-        """The architecture this run trains."""
+        """The architecture this run trains. The sliding window of local-rope+global-nope and the
+        temperature's floor scale are a quarter of the training length (at least 1)."""
+        quarter = max(1, self.train_len // 4)
         return ModelConfig(vocab_size=task_spec(self.task).vocab_size, encoding=self.encoding,
                            n_layers=self.n_layers, d_model=self.d_model, n_heads=self.n_heads,
-                           layout=self.layout, base=self.base)
+                           layout=self.layout, base=self.base,
+                           window=quarter if self.encoding == "local-rope+global-nope" else 0,
+                           floor_scale=quarter if self.encoding == "nope-every-4th+temperature" else 0)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -94,7 +100,7 @@ class TrainConfig:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "TrainConfig":
+    def from_dict(cls, d: dict) -> TrainConfig:
         """Inverse of to_dict; unknown keys raise ValueError."""
         if not isinstance(d, dict):
             raise ValueError(f"config must be a dict, got {type(d).__name__}")
@@ -160,6 +166,22 @@ def evaluate(model: ToyTransformer, task: str, length: int, *, sequences: int = 
     """Accuracy and loss on `sequences` fresh sequences of `length` tokens (scored positions only).
 
     Returns {"accuracy", "loss", "scored"} (scored = number of answers counted)."""
+    correct, total, loss_sum = 0, 0, 0.0
+    for _tokens, targets, logits in eval_batches(model, task, length, sequences=sequences, seed=seed,
+                                                 rope_freqs=rope_freqs):
+        scored = targets != IGNORE
+        loss_sum += float(F.cross_entropy(logits[scored], targets[scored], reduction="sum"))
+        correct += int((logits[scored].argmax(-1) == targets[scored]).sum())
+        total += int(scored.sum())
+    return {"accuracy": correct / total, "loss": loss_sum / total, "scored": total}
+
+
+@torch.no_grad()
+def eval_batches(model: ToyTransformer, task: str, length: int, *, sequences: int = 128, seed: int = 0,
+                 rope_freqs=None):
+    """The evaluation sequences of `evaluate` (fresh ones, never the training ones; the same for
+    every model given the seed and length), in chunks: yields (tokens, targets, logits) on the
+    model's device, the model in eval mode meanwhile."""
     length = check_int(length, "length", minimum=task_spec(task).min_length())
     sequences = check_int(sequences, "sequences", minimum=1)
     was_training = model.training
@@ -167,17 +189,13 @@ def evaluate(model: ToyTransformer, task: str, length: int, *, sequences: int = 
     gen = torch.Generator().manual_seed(check_int(seed, "seed") + EVAL_SEED_OFFSET + length)
     device = next(model.parameters()).device
     chunk = max(1, MAX_EVAL_TOKENS // length)
-    correct, total, loss_sum = 0, 0, 0.0
-    for start in range(0, sequences, chunk):
-        tokens, targets = make_batch(task, min(chunk, sequences - start), length, generator=gen)
-        tokens, targets = tokens.to(device), targets.to(device)
-        logits = model(tokens, rope_freqs=rope_freqs)
-        scored = targets != IGNORE
-        loss_sum += float(F.cross_entropy(logits[scored], targets[scored], reduction="sum"))
-        correct += int((logits[scored].argmax(-1) == targets[scored]).sum())
-        total += int(scored.sum())
-    model.train(was_training)
-    return {"accuracy": correct / total, "loss": loss_sum / total, "scored": total}
+    try:
+        for start in range(0, sequences, chunk):
+            tokens, targets = make_batch(task, min(chunk, sequences - start), length, generator=gen)
+            tokens, targets = tokens.to(device), targets.to(device)
+            yield tokens, targets, model(tokens, rope_freqs=rope_freqs)
+    finally:
+        model.train(was_training)
 
 
 def _device_name(device: torch.device) -> str:
