@@ -56,10 +56,10 @@ def knob_row(page: str, *names: str, widths: Iterable[float] | None = None, besi
     return values[names[0]] if len(names) == 1 else tuple(values.values())
 
 
-def metric_row(metrics: Iterable[Metric]) -> None:
-    """Metrics side by side, one column each."""
+def metric_row(metrics: Iterable[Metric], *, columns=None) -> None:
+    """Metrics side by side, one column each (new columns, or the `columns` given, e.g. beside a knob)."""
     metrics = list(metrics)
-    for item, where in zip(metrics, st.columns(len(metrics))):
+    for item, where in zip(metrics, columns if columns is not None else st.columns(len(metrics))):
         _metric(item, where)
 
 

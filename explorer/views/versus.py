@@ -10,6 +10,7 @@ from rope_viz import (additive_decomposition, apply_rope, depends_only_on_offset
                       encoded_scores, random_attention_inputs, random_tokens, shift_residual, sinusoidal_encoding,
                       to_numpy, toeplitz_deviation)
 
+from .phrases import Metric, metric, phrase
 from .sampling import downsample
 
 TABLE_SIDE = 256  # rows of the encoding table drawn (its columns are never thinned: d <= 256)
@@ -76,3 +77,38 @@ def cost_per_token(dim: int, base: float, device: str) -> dict:
     seconds = {"rope": time_call(lambda: apply_rope(x, base=base), device=where, min_time=0.01),
                "sinusoidal": time_call(lambda: x + pe, device=where, min_time=0.01)}
     return {enc: s * 1e9 / COST_TOKENS for enc, s in seconds.items()}
+
+
+# What the page writes, from the values above.
+def table_metrics(pe: dict) -> list[Metric]:
+    return [metric("versus.pe_deviation", f"{pe['deviation']:.2e}"),
+            metric("versus.pe_largest", f"{pe['largest']:.4g}")]
+
+
+def term_panels(split: dict) -> list[tuple]:
+    """The four terms (terms) as named heatmap panels, each name with its formula."""
+    return [(phrase("versus.panel", term=phrase(f"versus.term_{name}"), formula=phrase(f"versus.formula_{name}")),
+             split["drawn"][name]) for name in TERMS]
+
+
+def term_metrics(split: dict) -> list[Metric]:
+    return [metric(f"versus.term_{name}", f"{split['term_deviation'][name]:.3g}", help=phrase("versus.term_deviation"))
+            for name in TERMS]
+
+
+def residual_metrics(moved: dict) -> list[Metric]:
+    return [metric("versus.residual_metric", f"{moved['largest'][enc]:.3g}", name=phrase(f"versus.{enc}_panel"))
+            for enc in ENCODINGS]
+
+
+def compare_table(moved: dict, split: dict, lengths: dict, cost: dict, shift: int, dim: int) -> dict:
+    """The closing table: each measure (residuals, terms, norms, cost_per_token) for RoPE and sinusoidal."""
+    rows = [(phrase("versus.row_shift", k=shift), {enc: f"{moved['largest'][enc]:.3g}" for enc in ENCODINGS}),
+            (phrase("versus.row_deviation"), {enc: f"{split['logit_deviation'][enc]:.3g}" for enc in ENCODINGS}),
+            (phrase("versus.row_relative"), {enc: phrase("common.yes" if split["relative_only"][enc] else "common.no")
+                                             for enc in ENCODINGS}),
+            (phrase("versus.row_norm"), {enc: f"{lengths['change'][enc]:.3g}" for enc in ENCODINGS}),
+            (phrase("versus.row_cost", d=dim, tokens=COST_TOKENS), {enc: phrase("versus.ns", value=cost[enc])
+                                                                    for enc in ENCODINGS})]
+    return {"versus.col_measure": [label for label, _ in rows],
+            **{f"versus.col_{enc}": [cells[enc] for _, cells in rows] for enc in ENCODINGS}}

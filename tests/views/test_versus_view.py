@@ -6,6 +6,8 @@ import math
 import numpy as np
 import pytest
 
+from explorer.views import versus as view
+from explorer.views.phrases import phrase
 from explorer.views.versus import COST_TOKENS, cost_per_token, norms, residuals, table, terms
 from rope_viz import random_attention_inputs
 from support.rope_reference import pair_rope
@@ -114,3 +116,25 @@ def test_cost_per_token_is_a_positive_time_for_each_encoding():
     assert set(cost) == {"rope", "sinusoidal"}
     for ns in cost.values():  # nanoseconds per token: a call over COST_TOKENS tokens takes well under a second
         assert 0 < ns < 1e9 / COST_TOKENS
+
+
+def test_what_the_page_writes():
+    split = {"drawn": {name: np.full((2, 2), i, dtype=np.float32) for i, name in enumerate(view.TERMS)},
+             "term_deviation": dict(zip(view.TERMS, (0.5, 1.25, 2.0, 0.0))),
+             "logit_deviation": {"rope": 0.0, "sinusoidal": 3.5}, "relative_only": {"rope": True, "sinusoidal": False}}
+    panels = view.term_panels(split)
+    assert [name.args["formula"] for name, _ in panels] == [phrase(f"versus.formula_{t}") for t in view.TERMS]
+    assert [float(drawn[0, 0]) for _, drawn in panels] == [0.0, 1.0, 2.0, 3.0]
+    assert [m.value for m in view.term_metrics(split)] == ["0.5", "1.25", "2", "0"]
+    assert [m.value for m in view.table_metrics({"deviation": 1e-7, "largest": 32.0})] == ["1.00e-07", "32"]
+    moved = {"largest": {"rope": 2e-6, "sinusoidal": 4.5}}
+    assert [(m.label.args["name"].key, m.value) for m in view.residual_metrics(moved)] == [
+        ("versus.rope_panel", "2e-06"), ("versus.sinusoidal_panel", "4.5")]
+    rows = view.compare_table(moved, split, {"change": {"rope": 1e-7, "sinusoidal": 0.75}},
+                              {"rope": 12.0, "sinusoidal": 3.0}, 1000, 64)
+    assert rows["versus.col_measure"][0] == phrase("versus.row_shift", k=1000)
+    assert rows["versus.col_rope"][:2] == ["2e-06", "0"] and rows["versus.col_sinusoidal"][:2] == ["4.5", "3.5"]
+    assert rows["versus.col_rope"][2] == phrase("common.yes")
+    assert rows["versus.col_sinusoidal"][2] == phrase("common.no")
+    assert rows["versus.col_rope"][4] == phrase("versus.ns", value=12.0)
+    assert rows["versus.col_measure"][4].args == {"d": 64, "tokens": view.COST_TOKENS}
