@@ -19,7 +19,7 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from explorer.figures.style import PALETTE
+from explorer.figures import PALETTE
 
 MAX_FRAMES = 120
 MAX_WIDTH = 640

@@ -1,22 +1,22 @@
 """Plotly figure builders: numpy arrays and translated strings in, go.Figure out.
 
-They draw and never compute RoPE math; every chart shares the style in `style`.
+They draw and never compute RoPE math; every chart shares the look in `style`. Grouped by the kind of
+chart: `lines`, `bars`, `heatmaps` (with the click layer of score maps), `planes` (arrows in the plane) and
+`animation` (played in the browser).
 """
 
-from .animation import animation_controls
-from .attention import PICK_LAYER, heatmap_grid, mark_cell, pick_layer, profile_band
-from .basic import bar_chart, heatmap, line_chart, plane_vectors
-from .biases import distance_chart, heatmap_panels
-from .clocks import clock_animation
-from .images import pair_sections, patch_maps, position_id_rows
-from .implementation import series_bars
-from .long_context import shaded_lines
-from .planes import matrix_panels, pair_turn_animation, plane_diagram
-from .precision import marked_lines
+from .animation import animation_controls, clock_animation, pair_turn_animation
+from .bars import bar_chart, grouped_bars, pair_sections, series_bars
+from .heatmaps import (PICK_LAYER, PICK_SIDE, heatmap, heatmap_grid, heatmap_panels, mark_cell, matrix_panels,
+                       patch_maps, pick_layer)
+from .lines import band_lines, distance_chart, line_chart, marked_lines, position_id_rows, profile_band, shaded_lines
+from .planes import plane_diagram, plane_vectors
 from .style import PALETTE, color, styled
-from .trained import band_lines, grouped_bars
 
-__all__ = ["PALETTE", "PICK_LAYER", "mark_cell", "pick_layer", "animation_controls", "bar_chart", "clock_animation", "color", "heatmap", "heatmap_grid",
-           "line_chart", "matrix_panels", "pair_turn_animation", "plane_diagram", "plane_vectors", "profile_band",
-           "series_bars", "styled", "distance_chart", "heatmap_panels", "pair_sections", "patch_maps",
-           "position_id_rows", "marked_lines", "shaded_lines", "band_lines", "grouped_bars"]
+__all__ = [
+    "PALETTE", "PICK_LAYER", "PICK_SIDE", "animation_controls", "band_lines", "bar_chart", "clock_animation",
+    "color", "distance_chart", "grouped_bars", "heatmap", "heatmap_grid", "heatmap_panels", "line_chart",
+    "mark_cell", "marked_lines", "matrix_panels", "pair_sections", "pair_turn_animation", "patch_maps",
+    "pick_layer", "plane_diagram", "plane_vectors", "position_id_rows", "profile_band", "series_bars",
+    "shaded_lines", "styled",
+]

@@ -18,6 +18,12 @@ def color(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
+def rgba(hex_color: str, alpha: float) -> str:
+    """A "#rrggbb" colour with opacity `alpha`, as Plotly's "rgba(r, g, b, a)"."""
+    r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r}, {g}, {b}, {alpha})"
+
+
 def _merged(base: dict, extra: dict) -> dict:
     """`base` updated by `extra`, nested dicts merged key by key (as plotly's update does)."""
     out = dict(base)

@@ -10,8 +10,7 @@ import pytest
 
 from explorer.charts import picked_cell
 from explorer.exports import figure_csv
-from explorer.figures import heatmap, pick_layer
-from explorer.figures.attention import PICK_SIDE
+from explorer.figures import PICK_SIDE, heatmap, pick_layer
 
 
 def event(*points):

@@ -1,0 +1,151 @@
+"""Matrices as heatmaps: one alone, several on one colour scale or each on its own, image-shaped maps with
+a marked cell, small matrices showing their numbers, and the invisible layer and the marks that let a click
+choose a cell of a score map. Data in, go.Figure out."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .style import DIVERGING, MARK, SEQUENTIAL, styled
+
+
+def heatmap(z: np.ndarray, *, title: str, x_title: str, y_title: str, x=None, y=None,
+            colorscale: str = DIVERGING, zmid: float | None = 0.0, colorbar_title: str = "",
+            height: int | None = None, reversed_y: bool = True) -> go.Figure:
+    """A matrix as a heatmap; rows go down when reversed_y, like a printed matrix."""
+    fig = go.Figure(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, zmid=zmid,
+                               colorbar={"title": {"text": colorbar_title}}))
+    styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False,
+           **({"height": height} if height else {}))
+    if reversed_y:
+        fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def heatmap_grid(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: str, y_title: str,
+                 colorbar_title: str = "", columns: int = 2, colorscale: str = DIVERGING,
+                 zmid: float | None = 0.0, zmin: float | None = None, zmax: float | None = None,
+                 height: int | None = None) -> go.Figure:
+    """One heatmap per entry of `panels` ({panel title: matrix}), all on one colour scale, so
+    that equal colours mean equal values across panels. x, y: the shared axis labels of a matrix
+    (rows go down, like a printed matrix)."""
+    rows = math.ceil(len(panels) / columns)
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels),
+                        horizontal_spacing=0.08, vertical_spacing=0.16 if rows > 1 else 0.1)
+    for i, z in enumerate(panels.values()):
+        fig.add_trace(go.Heatmap(z=z, x=x, y=y, coloraxis="coloraxis"), row=i // columns + 1,
+                      col=i % columns + 1)
+    fig.update_layout(coloraxis={"colorscale": colorscale, "cmid": zmid, "cmin": zmin, "cmax": zmax,
+                                 "colorbar": {"title": {"text": colorbar_title}}})
+    styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 340 * rows + 100)
+    fig.update_layout(margin={"t": 84})  # room for the panel titles under the figure title
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: str, y_title: str,
+                   columns: int = 3, colorscale: str = DIVERGING, height: int | None = None) -> go.Figure:
+    """One small heatmap per entry of `panels` ({panel title: matrix}), each on its own colour scale from its
+    smallest to its largest entry, with no colour bar: for comparing shapes (is every diagonal constant?), not values.
+    x, y: the shared axis labels; rows go down, like a printed matrix."""
+    rows = math.ceil(len(panels) / columns)
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.06,
+                        vertical_spacing=0.24 if rows > 1 else 0.1)
+    for i, z in enumerate(panels.values()):
+        fig.add_trace(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, showscale=False),
+                      row=i // columns + 1, col=i % columns + 1)
+    styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 330 * rows + 90)
+    fig.update_layout(margin={"t": 84})
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: str, x_title: str, y_title: str,
+               query_name: str, colorbar_title: str = "", colorscale: str = SEQUENTIAL, zmid: float | None = None,
+               height: int | None = None) -> go.Figure:
+    """One image-shaped heatmap (rows down, columns across) per entry of `panels` ({panel title: (h, w)
+    map}) side by side on one colour scale, each with the query cell (row, col) marked (hovering the
+    mark shows `query_name`)."""
+    columns = len(panels)
+    fig = make_subplots(rows=1, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.05)
+    row, col = query
+    for i, z in enumerate(panels.values()):
+        rows, cols = z.shape
+        fig.add_trace(go.Heatmap(z=z, x=np.arange(cols, dtype=np.int32), y=np.arange(rows, dtype=np.int32),
+                                 coloraxis="coloraxis"), row=1, col=i + 1)
+        fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", name=query_name, showlegend=False,
+                                 marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": "white"}}),
+                      row=1, col=i + 1)
+    fig.update_layout(coloraxis={"colorscale": colorscale, "cmid": zmid,
+                                 "colorbar": {"title": {"text": colorbar_title}}})
+    styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or 380, legend=False)
+    fig.update_layout(margin={"t": 84})
+    fig.update_yaxes(autorange="reversed")
+    for i in range(columns):
+        fig.update_yaxes(scaleanchor=f"x{i + 1 if i else ''}", scaleratio=1, constrain="domain", row=1, col=i + 1)
+        fig.update_xaxes(constrain="domain", row=1, col=i + 1)
+    return fig
+
+
+def matrix_panels(matrices: list[np.ndarray], panel_titles: list[str], *, title: str, x_title: str,
+                  y_title: str, digits: int = 4, height: int = 300) -> go.Figure:
+    """Small matrices side by side as heatmaps on one colour scale (-1..1), each cell showing its number."""
+    fig = make_subplots(rows=1, cols=len(matrices), subplot_titles=panel_titles, horizontal_spacing=0.05)
+    for j, mat in enumerate(matrices):
+        labels = [str(i + 1) for i in range(mat.shape[0])]
+        fig.add_trace(go.Heatmap(z=mat, x=labels, y=labels, zmin=-1, zmax=1, colorscale=DIVERGING,
+                                 showscale=j == len(matrices) - 1, texttemplate=f"%{{z:.{digits}f}}",
+                                 hovertemplate=f"%{{y}}, %{{x}}: %{{z:.{digits + 6}f}}<extra></extra>"),
+                      row=1, col=j + 1)
+    styled(fig, title=title, x_title=x_title, y_title=y_title, height=height, legend=False)
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(type="category", autorange="reversed", title_text=None)
+    fig.update_yaxes(title_text=y_title, row=1, col=1)  # one row title, on the first panel
+    return fig
+
+
+PICK_LAYER = "pick layer"  # the `meta` of a trace drawn only to catch clicks (exports leave it out)
+
+
+PICK_SIDE = 64  # a click picks one of at most 64 x 64 cells of a score map (about 50 kB of points)
+
+
+def pick_layer(fig: go.Figure, positions, values, hover: str) -> go.Figure:
+    """Lay invisible points over a query-by-key heatmap (rows and columns at `positions`, cell values
+    `values`) so that a click picks a cell: plotly selects the points of scatter traces, never heatmap
+    cells. Past PICK_SIDE positions every s-th one is pickable. The points also carry the hover label
+    (`hover`, a plotly hovertemplate over x = n, y = m and customdata = the cell's value)."""
+    positions = np.asarray(positions)
+    step = max(1, math.ceil(len(positions) / PICK_SIDE))
+    n, m = np.meshgrid(positions[::step].astype(np.int32), positions[::step].astype(np.int32))
+    values = np.asarray(values, dtype=np.float32)[::step, ::step]
+    hidden = {"marker": {"opacity": 0}}
+    fig.add_trace(go.Scatter(x=n.ravel(), y=m.ravel(), customdata=values.ravel(), mode="markers", meta=PICK_LAYER,
+                             marker={"size": 12, "opacity": 0}, selected=hidden, unselected=hidden,
+                             hovertemplate=hover, showlegend=False))
+    # the axes end at the heatmap's edges (points would widen them by a margin), rows going down
+    half = (positions[1] - positions[0]) / 2 if len(positions) > 1 else 0.5
+    edges = [float(positions[0] - half), float(positions[-1] + half)]
+    fig.update_xaxes(range=edges, autorange=False)
+    fig.update_yaxes(range=edges[::-1], autorange=False)
+    return fig
+
+
+def mark_cell(scores_fig: go.Figure, profile_fig: go.Figure, m: int, n: int, seq: int, score: float,
+              name: str) -> None:
+    """Show the chosen cell (m, n) of a seq x seq score map: ringed, with its diagonal (every cell with
+    the same m - n) dotted; on the profile, the offset m - n and the cell's own score."""
+    offset = m - n
+    first, last = max(0, offset), min(seq - 1, seq - 1 + offset)  # the rows the diagonal crosses
+    line = {"color": MARK, "width": 1.5}
+    ring = {"symbol": "square-open", "line": line, "color": MARK}
+    scores_fig.add_trace(go.Scatter(x=[first - offset, last - offset], y=[first, last], mode="lines",
+                                    line={**line, "dash": "dot"}, hoverinfo="skip", showlegend=False))
+    scores_fig.add_trace(go.Scatter(x=[n], y=[m], mode="markers", name=name, hoverinfo="skip", showlegend=False,
+                                    marker={**ring, "size": 14}))
+    profile_fig.add_vline(x=offset, line={**line, "dash": "dot"})
+    profile_fig.add_trace(go.Scatter(x=[offset], y=[score], mode="markers", name=name, marker={**ring, "size": 12}))
