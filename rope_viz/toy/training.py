@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, fields
 import torch
 import torch.nn.functional as F
 
-from .._checks import check_choice, check_int
+from .._checks import check_choice, check_int, check_positive, check_real
 from .model import POSITION_SCHEMES, ModelConfig, ToyTransformer
 from .tasks import IGNORE, TASK_NAMES, make_batch, task_spec
 
@@ -65,11 +65,8 @@ class TrainConfig:
         check_int(self.seed, "seed")
         check_int(self.batch_size, "batch_size", minimum=1)
         check_int(self.train_len, "train_len", minimum=task_spec(self.task).min_length())
-        for name in ("lr", "weight_decay"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-                    or value < 0 or (name == "lr" and value == 0):
-                raise ValueError(f"{name} must be a finite number {'> 0' if name == 'lr' else '>= 0'}, got {value!r}")
+        check_positive(self.lr, "lr")
+        check_real(self.weight_decay, "weight_decay", at_least=0)
         check_int(self.warmup, "warmup")
         check_int(self.eval_sequences, "eval_sequences", minimum=1)
         check_int(self.log_every, "log_every", minimum=1)

@@ -330,3 +330,40 @@ def test_good_values_still_accepted():
     assert inv_freq(2, 1e-3).tolist() == [1.0]  # any finite positive base
     assert apply_rope(torch.zeros(1, 2), rotary_dim=2).shape == (1, 2)
     assert math.isfinite(decay_bound(2, 2, [0]).item())
+
+
+# the one real-number check every module uses: rope_viz._checks.check_real / check_positive
+NOT_FINITE = [float("nan"), float("inf"), -float("inf"), 10 ** 400, "1", None, True, 1j, torch.tensor(1.0)]
+
+
+@pytest.mark.parametrize("value", NOT_FINITE, ids=repr)
+def test_check_real_refuses_what_is_not_a_finite_real(value):
+    from rope_viz._checks import check_real
+
+    with pytest.raises(ValueError, match=r"^speed must be a finite number, got "):
+        check_real(value, "speed")
+
+
+@pytest.mark.parametrize(("value", "bounds", "ok"), [
+    (0.0, {"above": 0}, False), (1e-300, {"above": 0}, True), (-0.0, {"at_least": 0}, True),
+    (-1e-300, {"at_least": 0}, False), (2, {"above": 1.5}, True), (1.5, {"above": 1.5}, False),
+])
+def test_check_real_bounds(value, bounds, ok):
+    from rope_viz._checks import check_real
+
+    if ok:
+        assert check_real(value, "x", **bounds) == float(value)
+    else:
+        bound = f"> {bounds['above']:g}" if "above" in bounds else f">= {bounds['at_least']:g}"
+        with pytest.raises(ValueError, match=f"x must be a finite number {bound}, got"):
+            check_real(value, "x", **bounds)
+
+
+def test_check_positive_takes_numpy_and_python_numbers():
+    import numpy as np
+    from rope_viz._checks import check_positive
+
+    assert [check_positive(v, "base") for v in (3, 2.5, np.float32(0.5), np.int64(7))] == [3.0, 2.5, 0.5, 7.0]
+    assert all(type(check_positive(v, "base")) is float for v in (3, np.float32(0.5)))
+    with pytest.raises(ValueError, match="base must be a finite number > 0, got 0"):
+        check_positive(0, "base")
