@@ -9,6 +9,7 @@ import torch
 from explorer.timing import time_call
 from rope_viz import attention_costs, describe, linear_attention, random_tokens, softmax_attention, to_numpy
 
+from .phrases import Phrase, metric, phrase
 from .sampling import downsample
 
 HEATMAP_ROWS = 256  # two heatmaps side by side: keep each small
@@ -25,7 +26,8 @@ def qkv(seq: int, dim: int, seed: int, dtype=torch.float64, device=None):
 def attention_outputs(seq: int, dim: int, base: float, phi: str, seed: int) -> dict:
     """Both outputs, both denominators and the shift check, in float64 on the CPU; arrays as float32.
 
-    Also the outputs thinned for drawing (`<name>_drawn`, with the kept `rows` and `cols`)."""
+    Also the outputs thinned for drawing (`<name>_drawn`, with the kept `rows` and `cols`), and the query
+    `positions` with a `zero` line to draw the denominators against."""
     q, k, v = qkv(seq, dim, seed)
     _, soft = softmax_attention(q, k, v, base=base)
     lin, den = linear_attention(q, k, v, base=base, feature_map=phi)
@@ -48,6 +50,7 @@ def attention_outputs(seq: int, dim: int, base: float, phi: str, seed: int) -> d
     for name in ("softmax", "linear"):
         out[f"{name}_drawn"], out["rows"], out["cols"] = downsample(out[name], HEATMAP_ROWS, same_stride=False)
     out["row_step"] = int(out["rows"][1] - out["rows"][0]) if len(out["rows"]) > 1 else 1
+    out["positions"], out["zero"] = np.arange(seq, dtype=np.float32), np.zeros(seq, dtype=np.float32)
     return out
 
 
@@ -75,3 +78,41 @@ def measured_times(dim: int, phi: str, base: float, device: str) -> dict:
                              repeat=3, min_time=0.02))
     return {"lengths": np.array(TIMED_LENGTHS, dtype=np.float32), "softmax": np.array(soft, dtype=np.float32),
             "linear": np.array(lin, dtype=np.float32), "device": describe(where)}
+
+
+# What the page writes, from the values above.
+def denominator_reading(out: dict, seq: int) -> dict:
+    """The denominators' "metrics" and the "lines" saying whether the rotated one broke (attention_outputs)."""
+    return {"metrics": [metric("linear.min_unrotated", f"{out['min_den']:.4g}"),
+                        metric("linear.min_rotated", f"{out['min_den_rot']:.4g}"),
+                        metric("linear.nonpositive", phrase("linear.nonpositive_value", count=out["nonpositive"],
+                                                            seq=seq))],
+            "lines": [phrase("linear.denominator_result", ratio=out["worst_ratio"], count=out["nonpositive"], seq=seq),
+                      phrase("linear.denominator_broken" if out["nonpositive"] else "linear.denominator_safe_here")]}
+
+
+def output_notes(out: dict, seq: int) -> dict:
+    """Under the two output maps: a "thinned" caption (or None) and a note on queries with no output."""
+    return {"thinned": phrase("linear.heatmap_thinned", step=out["row_step"]) if out["row_step"] > 1 else None,
+            "zero": phrase("linear.zero_queries", count=out["zero_queries"], seq=seq) if out["zero_queries"] else None}
+
+
+def channel(out: dict, channel: int) -> dict:
+    """One output channel of both attentions against the query position, and how alike the outputs are."""
+    return {"index": channel, "softmax": np.ascontiguousarray(out["softmax"][:, channel]),
+            "linear": np.ascontiguousarray(out["linear"][:, channel]),
+            "metrics": [metric("linear.correlation", f"{out['correlation']:.3f}",
+                               help=phrase("linear.correlation_help")),
+                        metric("linear.shift", f"{out['shift_change']:.1e}",
+                               help=phrase("linear.shift_help", shift=SHIFT), shift=SHIFT)]}
+
+
+def cost_now(seq: int, dim: int) -> Phrase:
+    """Both attentions' multiply-adds at this length (cost_at) and their ratio."""
+    soft, lin = cost_at(seq, dim)
+    return phrase("linear.cost_now", seq=seq, dim=dim, soft=soft, lin=lin, ratio=soft / lin)
+
+
+def timed_ms(times: dict) -> dict:
+    """measured_times in milliseconds."""
+    return {"softmax": times["softmax"] * 1000, "linear": times["linear"] * 1000}
