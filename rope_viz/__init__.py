@@ -20,8 +20,8 @@ from .biases import (PROFILE_ENCODINGS, alibi_bias, alibi_slopes, apply_nope, ap
 from .decay import count_rises, decay_bound, distance_grid, empirical_decay
 from .device import describe, get_device, to_numpy
 from .frequencies import angles, inv_freq, layout_permutation, pair_indices, wavelengths, wrapped_angles
-from .models import ModelRoPE, model_presets, model_rope, preset, preset_info
-from .mrope import MROPE_SECTION, apply_mrope, mrope_angles, mrope_position_ids
+from .models import LatentAttention, LayerRoPE, ModelRoPE, model_presets, model_rope, preset, preset_info
+from .mrope import MROPE_SECTION, apply_mrope, mrope_angles, mrope_axes, mrope_position_ids
 from .precision import (RECIPES, applied_rotation, distinct_rotations, exact_angles, norm_error, position_limits,
                         precision_error, recipe_scores, score_error, spacing, worst_angle_errors)
 from .rotary import METHODS, apply_rope, apply_rope_qk, rotation_matrices, rotation_matrix
@@ -38,7 +38,8 @@ __all__ = [
     "to_numpy", "toeplitz_deviation", "wavelengths", "wrapped_angles",
     "depends_only_on_offset", "dot_product_scale", "encoded_norms", "random_projections",
     "random_attention_inputs",
-    "ModelRoPE", "ROPE_SCALINGS", "ROPE_TYPES", "model_presets", "model_rope", "preset", "preset_info",
+    "LatentAttention", "LayerRoPE", "ModelRoPE", "ROPE_SCALINGS", "ROPE_TYPES", "model_presets", "model_rope",
+    "preset", "preset_info",
     "scaled_inv_freq",
     "RECIPES", "applied_rotation", "distinct_rotations", "exact_angles", "norm_error", "position_limits",
     "precision_error", "recipe_scores", "score_error", "spacing", "worst_angle_errors",
@@ -46,5 +47,5 @@ __all__ = [
     "mixed_angles", "mixed_frequencies", "patch_grid", "rotate_pairs",
     "PROFILE_ENCODINGS", "alibi_bias", "alibi_slopes", "apply_nope", "apply_xpos", "distance_profile",
     "t5_bias", "t5_bucket_matrix", "t5_relative_position_bucket", "xpos_scales", "xpos_zeta",
-    "MROPE_SECTION", "apply_mrope", "mrope_angles", "mrope_position_ids",
+    "MROPE_SECTION", "apply_mrope", "mrope_angles", "mrope_axes", "mrope_position_ids",
 ]

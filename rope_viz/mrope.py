@@ -6,6 +6,11 @@ height x width grid; a video's frames also advance along time. The dim/2 rotatio
 split into three consecutive sections by `mrope_section` (Qwen2-VL: [16, 24, 24] for head size
 128): pair j of the first section turns by t * theta_j, of the second by h * theta_j, of the
 third by w * theta_j, with the ordinary theta_j = base^(-2j/dim) of the full head size.
+
+Qwen3-VL and Qwen3.5 interleave the three axes instead (`interleaved=True`): pair j follows height
+when j % 3 == 1 and j < 3 * mrope_section[1], width when j % 3 == 2 and j < 3 * mrope_section[2], and
+time otherwise, so each axis keeps fast and slow frequencies alike (transformers'
+Qwen3VLTextRotaryEmbedding.recomposition_frequencies; Qwen3-VL's sections are [24, 20, 20]).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from ._checks import check_budget, check_choice, check_int, check_layout, check_
 from .axial import rotate_pairs
 from .frequencies import angles
 
-MROPE_SECTION = (16, 24, 24)  # Qwen2-VL, head size 128
+MROPE_SECTION = (16, 24, 24)  # Qwen2-VL and Qwen2.5-VL, head size 128
 SEGMENT_KINDS = ("text", "image", "video")
 TEXT_RESUME_RULES = ("spatial_extent", "largest_id")
 
@@ -38,8 +43,8 @@ def _segment_grid(kind: str, size, index: int, spatial_merge_size: int) -> tuple
     return t, h // spatial_merge_size, w // spatial_merge_size
 
 
-def mrope_position_ids(segments, *, spatial_merge_size: int = 1, text_resume: str = "spatial_extent"
-                       ) -> torch.Tensor:
+def mrope_position_ids(segments, *, spatial_merge_size: int = 1, text_resume: str = "spatial_extent",
+                       time_interval: float = 1.0) -> torch.Tensor:
     """The (3, seq) int64 (time, height, width) position ids of a mixed sequence.
 
     segments: a list of (kind, size) in order, e.g.
@@ -57,11 +62,15 @@ def mrope_position_ids(segments, *, spatial_merge_size: int = 1, text_resume: st
     - text_resume="largest_id" (the Qwen2-VL paper): to the segment's largest id + 1, i.e.
       s + max(t, h, w).
     The two rules agree for images (t = 1) and for videos with t <= max(h, w).
+    time_interval: Qwen2.5-VL's absolute time, tokens_per_second * second_per_grid_t (its processor's
+      temporal_patch_size / fps): frame f of a video gets time id s + floor(f * time_interval) instead
+      of s + f (transformers' get_vision_position_ids); images keep 1.
     Segments are laid out one by one (two vision segments in a row stay two grids; a real prompt
     separates them with vision start/end text tokens anyway).
     """
     spatial_merge_size = check_int(spatial_merge_size, "spatial_merge_size", minimum=1)
     check_choice(text_resume, "text_resume", TEXT_RESUME_RULES)
+    time_interval = check_positive(time_interval, "time_interval")
     if isinstance(segments, (str, bytes)) or not hasattr(segments, "__iter__"):
         raise ValueError(f"segments must be a list of (kind, size) pairs, got {segments!r}")
     parts = []
@@ -82,22 +91,24 @@ def mrope_position_ids(segments, *, spatial_merge_size: int = 1, text_resume: st
         t, h, w = _segment_grid(kind, size, index, spatial_merge_size)
         total += t * h * w
         check_budget(3 * total, "mrope_position_ids")
-        frames, rows, cols = torch.meshgrid(torch.arange(t), torch.arange(h), torch.arange(w), indexing="ij")
-        parts.append(torch.stack((frames, rows, cols)).reshape(3, -1) + start)
-        start += max(h, w) if text_resume == "spatial_extent" else max(t, h, w)
+        times = torch.arange(t) if kind == "image" else (torch.arange(t, dtype=torch.float64) * time_interval).long()
+        frames, rows, cols = torch.meshgrid(times, torch.arange(h), torch.arange(w), indexing="ij")
+        ids = torch.stack((frames, rows, cols)).reshape(3, -1) + start
+        parts.append(ids)
+        start = start + max(h, w) if text_resume == "spatial_extent" else int(ids.max()) + 1
     if not parts:
         raise ValueError("segments must describe at least one token, got an empty list")
     return torch.cat(parts, dim=1)
 
 
-def _check_section(mrope_section, pairs: int) -> tuple[int, int, int]:
+def _check_section(mrope_section, pairs: int | None) -> tuple[int, int, int]:
     if isinstance(mrope_section, (str, bytes)) or not hasattr(mrope_section, "__len__") \
             or len(mrope_section) != 3 \
             or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) and v >= 0
                        for v in mrope_section):
         raise ValueError(f"mrope_section must be three non-negative integers (time, height, width pairs), "
                          f"got {mrope_section!r}")
-    if sum(mrope_section) != pairs:
+    if pairs is not None and sum(mrope_section) != pairs:
         raise ValueError(f"mrope_section must add up to dim/2 = {pairs} pairs, got {list(mrope_section)} "
                          f"(sum {sum(mrope_section)})")
     return tuple(int(v) for v in mrope_section)
@@ -119,30 +130,51 @@ def _as_position_ids(position_ids, seq: int | None = None) -> torch.Tensor:
     return ids
 
 
-def mrope_angles(position_ids, dim: int, base: float = 10000.0, *, mrope_section=MROPE_SECTION
-                 ) -> torch.Tensor:
+def mrope_axes(mrope_section, pairs: int, *, interleaved: bool = False) -> torch.Tensor:
+    """The axis each of `pairs` rotation pairs follows, (pairs,) int64: 0 time, 1 height, 2 width.
+
+    Blocks (interleaved=False, Qwen2-VL / Qwen2.5-VL): the first mrope_section[0] pairs time, the next
+    mrope_section[1] height, the rest width; the sections must add up to `pairs`. Interleaved (Qwen3-VL,
+    Qwen3.5): height where j % 3 == 1 and j < 3 * mrope_section[1], width where j % 3 == 2 and
+    j < 3 * mrope_section[2], time elsewhere; any three non-negative integers are accepted, as
+    transformers accepts them."""
+    pairs = check_int(pairs, "pairs", minimum=1)
+    if not isinstance(interleaved, bool):
+        raise ValueError(f"interleaved must be True or False, got {interleaved!r}")
+    if not interleaved:
+        return torch.repeat_interleave(torch.arange(3), torch.tensor(_check_section(mrope_section, pairs)))
+    sections = _check_section(mrope_section, None)
+    axes = torch.zeros(pairs, dtype=torch.int64)
+    for axis in (1, 2):
+        axes[axis:min(3 * sections[axis], pairs):3] = axis
+    return axes
+
+
+def mrope_angles(position_ids, dim: int, base: float = 10000.0, *, mrope_section=MROPE_SECTION,
+                 interleaved: bool = False) -> torch.Tensor:
     """The angle of every pair at every token, (seq, dim/2) float64:
-    angle[k, j] = position_ids[a(j), k] * base^(-2j/dim), where a(j) = 0 (time) for the first
-    mrope_section[0] pairs, 1 (height) for the next mrope_section[1], 2 (width) for the rest."""
+    angle[k, j] = position_ids[a(j), k] * base^(-2j/dim), where a(j) is the axis of pair j
+    (see mrope_axes: three blocks, or interleaved)."""
     ids = _as_position_ids(position_ids)
     per_axis = [angles(ids[axis], dim, base) for axis in range(3)]  # each (seq, dim/2)
-    sections = _check_section(mrope_section, dim // 2)
-    axis_of_pair = torch.repeat_interleave(torch.arange(3), torch.tensor(sections))
+    axis_of_pair = mrope_axes(mrope_section, dim // 2, interleaved=interleaved)
     return torch.stack(per_axis)[axis_of_pair, :, torch.arange(dim // 2)].T
 
 
 def apply_mrope(x: torch.Tensor, position_ids, *, mrope_section=MROPE_SECTION, base: float = 10000.0,
-                layout: str = "half") -> torch.Tensor:
+                layout: str = "half", interleaved: bool = False) -> torch.Tensor:
     """M-RoPE of x (..., seq, dim) with (3, seq) (time, height, width) position_ids.
 
     Pair j turns by position_ids[a(j), k] * base^(-2j/dim) (see mrope_angles). layout="half"
     (pairs (j, j + dim/2), rotate_half) is what Qwen2-VL uses; "interleaved" pairs (2j, 2j+1).
+    interleaved=True: Qwen3-VL's and Qwen3.5's interleaved sections (see mrope_axes).
     With all three ids equal this is exactly rope_viz.apply_rope at those positions.
     (Qwen2-VL's checkpoints use base = 1e6.)
     """
     dim = check_rotary_input(x)
     check_positive(base, "base")
     check_layout(layout)
-    _check_section(mrope_section, dim // 2)
+    mrope_axes(mrope_section, dim // 2, interleaved=interleaved)
     ids = _as_position_ids(position_ids, x.shape[-2])
-    return rotate_pairs(x, mrope_angles(ids, dim, base, mrope_section=mrope_section), layout=layout)
+    return rotate_pairs(x, mrope_angles(ids, dim, base, mrope_section=mrope_section, interleaved=interleaved),
+                        layout=layout)

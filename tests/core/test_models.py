@@ -10,10 +10,8 @@ import pytest
 import torch
 from transformers import AutoConfig
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
-from transformers.models.deepseek_v3.modeling_deepseek_v3 import (
-    DeepseekV3RotaryEmbedding,
-    apply_rotary_pos_emb_interleave,
-)
+from transformers.models.deepseek_v3.modeling_deepseek_v3 import (DeepseekV3RotaryEmbedding,
+                                                                  apply_rotary_pos_emb_interleave)
 from transformers.models.gemma.modeling_gemma import GemmaRotaryEmbedding
 from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding
 from transformers.models.gptj.modeling_gptj import apply_rotary_pos_emb as gptj_apply_rotary_pos_emb
@@ -33,6 +31,9 @@ ROTARY_CLASSES = {
     "gemma": GemmaRotaryEmbedding, "phi3": Phi3RotaryEmbedding, "gpt_neox": GPTNeoXRotaryEmbedding,
     "deepseek_v3": DeepseekV3RotaryEmbedding,
 }
+ORIGINAL = ["Llama-2-7b-hf", "Meta-Llama-3-8B", "Llama-3.1-8B", "Mistral-7B-v0.1", "Mistral-7B-v0.3", "Qwen2.5-7B",
+            "Qwen2.5-7B-Instruct + YaRN", "DeepSeek-V3", "Phi-3-mini-128k-instruct (April 2024 release)",
+            "Phi-3-mini-128k-instruct (July 2024 update)", "gpt-neox-20b", "gpt-j-6b", "gemma-7b"]
 REQUIRED = {"Llama-2-7b-hf", "Meta-Llama-3-8B", "Llama-3.1-8B", "Mistral-7B-v0.1", "Mistral-7B-v0.3", "Qwen2.5-7B",
             "Qwen2.5-7B-Instruct + YaRN", "DeepSeek-V3", "Phi-3-mini-128k-instruct (April 2024 release)",
             "gpt-neox-20b", "gpt-j-6b", "gemma-7b"}
@@ -51,14 +52,17 @@ def hf_config_of(name):
 
 
 def test_presets_cover_the_required_models_and_cite_their_source():
-    assert REQUIRED <= set(NAMES)
+    assert REQUIRED <= set(NAMES) and set(ORIGINAL) <= set(NAMES)
+    assert len(set(NAMES) - set(ORIGINAL)) >= 10
     for name in NAMES:
         info = preset_info(name)
         assert info["source"].startswith("https://huggingface.co/") and info["source"].endswith("/config.json")
         assert info["checked"]
+        if "/" in name:  # the newer presets are named after the exact hub repository they copy
+            assert info["source"] == f"https://huggingface.co/{name}/blob/main/config.json"
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if preset_info(n)["config"]["model_type"] != "gptj"])
+@pytest.mark.parametrize("name", [n for n in ORIGINAL if preset_info(n)["config"]["model_type"] != "gptj"])
 def test_preset_frequencies_match_transformers_rotary_embedding(name):
     model = preset(name)
     config = hf_config_of(name)
@@ -84,7 +88,7 @@ def test_preset_values_from_their_configs():
     assert preset("Mistral-7B-v0.3").base == 1e6 and preset("Mistral-7B-v0.1").base == 1e4
     assert preset("Qwen2.5-7B").rope_scaling is None and preset("Qwen2.5-7B").max_position_embeddings == 131072
     deepseek = preset("DeepSeek-V3")
-    assert (deepseek.head_dim, deepseek.rotary_dim, deepseek.layout) == (64, 64, "interleaved")
+    assert (deepseek.head_dim, deepseek.rotary_dim, deepseek.layout) == (192, 64, "interleaved")
     assert deepseek.inv_freq()[1] == 1.0
     assert preset("Qwen2.5-7B-Instruct + YaRN").inv_freq()[1] == pytest.approx(1 + 0.1 * math.log(4))
     neox = preset("gpt-neox-20b")
@@ -123,20 +127,19 @@ def test_model_apply_matches_transformers_rotary_step(name):
 
 
 def test_deepseek_v3_apply_matches_transformers_interleaved_step():
+    """MLA: the 192-wide head passes its first 128 dims through and rotates the last 64 in neighbouring pairs."""
     model = preset("DeepSeek-V3")
     config = hf_config_of("DeepSeek-V3")
     rotary = DeepseekV3RotaryEmbedding(config)
     torch.manual_seed(1)
-    q = torch.randn(1, 2, len(POSITIONS), 64)
-    k = torch.randn(1, 1, len(POSITIONS), 64)
+    q = torch.randn(1, 2, len(POSITIONS), 192)
     cos, sin = rotary(q, torch.tensor([POSITIONS]))
-    q_hf, k_hf = apply_rotary_pos_emb_interleave(q, k, cos, sin)
+    q_hf, _ = apply_rotary_pos_emb_interleave(q[..., 128:], q[..., 128:], cos, sin)
     # transformers returns the rotated pairs de-interleaved (half layout); ours keeps the input layout
     ours_q = model.apply(q, POSITIONS)
-    ours_k = model.apply(k, POSITIONS, method="matrix")
     half_order = torch.cat((torch.arange(0, 64, 2), torch.arange(1, 64, 2)))
-    torch.testing.assert_close(ours_q[..., half_order], q_hf, rtol=0, atol=5e-3)
-    torch.testing.assert_close(ours_k[..., half_order], k_hf, rtol=0, atol=5e-3)
+    assert torch.equal(ours_q[..., :128], q[..., :128])
+    torch.testing.assert_close(ours_q[..., 128:][..., half_order], q_hf, rtol=0, atol=5e-3)
 
 
 def test_gptj_apply_matches_transformers_gptj_rotary_code():
@@ -153,13 +156,15 @@ def test_gptj_apply_matches_transformers_gptj_rotary_code():
 
 
 def test_model_rope_reads_5x_rope_parameters_and_json_text():
-    text = json.dumps({"model_type": "llama", "hidden_size": 512, "num_attention_heads": 4,
+    text = json.dumps({"model_type": "phi3", "hidden_size": 512, "num_attention_heads": 4,
                        "max_position_embeddings": 2048,
-                       "rope_parameters": {"rope_type": "linear", "factor": 2.0, "rope_theta": 123456.0,
-                                           "partial_rotary_factor": 0.5}})
+                       "rope_parameters": {"rope_type": "longrope", "short_factor": [2.0] * 32,
+                                           "long_factor": [3.0] * 32, "original_max_position_embeddings": 1024,
+                                           "rope_theta": 123456.0, "partial_rotary_factor": 0.5}})
     model = model_rope(text)
     assert (model.head_dim, model.rotary_dim, model.base) == (128, 64, 123456.0)
-    assert dict(model.rope_scaling) == {"rope_type": "linear", "factor": 2.0}
+    assert dict(model.rope_scaling) == {"rope_type": "longrope", "short_factor": (2.0,) * 32,
+                                        "long_factor": (3.0,) * 32, "original_max_position_embeddings": 1024}
     inv_freq, _ = model.inv_freq()
     expected = [123456.0 ** (-2 * i / 64) / 2 for i in range(32)]
     assert inv_freq.tolist() == pytest.approx(expected, rel=1e-13)
@@ -242,13 +247,13 @@ def with_(**changes):
                          "original_max_position_embeddings": 4096}), "flat list"),
     (with_(rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": -5}),
      "original_max_position_embeddings"),
-    (with_(rope_parameters={"full_attention": {"rope_type": "default"}, "sliding_attention": {"rope_type": "default"}}),
-     "nested"),
+    (with_(rope_parameters={"rope_type": "default", "sliding": {"rope_type": "default"}}), "nested"),
+    (with_(rope_parameters={"sliding_attention": {"rope_type": "default"}}), "no layer has"),
     (with_(rope_parameters={"rope_type": "default", "rope_theta": -1.0}), "rope_theta"),
     (with_(model_type=["llama"]), "model_type"),
     ({"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 512}, "rotary"),
     ({"model_type": "gpt_neox", "hidden_size": 6144, "num_attention_heads": 64, "rotary_pct": -0.25}, "rotary_pct"),
-    ({"model_type": "deepseek_v3", "qk_rope_head_dim": 63}, "even"),
+    ({"model_type": "deepseek_v3", "qk_rope_head_dim": 63}, "qk_rope_head_dim|even"),
 ])
 def test_malformed_configs_raise_value_error(config, match):
     with pytest.raises(ValueError, match=match):
@@ -257,7 +262,7 @@ def test_malformed_configs_raise_value_error(config, match):
 
 def test_partial_rotary_factor_giving_an_odd_rotary_size_is_rejected():
     with pytest.raises(ValueError, match="even"):
-        model_rope(with_(partial_rotary_factor=0.2890625))  # 128 * 0.2890625 = 37
+        model_rope(with_(model_type="phi3", partial_rotary_factor=0.2890625))  # 128 * 0.2890625 = 37
 
 
 def test_unknown_preset_and_bad_name():
