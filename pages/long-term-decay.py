@@ -1,14 +1,14 @@
 """Long-term decay: RoFormer's bound against distance, a sweep over bases, and measured mean scores."""
 
-import numpy as np
 import streamlit as st
 
 import explorer as ui
+from explorer.figures import line_chart
 from explorer.glossary import glossary
 from explorer.knobs import SWEEP_BASES
+from explorer.layout import knob_row, labelled, say
 from explorer.tryit import try_buttons
 from explorer.views import decay as view
-from explorer.figures import line_chart
 
 ui.enter()
 PAGE = "decay"
@@ -18,28 +18,19 @@ sampled_means = ui.cached(view.sampled_means)
 # the first screen: the title, the knobs and the bound beside the measured scores; the introduction and
 # the bound's formula follow the charts
 st.title(ui.t(f"{PAGE}.title"))
-cols = st.columns(4)
-dim = ui.knob(PAGE, "dim", where=cols[0])
-base = ui.knob(PAGE, "base", where=cols[1], format_func=ui.format_base)
-max_r = ui.knob(PAGE, "max_r", where=cols[2])
-log_x = ui.knob(PAGE, "log_x", where=cols[3])
+dim, base, max_r, log_x = knob_row(PAGE, "dim", "base", "max_r", "log_x")
 try_buttons(PAGE, {"big": {"base": 500000.0}, "small": {"base": 100.0}, "linear": {"log_x": False}})
 
 left, right = st.columns(2)
 with left:
     exponents = ui.knob(PAGE, "sweep", format_func=lambda e: ui.format_base(SWEEP_BASES[e]))
-    chosen = ui.t("decay.chosen_series", base=ui.format_base(base))
-    series = {chosen: bound_curve(dim, base, max_r)["bound"]}
-    for other in (SWEEP_BASES[e] for e in exponents):
-        if other != base:
-            series[ui.t("decay.sweep_series", base=ui.format_base(other))] = bound_curve(dim, other, max_r)["bound"]
-    ui.chart(line_chart(np.arange(max_r + 1, dtype=np.float32), series, title=ui.t("decay.bound_title", dim=dim),
-                        x_title=ui.t("decay.distance_axis"), y_title=ui.t("decay.bound_axis"), log_x=log_x,
-                        dashed=tuple(name for name in series if name != chosen)), key="bound")
+    lines = view.sweep_lines(dim, base, max_r, exponents, curve=bound_curve)
+    ui.chart(line_chart(bound_curve(dim, base, max_r)["distances"], dict(labelled(lines["series"])),
+                        title=ui.t("decay.bound_title", dim=dim), x_title=ui.t("decay.distance_axis"),
+                        y_title=ui.t("decay.bound_axis"), log_x=log_x,
+                        dashed=tuple(say(name) for name in lines["dashed"])), key="bound")
 with right:
-    knob_cols = st.columns(2)
-    samples = ui.knob(PAGE, "samples", where=knob_cols[0])
-    seed = ui.knob(PAGE, "seed", where=knob_cols[1])
+    samples, seed = knob_row(PAGE, "samples", "seed")
     means = sampled_means(dim, base, max_r, samples, seed, log_x)
     ui.chart(line_chart(means["distances"], {ui.t("decay.free_series"): means["free"],
                                              ui.t("decay.tied_series"): means["tied"]},
@@ -53,10 +44,7 @@ ui.explain(ui.t(f"{PAGE}.intro"))
 st.latex(r"B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2} |S_j|,\qquad S_j = \sum_{i=0}^{j-1} e^{\mathrm{i}\, r\theta_i},"
          r"\qquad \theta_i = \mathrm{base}^{-2i/d}")
 
-ripple = bound_curve(dim, base, max_r)
-st.markdown(ui.t("decay.ripple", max_r=max_r, base=ui.format_base(base), rises=ripple["rises"], steps=max_r,
-                 share=ripple["rises"] / max_r, start=ripple["start"], low=ripple["low"], low_at=ripple["low_at"],
-                 end=ripple["end"], ratio=ripple["ratio"]))
+st.markdown(say(view.ripple_reading(bound_curve(dim, base, max_r), base, max_r)))
 st.markdown(ui.t("decay.ripple_remark"))
 
 st.subheader(ui.t("decay.argument_header"))

@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from explorer.views import decay as view
+from explorer.views.phrases import phrase
 
 
 def hand_bound(dim, base, distances):
@@ -82,3 +83,27 @@ def test_sampled_distances_when_they_do_not_fit(log_x):
         np.testing.assert_allclose(r, np.round(np.linspace(0, 4096, 256)), atol=0)
     expected = hand_scores(4, 10000.0, r[[0, 1, 100, -1]].astype(np.float64), 8, 0, False)
     np.testing.assert_allclose(means["free"][[0, 1, 100, -1]], expected, rtol=1e-5, atol=1e-5)
+
+
+def test_sweep_lines_put_the_chosen_base_first_and_dash_the_others():
+    asked = []
+
+    def curve(dim, base, max_r):  # a stand-in for bound_curve that records what it was asked for
+        asked.append(base)
+        return {"bound": np.full(max_r + 1, base, dtype=np.float32)}
+
+    lines = view.sweep_lines(8, 1e4, 3, [2, 4, 6], curve=curve)  # 10^4 is the chosen base: drawn once
+    assert asked == [1e4, 1e2, 1e6]
+    assert [name for name, _ in lines["series"]] == [phrase("decay.chosen_series", base="10,000"),
+                                                     phrase("decay.sweep_series", base="100"),
+                                                     phrase("decay.sweep_series", base="1,000,000")]
+    assert lines["dashed"] == [name for name, _ in lines["series"][1:]]
+    assert view.sweep_lines(8, 1e4, 3, [], curve=curve)["dashed"] == []
+
+
+def test_ripple_reading_and_the_distances():
+    ripple = view.bound_curve(16, 100.0, 40)
+    assert ripple["distances"].tolist() == list(range(41))
+    said = view.ripple_reading(ripple, 100.0, 40)
+    assert said.args["base"] == "100" and said.args["share"] == ripple["rises"] / 40
+    assert said.args["start"] == pytest.approx((16 / 2 + 1) / 2)  # B(0) = (d/2 + 1)/2
