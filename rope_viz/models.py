@@ -446,7 +446,7 @@ FAMILIES = {
     "qwen3_vl_text": _Family(partial="ignore", mrope="interleaved", mrope_section=(24, 20, 20),
                              defaults={"head_dim": 128, "rope_theta": 500000.0}),
     "qwen3_vl_moe_text": _Family(partial="ignore", mrope="interleaved", mrope_section=(24, 20, 20),
-                                 defaults={"head_dim": 128, "rope_theta": 500000.0}),
+                                 defaults={"rope_theta": 500000.0}),
     "deepseek_v2": _Family(**_DEEPSEEK), "deepseek_v3": _Family(**_DEEPSEEK), "kimi_k2": _Family(**_DEEPSEEK),
     "deepseek_v32": _Family(**dict(_DEEPSEEK, pattern=_indexed)),
     "gpt_oss": _Family(partial="ignore", pattern=_every_nth_full("sliding_window_pattern", 2, "sliding_attention"),

@@ -474,3 +474,24 @@ def test_report_measured_differences(capsys):
     with capsys.disabled():
         for key in sorted(MEASURED):
             print(f"\n  largest difference vs transformers 5.23, {key}: {MEASURED[key]:.3g}", end="")
+
+
+def test_family_defaults_are_transformers_config_defaults():
+    """FAMILIES' defaults (for keys hub files omit) equal the defaults of transformers' config classes."""
+    import dataclasses
+
+    from rope_viz.models import FAMILIES
+
+    for model_type, family in FAMILIES.items():
+        if not family.defaults:
+            continue
+        hf = AutoConfig.for_model("deepseek_v3" if model_type == "kimi_k2" else model_type)  # Kimi K2 runs V3's code
+        fields = {f.name: f.default for f in dataclasses.fields(type(hf))}
+        for key, value in family.defaults.items():
+            if key == "rope_theta":
+                expected = hf.rope_parameters["rope_theta"]
+            elif key == "global_head_dim":  # Gemma 4 pops it from the keyword arguments with default 512
+                expected = 512
+            else:
+                expected = fields[key]
+            assert value == expected, (model_type, key, value, expected)
