@@ -3,11 +3,12 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.glossary import glossary
 from explorer.animation_export import phase_gif
+from explorer.figures import heatmap, line_chart, matrix_panels, pair_turn_animation
+from explorer.glossary import glossary
+from explorer.layout import knob_row, metric_row, metric_stack, say, section
 from explorer.tryit import try_buttons
 from explorer.views import phase as view
-from explorer.figures import heatmap, line_chart, matrix_panels, pair_turn_animation
 
 ui.enter()
 PAGE = "phase"
@@ -18,13 +19,8 @@ all_pairs = ui.cached(view.all_pairs)
 # the first screen: the title, the knobs in one row, and the score of both tokens sliding together (flat)
 # against the key alone sliding (moving); the introduction and the three steps follow
 st.title(ui.t(f"{PAGE}.title"))
-cols = st.columns(6)
-m = ui.knob(PAGE, "m", where=cols[0])
-n = ui.knob(PAGE, "n", where=cols[1])
-dim = ui.knob(PAGE, "dim", where=cols[2])
-base = ui.knob(PAGE, "base", where=cols[3], format_func=ui.format_base)
-pair = ui.knob(PAGE, "pair", where=cols[4], hi=dim // 2 - 1, default=min(1, dim // 2 - 1))
-seed = ui.knob(PAGE, "seed", where=cols[5])
+m, n, dim, base, pair, seed = knob_row(PAGE, "m", "n", "dim", "base", "pair", "seed",
+                                       pair=lambda v: {"hi": v["dim"] // 2 - 1})
 try_buttons(PAGE, {"far": {"m": 100, "n": 103}, "same": {"m": 40, "n": 40}, "big": {"base": 500000.0, "dim": 64}})
 dims = all_pairs(m, n, dim, base, seed)
 scores = {ui.t("phase.both_series"): dims["both"], ui.t("phase.key_series"): dims["key_only"]}
@@ -40,28 +36,22 @@ check = pair_rotations(m, n, dim, base, pair)
 st.caption(ui.t("phase.theta_caption", i=pair, theta=check["theta"], m_angle=check["m_angle"],
                 n_angle=check["n_angle"]))
 
-st.subheader(ui.t("phase.step1_header"))
-st.markdown(ui.t("phase.step1_text"))
+section("phase.step1")
 st.latex(r"R(\alpha)^{\top} = \begin{pmatrix} \cos\alpha & \sin\alpha \\ -\sin\alpha & \cos\alpha \end{pmatrix}"
          r" = \begin{pmatrix} \cos(-\alpha) & -\sin(-\alpha) \\ \sin(-\alpha) & \cos(-\alpha) \end{pmatrix}"
          r" = R(-\alpha),\qquad R(\alpha)^{\top} R(\alpha) = I \;\Rightarrow\; R(\alpha)^{\top} = R(\alpha)^{-1}")
-cols = st.columns(2)
-cols[0].metric(ui.t("phase.transpose_error"), f"{check['transpose_error']:.1e}")
-cols[1].metric(ui.t("phase.negative_error"), f"{check['negative_error']:.1e}")
+metric_row(view.inverse_metrics(check))
 st.caption(ui.t("phase.inverse_note"))
 
-st.subheader(ui.t("phase.step2_header"))
-st.markdown(ui.t("phase.step2_text"))
+section("phase.step2")
 st.latex(r"R(\alpha)\,R(\beta) = R(\alpha + \beta)\quad\Rightarrow\quad "
          r"R_n R_m^{-1} = R(n\theta)\,R(-m\theta) = R\big((n - m)\theta\big) = R_{n-m}")
-panel_titles = [ui.t("phase.panel_rm", m=m), ui.t("phase.panel_rn", n=n), ui.t("phase.panel_product"),
-                ui.t("phase.panel_relative", d=n - m)]
-ui.chart(matrix_panels(check["matrices"], panel_titles, title=ui.t("phase.matrices_title"),
-                       x_title=ui.t("phase.column"), y_title=ui.t("phase.row")), key="matrices")
+ui.chart(matrix_panels(check["matrices"], [say(title) for title in view.panel_titles(m, n)],
+                       title=ui.t("phase.matrices_title"), x_title=ui.t("phase.column"), y_title=ui.t("phase.row")),
+         key="matrices")
 st.metric(ui.t("phase.relative_error"), f"{check['relative_error']:.1e}")
 
-st.subheader(ui.t("phase.step3_header"))
-st.markdown(ui.t("phase.step3_text"))
+section("phase.step3")
 st.latex(r"q_m \cdot k_n = (R_m q)^{\top}(R_n k) = q^{\top} R_m^{\top} R_n\, k "
          r"\overset{\text{1}}{=} q^{\top} R_m^{-1} R_n\, k \overset{\text{2}}{=} q^{\top} R_{n-m}\, k")
 
@@ -84,17 +74,13 @@ ui.chart(slide_figure(m, n, dim, base, pair, seed), key="slide",
          gif=lambda: phase_gif(steps, path["query"], path["key"]))
 st.markdown(ui.t("phase.spread", frames=len(steps), last=steps[-1], spread=path["spread"]))
 
-st.subheader(ui.t("phase.dims_header"))
-st.markdown(ui.t("phase.dims_text"))
+section("phase.dims")
 st.latex(r"R_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0),\, R(m\theta_1),\, \dots,\, R(m\theta_{d/2-1})\big),"
          r"\qquad R_{\Theta,m}^{\top} R_{\Theta,n} = \operatorname{diag}\big(R((n-m)\theta_i)\big) = R_{\Theta,n-m}")
 block = heatmap(dims["block"], title=ui.t("phase.block_title", m=m, d=dim), x_title=ui.t("phase.column"),
                 y_title=ui.t("phase.row"), colorbar_title=ui.t("phase.entry"))
 with ui.chart_beside(block, key="block"):
-    st.metric(ui.t("phase.lhs"), f"{dims['rotated']:.4g}", help=ui.t("phase.digits_help", value=f"{dims['rotated']:.15f}"))
-    st.metric(ui.t("phase.rhs"), f"{dims['relative']:.4g}", help=ui.t("phase.digits_help", value=f"{dims['relative']:.15f}"))
-    st.metric(ui.t("phase.difference"), f"{dims['difference']:.1e}")
-    st.metric(ui.t("phase.matrix_error"), f"{dims['matrix_error']:.1e}")
+    metric_stack(view.block_metrics(dims))
 
 glossary("position", "pair", "shift")
 ui.questions(PAGE, m=m, n=n, dim=dim, base=base, pair=pair)

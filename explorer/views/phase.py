@@ -12,6 +12,8 @@ from rope_viz import angles, inv_freq, random_tokens, rotation_matrix, to_numpy
 from rope_viz._checks import check_int
 from rope_viz.complex2d import relative_rotation, score_identity, shared_shift, shifted_scores
 
+from .phrases import Metric, Phrase, metric, phrase
+
 SCORE_SHIFTS = tuple(range(65))  # shifts of the d-dimensional score chart
 
 
@@ -70,3 +72,26 @@ def all_pairs(m: int, n: int, dim: int, base: float, seed: int) -> dict:
             "rotated": identity.rotated, "relative": identity.relative, "difference": identity.difference,
             "matrix_error": identity.matrix_error, "shifts": list(SCORE_SHIFTS),
             "both": to_numpy(both), "key_only": to_numpy(key_only)}
+
+
+# What the page writes, from the values above.
+def inverse_metrics(check: dict) -> list[Metric]:
+    """Step 1 (pair_rotations): how far R^T is from R^-1 and from R(-angle)."""
+    return [metric("phase.transpose_error", f"{check['transpose_error']:.1e}"),
+            metric("phase.negative_error", f"{check['negative_error']:.1e}")]
+
+
+def panel_titles(m: int, n: int) -> list[Phrase]:
+    """The four 2x2 matrices of step 2: R_m, R_n, their product and R_(n-m)."""
+    return [phrase("phase.panel_rm", m=m), phrase("phase.panel_rn", n=n), phrase("phase.panel_product"),
+            phrase("phase.panel_relative", d=n - m)]
+
+
+def block_metrics(dims: dict) -> list[Metric]:
+    """The d-dimensional check (all_pairs): the score both ways, their difference, the matrices' gap."""
+    return [metric("phase.lhs", f"{dims['rotated']:.4g}",
+                   help=phrase("phase.digits_help", value=f"{dims['rotated']:.15f}")),
+            metric("phase.rhs", f"{dims['relative']:.4g}",
+                   help=phrase("phase.digits_help", value=f"{dims['relative']:.15f}")),
+            metric("phase.difference", f"{dims['difference']:.1e}"),
+            metric("phase.matrix_error", f"{dims['matrix_error']:.1e}")]

@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 import torch
 
+from explorer.views import phase as view
 from explorer.views.phase import SCORE_SHIFTS, all_pairs, pair_rotations, slide, theta_of, turn_shifts
+from explorer.views.phrases import phrase
 from rope_viz import random_tokens
 from support.rope_reference import pair_rope
 
@@ -44,7 +46,8 @@ def test_pair_rotations_by_hand(m, n, dim, base, pair):
     out = pair_rotations(m, n, dim, base, pair)
     theta = base ** (-2 * pair / dim)
     assert out["theta"] == pytest.approx(theta, rel=1e-15)
-    assert out["m_angle"] == pytest.approx(m * theta, rel=1e-15) and out["n_angle"] == pytest.approx(n * theta, rel=1e-15)
+    assert out["m_angle"] == pytest.approx(m * theta, rel=1e-15)
+    assert out["n_angle"] == pytest.approx(n * theta, rel=1e-15)
     assert len(out["matrices"]) == 4
     for got, angle in zip(out["matrices"], (m * theta, n * theta, (n - m) * theta, (n - m) * theta)):
         assert got.dtype == np.float32
@@ -92,3 +95,15 @@ def test_all_pairs_by_hand(m, n, dim, base, seed):
     np.testing.assert_allclose(out["both"], both, rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(out["key_only"], key_only, rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(out["both"], rotated, rtol=1e-6, atol=1e-6)  # sliding both changes nothing
+
+
+def test_what_the_page_writes():
+    check = {"transpose_error": 0.0, "negative_error": 1.5e-16}
+    assert [m.value for m in view.inverse_metrics(check)] == ["0.0e+00", "1.5e-16"]
+    assert view.panel_titles(3, 10) == [phrase("phase.panel_rm", m=3), phrase("phase.panel_rn", n=10),
+                                        phrase("phase.panel_product"), phrase("phase.panel_relative", d=7)]
+    dims = {"rotated": 1.2345678, "relative": 1.2345679, "difference": 1e-7, "matrix_error": 2e-16}
+    lhs, rhs, difference, matrix = view.block_metrics(dims)
+    assert (lhs.value, rhs.value) == ("1.235", "1.235")
+    assert lhs.help == phrase("phase.digits_help", value="1.234567800000000")
+    assert (difference.value, matrix.value) == ("1.0e-07", "2.0e-16")
