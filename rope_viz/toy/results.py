@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import statistics
 from collections import defaultdict
 from pathlib import Path
@@ -116,11 +117,14 @@ def load_results(path) -> dict:
 
 
 def save_results(doc: dict, path) -> Path:
-    """Validate and write a results document as indented JSON; returns the path."""
+    """Validate and write a results document as indented JSON; returns the path. The file is
+    written beside and then renamed, so a run stopped meanwhile leaves the previous file whole."""
     validate_results(doc)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    os.replace(part, path)
     return path
 
 

@@ -289,7 +289,9 @@ def _main_grid(args, argv, command, device) -> int:
             bar.update(1)
             c = run["config"]
             bar.set_postfix_str(f"{c['task']}/{c['encoding']}/seed{c['seed']} {run['train_seconds']:.0f}s")
-        grid_argv = _without_option(argv, "--max-runs")  # the whole grid's command: no sitting's limit
+        # the whole grid's command: without a sitting's limit or its process count (one thread each,
+        # the same numbers with any count)
+        grid_argv = _without_option(_without_option(argv, "--max-runs"), "--workers")
         options = {"steps": args.steps, "seeds": tuple(args.seeds), "tasks": tuple(args.tasks),
                    "workers": args.workers, "command": shlex.join(["python", "-m", "rope_viz.toy", *grid_argv]),
                    "argv": grid_argv, "sitting_command": command, "progress": progress, "device": device,

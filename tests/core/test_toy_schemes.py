@@ -223,3 +223,16 @@ def test_without_option_drops_a_sittings_limit():
     assert runner._without_option(["grid4", "--max-runs", "3", "--workers", "2"], "--max-runs") == [
         "grid4", "--workers", "2"]
     assert runner._without_option(["grid4", "--max-runs=3"], "--max-runs") == ["grid4"]
+
+
+def test_grid4_command_line_records_the_grid_and_the_sitting(tmp_path, monkeypatch):
+    seen = {}
+    monkeypatch.setattr(runner, "run_grid4", lambda path, **kw: seen.update(kw, path=path) or {
+        "runs": [], "wall_seconds": 0.0})
+    out = tmp_path / "g.json"
+    argv = ["grid4", "--tasks", "passkey", "--max-runs", "2", "--workers", "1", "--device", "cpu", "--out", str(out)]
+    assert runner.main(argv) == 0
+    assert seen["path"] == out and seen["max_runs"] == 2 and seen["workers"] == 1 and seen["tasks"] == ("passkey",)
+    assert seen["argv"] == ["grid4", "--tasks", "passkey", "--device", "cpu", "--out", str(out)]
+    assert seen["command"] == "python -m rope_viz.toy " + " ".join(seen["argv"])
+    assert seen["sitting_command"] == "python -m rope_viz.toy " + " ".join(argv)
