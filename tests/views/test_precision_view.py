@@ -10,7 +10,10 @@ import numpy as np
 import pytest
 import torch
 
+from explorer.figures import PALETTE
 from explorer.knobs import PAGE_KNOBS
+from explorer.text import LANGS, text
+from explorer.views.phrases import Phrase
 from explorer.views import precision as view
 from rope_viz import random_attention_inputs
 from rope_viz.precision import RECIPES
@@ -165,3 +168,95 @@ def test_limits():
     known = view.limits()
     assert known["bfloat16"]["exact_up_to"] == 256 and known["float16"]["exact_up_to"] == 2048
     assert known["float16"]["overflow_from"] == 65_520 and known["float32"]["exact_up_to"] == 1 << 24
+
+
+# ----------------------------------------------------------------------------- what the page places
+
+
+def rendered(said: Phrase, lang: str) -> str:
+    """A Phrase in words, as the page's layout helpers put it (nested Phrases first)."""
+    args = {name: rendered(value, lang) if isinstance(value, Phrase) else value for name, value in said.args.items()}
+    return text(said.key, lang, **args)
+
+
+def test_lines_are_drawn_with_the_references_on_top_in_fixed_colours(curves):
+    assert view.DRAW_ORDER == ("bf16-positions", "fp16-positions", "bf16-tables", "fp16-tables", "fp64", "fp32")
+    assert list(view.pair_errors(curves, 1)) == list(view.DRAW_ORDER)
+    indices = list(view.SERIES_COLORS.values())
+    assert set(view.SERIES_COLORS) == set(RECIPES) | {"rounding"}
+    assert len(set(indices)) == len(indices) and max(indices) < len(PALETTE)  # no two lines share a colour
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_series_has_a_name(lang):
+    names = [text(view.series_key(series), lang) for series in (*RECIPES, "true", "exact", "rounding")]
+    assert len(set(names)) == len(names)
+    assert view.series_key("bf16-positions") == "precision.recipe_bf16_positions"
+
+
+@pytest.mark.parametrize(("dim", "hi", "default"), [(4, 1, 1), (8, 3, 3), (34, 16, 16), (128, 63, 16)])
+def test_the_pair_knob_narrows_to_the_head(dim, hi, default):
+    assert view.pair_knob(dim) == {"hi": hi, "default": default}
+
+
+def test_staircase_lines_and_metrics():
+    stairs = view.staircase(4090, DIM, BASE, 1)
+    lines = view.staircase_series(stairs)
+    assert list(lines["positions"]) == ["true", "bf16-positions", "fp16-positions"]
+    assert list(lines["angles"]) == ["exact", "bf16-positions"]
+    assert lines["positions"]["bf16-positions"] is stairs["bf16_position"]
+    shown = {m.label.key: m.value for m in view.staircase_metrics(stairs)}
+    # 4,090..4,140 in bfloat16: 4,090..4,112 give 4,096 (23 positions; 4,112 is a tie and goes to the even
+    # 4,096), 4,113..4,140 give 4,128 (28 positions); 4,112 moves furthest, by 16
+    assert shown == {"precision.steps": "2", "precision.widest": "28", "precision.largest_shift": "16",
+                     "precision.gap": "32"}
+
+
+def test_score_notes():
+    collapsed = view.scores(1_000_000, "bf16-positions", DIM, BASE, 0)
+    kept = view.scores(1_000, "fp32", DIM, BASE, 0)
+    assert view.collapsed_note(collapsed) == Phrase("precision.collapsed", {"window": view.SCORE_WINDOW})
+    assert view.collapsed_note(kept) is None
+    assert [m.value for m in view.score_metrics(kept)][2] == f"{view.SCORE_WINDOW} / {view.SCORE_WINDOW}"
+    assert {m.help.key for m in view.relative_metrics(kept)} == {"precision.shift_help", "precision.toeplitz_help"}
+    said = rendered(view.scores_result(collapsed, "bf16-positions", 1_000_000), "en")
+    assert "bf16 positions" in said and "1,000,000" in said
+
+
+def test_fix_lines_metrics_and_verdict(curves):
+    fix = view.fix_series(curves)
+    assert list(fix) == ["rounding", *view.FIX_RECIPES]
+    assert np.all(fix["rounding"] == np.float32(curves["bf16_rounding"]))
+    assert np.array_equal(fix["fp32"], curves["worst"]["fp32"])
+    values = [m.value for m in view.fix_metrics(curves)]
+    start = curves["float64_from"]
+    assert values[3] == ("—" if start is None else f"{start:,}")
+    never = {**curves, "float64_from": None}
+    assert view.fix_result(never) == Phrase("precision.fix_never")
+    assert view.fix_result({**curves, "float64_from": 40_000}).args["position"] == 40_000
+    assert [m.value for m in view.fix_metrics(never)][3] == "—"
+
+
+def test_limit_metrics_read_the_cores_limits():
+    assert [m.value for m in view.limit_metrics(view.limits())] == ["256", "2,048", "65,520", "16,777,216"]
+
+
+def test_timing_caption_says_when_float64_is_missing():
+    assert view.timing_caption({"finite": True}).key == "precision.timing_caption"
+    assert view.timing_caption({"finite": False}).key == "precision.timing_no_float64"
+    labels = [m.value for m in view.timing_metrics({"ratio": 1.234, "ratio_reduced": 0.5})]
+    assert labels == ["1.23×", "0.50×"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_phrase_the_view_returns_reads_in_both_languages(curves, lang):
+    stairs = view.staircase(4090, DIM, BASE, 1)
+    scored = view.scores(1_000_000, "bf16-positions", DIM, BASE, 0)
+    timed = {"finite": True, "ratio": 2.0, "ratio_reduced": 1.0}
+    metrics = [*view.limit_metrics(view.limits()), *view.staircase_metrics(stairs), *view.score_metrics(scored),
+               *view.relative_metrics(scored), *view.fix_metrics(curves), *view.timing_metrics(timed)]
+    phrases = [m.label for m in metrics] + [m.help for m in metrics if m.help is not None] + [
+        view.collapsed_note(scored), view.scores_result(scored, "fp16-tables", 1_000_000), view.fix_result(curves),
+        view.fix_result({**curves, "float64_from": None}), view.timing_caption(timed)]
+    for said in phrases:
+        assert rendered(said, lang).strip()
