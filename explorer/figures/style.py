@@ -7,7 +7,11 @@ import plotly.graph_objects as go
 PALETTE = ("#d1495b", "#00798c", "#edae49", "#30638e", "#66a182", "#8d6a9f", "#003d5b", "#e07a5f")
 DIVERGING = "RdBu_r"
 SEQUENTIAL = "Viridis"
-FONT = "Inter, 'Noto Sans SC', 'Microsoft YaHei', sans-serif"
+# the page's own typeface (the theme's `font` in .streamlit/config.toml, the same list): Streamlit's bundled
+# Source Sans for Latin, then Simplified Chinese families by their installed names (Debian's fonts-noto-cjk
+# is "Noto Sans CJK SC"; without it a visitor gets Noto Sans SC, Source Han Sans SC, PingFang SC on a Mac,
+# Microsoft YaHei on Windows, else the browser's sans-serif)
+FONT = "'Source Sans', 'Noto Sans CJK SC', 'Noto Sans SC', 'Source Han Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif"
 HEIGHT = 420
 GRID = "#ebebeb"
 AXIS_LINE = "#c8c8c8"

@@ -44,3 +44,15 @@ def test_latin_text_keeps_the_apps_own_font(page, open_app):
     for selector in ("[data-testid=stMain] h1", "[data-testid=stMain] [data-testid=stMarkdownContainer] p"):
         used = fonts_used(page, selector)
         assert used and all(family.startswith("SourceSans") for family in used), (selector, used)
+
+
+def test_chinese_chart_text_is_drawn_with_a_simplified_chinese_font(page, open_app):
+    """Chart titles are SVG text with the figures' own font list: in Chinese it resolves to a Simplified
+    Chinese family too, not to the Japanese shapes Chromium picks by the page's language."""
+    open_app("relative-attention", "lang=zh")
+    assert_clean(page)
+    page.wait_for_selector(".main-svg .gtitle")
+    used = fonts_used(page, ".main-svg .gtitle")
+    cjk = {family: glyphs for family, glyphs in used.items() if "CJK" in family or "Han" in family
+           or family in SIMPLIFIED}
+    assert cjk and all(family in SIMPLIFIED for family in cjk), f"the Chinese chart title was drawn with {used}"

@@ -4,6 +4,8 @@ layer of invisible points that catches clicks, left out of the chart's CSV."""
 import csv
 import io
 import math
+import tomllib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from explorer.charts import picked_cell
 from explorer.exports import figure_csv
 from explorer.figures import PICK_SIDE, heatmap, pick_layer
+from explorer.figures import style
 
 
 def event(*points):
@@ -45,3 +48,9 @@ def test_the_pick_layer_covers_the_cells_and_stays_out_of_the_csv():
     assert set(layer.x) == set(layer.y) == set(kept[::step].tolist())
     assert figure_csv(fig) == before
     assert len(list(csv.reader(io.StringIO(before)))) == 300 * 300 + 1
+
+
+def test_charts_use_the_pages_font_list():
+    """The figures' font list is the theme's: chart text and page text in one typeface, Chinese included."""
+    theme = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())["theme"]
+    assert style.FONT == theme["font"] == theme["headingFont"]
