@@ -72,7 +72,7 @@ with ui.chart_beside(costs, key="costs"):
     table(view.cost_table(methods, micro))
     table(view.gap_table(gaps))
 st.caption(ui.t("implementation.timing_caption", device=describe(ui.device()), seq=seq, dim=dim,
-                gap=max(gaps.values())))
+                gap=say(view.gap_sentence(max(gaps.values())))))
 
 # 3. Two layouts, one model
 section("implementation.layout")

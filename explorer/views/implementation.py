@@ -220,6 +220,13 @@ def printed_note() -> Phrase:
                   printed_norm=note.printed_norm, rounded=note.with_rounded_table[1])
 
 
+def gap_sentence(gap: float) -> Phrase:
+    """What the largest difference between the methods means: none at all, or float32 rounding."""
+    if gap == 0.0:
+        return phrase("implementation.gap_none")
+    return phrase("implementation.gap_rounding", gap=gap)
+
+
 def worked_metrics(r: WorkedRotation) -> list[Metric]:
     return [metric(f"implementation.{key}", f"{value:.5f}")
             for key, value in zip(("result_first", "result_second", "norm_before", "norm_after"),

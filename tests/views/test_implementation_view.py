@@ -243,3 +243,9 @@ def test_partial_split_and_value_lines():
                                                    for n in worked.VALUE_VARIANTS]
     owners = worked.pair_map(6)
     assert owners["coordinates"].tolist() == list(range(6)) and owners["owners"].shape == (2, 6)
+
+
+def test_gap_sentence_says_exact_agreement_when_there_is_no_difference():
+    assert worked.gap_sentence(0.0).key == "implementation.gap_none"
+    rounded = worked.gap_sentence(2.4e-7)
+    assert rounded.key == "implementation.gap_rounding" and rounded.args == {"gap": 2.4e-7}
