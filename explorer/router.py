@@ -115,3 +115,11 @@ def lesson_links(current: str, pages: dict) -> None:
         after = TOPICS[step + 1]
         forward.page_link(pages[after], label=session.t("common.lesson_next", title=session.t(f"{after}.nav")),
                           icon=":material/arrow_forward:")
+        return
+    # the last step: what the lesson covered, and where to go from here
+    with forward.container(border=True, key="lesson-finished"):
+        st.markdown(session.t("common.lesson_finished", total=len(TOPICS)))
+        st.page_link(pages["home"], label=session.t("common.lesson_home"), icon=":material/home:")
+        st.page_link(pages["long_context"], label=session.t("common.lesson_again",
+                                                             title=session.t("long_context.nav")),
+                     icon=":material/replay:")

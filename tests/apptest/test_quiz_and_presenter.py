@@ -155,3 +155,14 @@ def test_home_offers_the_lesson_and_a_card_for_every_topic():
     labels = [link.proto.label for link in links]
     assert text.text("home.start_lesson") in labels[0]
     assert len(links) == 1 + len(TOPICS)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_last_lesson_step_ends_with_a_finish_panel(lang):
+    at = open_page(TOPICS[-1], lang=lang)
+    check_clean(at)
+    said = " ".join(md.value for md in at.markdown)
+    assert text.text("common.lesson_finished", lang, total=len(TOPICS)) in said
+    assert text.text("common.lesson_next", lang, title="").strip() not in said
+    middle = open_page(TOPICS[0], lang=lang)
+    assert text.text("common.lesson_finished", lang, total=len(TOPICS)) not in " ".join(m.value for m in middle.markdown)

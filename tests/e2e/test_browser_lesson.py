@@ -44,6 +44,11 @@ def test_the_lesson_from_home_to_the_last_step(page, open_app):
         if step + 1 < len(TOPICS):
             main_link(page, text.text("common.lesson_next", title=text.text(f"{TOPICS[step + 1]}.nav"))).click()
     assert page.locator(f"{MAIN} a").filter(has_text=text.text("common.lesson_next", title="")).count() == 0
+    # the last step ends with a finish panel: what was covered, and links onward
+    expect(page.locator(f"{MAIN} .st-key-lesson-finished")).to_contain_text("You have finished the lesson")
+    main_link(page, text.text("common.lesson_home")).click()
+    wait_for_app(page, timeout=LOAD_TIMEOUT_MS)
+    expect(main_link(page, text.text("home.start_lesson"))).to_be_visible()
 
 
 def test_presenter_flag_stays_in_the_shared_link(page, open_app):
