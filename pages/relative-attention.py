@@ -5,7 +5,7 @@ import streamlit as st
 import explorer as ui
 from explorer.figures import heatmap, heatmap_grid, mark_cell, pick_layer
 from explorer.glossary import glossary
-from explorer.layout import caption, knob_row, metric_row, named, sentences
+from explorer.layout import caption, knob_row, metric_row, named, say, section, sentences
 from explorer.tryit import try_buttons
 from explorer.views import relative as view
 
@@ -54,9 +54,8 @@ with charts:
     ui.charts_side_by_side(scores_fig, "scores", profile_fig, "profile", on_pick_left=pick)
     caption(view.thinned(kept, seq))
 
-st.subheader(ui.t("relative.why_header"))
-st.markdown(ui.t("relative.why_text"))
-st.markdown(ui.t("relative.same_text" if same else "relative.random_text"))
+section("relative.why")
+st.markdown(say(view.content_text(same)))
 metric_row(view.score_metrics(scored))
 
 st.subheader(ui.t("relative.shift_header"))
@@ -80,7 +79,7 @@ with text_col:
     st.caption(ui.t("relative.weights_caption", top=weighed["top"]))
 with chart_col:
     ui.chart(heatmap_grid({"": weighed["drawn"]}, columns=1,
-                          title=ui.t("relative.weights_title_causal" if causal else "relative.weights_title"),
+                          title=say(view.weights_title(causal)),
                           colorscale="Viridis", zmid=None, zmin=0.0, zmax=weighed["top"],
                           colorbar_title=ui.t("relative.weight_bar"), height=440,
                           **ui.position_axes(weighed["kept"])), key="weights")

@@ -63,6 +63,15 @@ def cell_reading(scored: dict, seq: int, m: int, n: int, score: float, same: boo
             phrase("relative.cell_same" if same else "relative.cell_random")]
 
 
+def content_text(same: bool) -> Phrase:
+    """Why the score map looks as it does for this content: one token repeated, or random tokens."""
+    return phrase("relative.same_text" if same else "relative.random_text")
+
+
+def weights_title(causal: bool) -> Phrase:
+    return phrase("relative.weights_title_causal" if causal else "relative.weights_title")
+
+
 def thinned(kept, seq: int) -> Phrase | None:
     """The caption of a score map drawn thinned (None when every position is drawn)."""
     return phrase("relative.thinned", s=int(kept[1]), s2=int(kept[2]), n=seq) if len(kept) < seq else None

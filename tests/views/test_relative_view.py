@@ -99,5 +99,9 @@ def test_what_the_page_writes():
     assert view.cell_reading(scored, 3, 0, 2, 0.5, same=False)[1] == phrase("relative.cell_random")
     assert view.thinned(np.arange(0, 512, 4), 2048) == phrase("relative.thinned", s=4, s2=8, n=2048)
     assert view.thinned(np.arange(64), 64) is None
+    assert (view.content_text(True), view.content_text(False)) == (phrase("relative.same_text"),
+                                                                   phrase("relative.random_text"))
+    assert (view.weights_title(True), view.weights_title(False)) == (phrase("relative.weights_title_causal"),
+                                                                     phrase("relative.weights_title"))
     assert [m.value for m in view.score_metrics(scored)] == ["0.000123", "12.5"]
     assert [m.value for m in view.residual_metrics({"largest": 2.5e-6}, scored)] == ["2.50e-06", "2.0e-07"]
