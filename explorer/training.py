@@ -1,11 +1,17 @@
-"""The live training run of the trained-models page: at most one at a time per server process.
+"""The live training run of the trained-models page: a budget shared by the whole server.
 
-A visitor's "Train it yourself" button calls `start(config, owner)`. The run trains in a background thread
-(one torch thread, so it never takes the cores from the pages other visitors are drawing; on CUDA when the
-server has a GPU, which pages leave alone), reports its progress into this module's registry, and its
-results document (`rope_viz.toy.train`, the shipped schema) stays in server memory: the last `KEEP` finished
-runs, never written to disk. Every session reads the same registry: it sees the run in progress, its
-progress and its expected end, and the finished runs.
+A visitor's "Train it yourself" button calls `start(config, owner)`. The server trains at most one run at
+a time, and at most `runs_per_hour()` runs in any hour (a sliding window): a visitor refused for either
+reason is told when the run in progress should end, or when the next run may start. One run (`LIVE_STEPS`
+steps and its evaluation) cost 18.5 CPU seconds on this project's machine; the cap keeps the live runs
+under a tenth of one core over an hour, however often the button is pressed. The run trains in a
+background thread with `TORCH_THREADS` torch thread at the lowest OS priority (Linux gives every thread
+its own nice value: the pages other visitors are drawing come first), on CUDA when the server has a GPU,
+which pages leave alone. It reports its progress into this module's registry, and its results document
+(`rope_viz.toy.train`, the shipped schema) stays in server memory: the last `KEEP` finished runs, never
+written to disk. When it ends, the memory it freed goes back to the system (`explorer.memory.trim`).
+Every session reads the same registry: the run in progress, its progress and expected end, the finished
+runs.
 
 Plain values only: no Streamlit, no text (the page writes the sentences from the codes returned here).
 """
@@ -14,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 import threading
 import time
 from collections import deque
@@ -25,10 +32,29 @@ import torch
 from rope_viz import toy
 from rope_viz.device import get_device
 
+from .memory import trim
+
 LIVE_STEPS = 300          # a few hundred steps: about 30-60 s on two shared CPU cores
 LIVE_EVAL_SEQUENCES = 64  # fresh sequences per evaluation length
 KEEP = 3                  # finished live runs kept in memory (oldest dropped first)
+RUN_CPU_S = 18.5          # CPU seconds of one live run here (LIVE_STEPS steps, one thread, its evaluation)
+HOURLY_SHARE = 0.1        # the share of one core the live runs may take over an hour
+WINDOW_S = 3600.0
+RUNS_ENV = "ROPE_VIZ_LIVE_RUNS_PER_HOUR"  # another cap for this server (0: no live runs at all)
+TORCH_THREADS = 1         # the run's torch threads (OpenMP keeps the count per thread: pages keep theirs)
+NICE = 19                 # the run's thread: the lowest OS priority
 RESULTS_ENV = "ROPE_VIZ_TOY_DIR"  # a folder holding grid.json (and weights/) instead of results/toy
+
+
+def runs_per_hour() -> int:
+    """The most live runs this server starts in any hour: $ROPE_VIZ_LIVE_RUNS_PER_HOUR, else the runs that
+    fit in HOURLY_SHARE of one core (19 at RUN_CPU_S)."""
+    raw = os.environ.get(RUNS_ENV)
+    if raw is None:
+        return int(HOURLY_SHARE * WINDOW_S / RUN_CPU_S)
+    if not raw.strip().isdigit():
+        raise ValueError(f"{RUNS_ENV}={raw!r} must be a whole number of runs (0 or more)")
+    return int(raw)
 
 
 def results_dir() -> Path:
@@ -75,24 +101,46 @@ class Run:
 _lock = threading.Lock()
 _current: Run | None = None
 _finished: deque = deque(maxlen=KEEP)
+_starts: deque = deque()  # start times of the runs of the last WINDOW_S seconds, oldest first
 _ids = itertools.count(1)
 
 
 def start(config: toy.TrainConfig, owner: str) -> tuple[bool, dict]:
-    """Start `config` in a background thread unless a run is in progress.
+    """Start `config` in a background thread unless a run is in progress or the hour's runs are spent.
 
-    Returns (True, the new run's snapshot) or (False, the snapshot of the run in progress): the caller
-    tells the visitor that one is running, its progress and when it should end."""
+    Returns (True, the new run's snapshot), or (False, why): the snapshot of the run in progress with
+    "refused": "busy" (the caller tells the visitor its progress and when it should end), or
+    {"refused": "hourly", "runs": runs_per_hour(), "next_slot": epoch seconds when the next may start}."""
     global _current
     if not isinstance(config, toy.TrainConfig):
         raise ValueError(f"config must be a rope_viz.toy.TrainConfig, got {type(config).__name__}")
     with _lock:
         if _current is not None:
-            return False, _current.snapshot()
+            return False, {**_current.snapshot(), "refused": "busy"}
+        now = time.time()
+        while _starts and _starts[0] <= now - WINDOW_S:
+            _starts.popleft()
+        cap = runs_per_hour()
+        if len(_starts) >= cap:
+            next_slot = _starts[0] + WINDOW_S if _starts else now + WINDOW_S
+            return False, {"refused": "hourly", "runs": cap, "next_slot": next_slot}
+        _starts.append(now)
         run = Run(id=next(_ids), config=config, owner=str(owner))
         _current = run
     threading.Thread(target=_train, args=(run,), name=f"live-training-{run.id}", daemon=True).start()
     return True, run.snapshot()
+
+
+def _lower_priority() -> bool:
+    """Give the calling thread the lowest OS priority (Linux: a thread id is a PRIO_PROCESS target and
+    keeps its own nice value); True where it applied."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+    except OSError:
+        return False
+    return True
 
 
 def _train_on_fastest(config: toy.TrainConfig, progress, should_stop) -> dict:
@@ -112,7 +160,8 @@ def _train_on_fastest(config: toy.TrainConfig, progress, should_stop) -> dict:
 
 def _train(run: Run) -> None:
     global _current
-    torch.set_num_threads(1)
+    _lower_priority()
+    torch.set_num_threads(TORCH_THREADS)
 
     def progress(step, steps, loss):
         run.step, run.loss = step, loss
@@ -126,6 +175,7 @@ def _train(run: Run) -> None:
     except Exception as err:  # noqa: BLE001 - a failed run is reported on the page, never raised in a thread
         run.state, run.error = "failed", f"{type(err).__name__}: {err}"
     run.finished = time.time()
+    trim()
     with _lock:
         _finished.append(run)
         _current = None

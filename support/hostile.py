@@ -9,19 +9,27 @@ can forge a `rerun_script` whose widget states give a real widget a value of any
         forged = widget_state(session.widget_id("rotations.pairs"), int_array_value=[0] * 10**6)
         run = await session.run("frequency-clocks", widget_states=[forged])
 
-`measure()` samples the server's CPU seconds and RSS around a block (before, peak, after), and
-`bystander()` opens a light page again and again from its own session and keeps each run's latency.
+`measure()` samples the server's CPU seconds and RSS around a block (before, peak, after),
+`bystander()` opens a light page again and again from its own session and keeps each run's latency, and
+`press_training()` has sessions press the trained-models page's "Train it yourself" button on a clock.
+`python -m support.hostile` starts a server and measures what one (or five) sessions pressing that button
+for a minute cost it and a bystander (the README's reliability figures).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import json
 import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
-from .protocol import Run, Session, percentile
-from .server import Server, UsageSampler, usage
+from .protocol import Run, Session, percentile, run_async, visit, widget_state
+from .server import ROOT, Server, UsageSampler, streamlit_server, usage
+
+TRAINED = "trained-models"
+START_BUTTON = "trained.start_button"
 
 
 class WidgetSession(Session):
@@ -30,12 +38,17 @@ class WidgetSession(Session):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.widgets: dict[str, tuple[str, str]] = {}
+        self.alerts: list[str] = []  # the body of every alert (notice, warning, info) of the last run
 
     def _record(self, result: Run, msg) -> None:
         super()._record(result, msg)
+        if msg.WhichOneof("type") == "new_session":
+            self.alerts = []
         if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
             element = msg.delta.new_element
             kind = element.WhichOneof("type")
+            if kind == "alert":
+                self.alerts.append(element.alert.body)
             widget_id = getattr(getattr(element, kind), "id", "") if kind else ""
             if isinstance(widget_id, str) and widget_id.startswith("$$ID-"):
                 key = widget_id.split("-", 2)[2] if widget_id.count("-") >= 2 else widget_id
@@ -126,3 +139,126 @@ async def bystander(url: str, stop: asyncio.Event, *, page: str = "", query: str
             except TimeoutError:
                 pass
     return result
+
+
+@dataclass
+class Presses:
+    """What pressing the training button got: presses served, the refusals by reason, failed presses."""
+
+    presses: int = 0
+    busy: int = 0  # refused: a run was in progress
+    hourly: int = 0  # refused: the hour's runs were spent
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def started(self) -> int:
+        return self.presses - self.busy - self.hourly
+
+
+def _said(key: str) -> str:
+    """The English text `key` up to its first placeholder: how a refusal's alert begins."""
+    from explorer import text
+
+    return text.STRINGS["en"][key].split("{")[0]
+
+
+async def press_training(url: str, seconds: float = 60.0, every: float = 2.0, *, sessions: int = 1,
+                         timeout: float = 120.0, result: Presses | None = None) -> Presses:
+    """`sessions` sessions open the trained-models page, then each presses "Train it yourself" every `every`
+    seconds for `seconds` seconds (a forged trigger, as the browser sends it); each answer is counted."""
+    result = result if result is not None else Presses()
+    busy, hourly = _said("trained.refused"), _said("trained.refused_hourly")
+
+    async def one() -> None:
+        async with WidgetSession(url, timeout=timeout) as session:
+            first = await session.run(TRAINED, "lang=en")
+            if not first.ok:
+                result.failures.append(first.error or f"{first.status} {first.exceptions[:1]}")
+                return
+            press = widget_state(session.widget_id(START_BUTTON), trigger_value=True)
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end:
+                pressed = time.perf_counter()
+                run = await session.run(TRAINED, "lang=en", widget_states=[press])
+                if not run.ok:
+                    result.failures.append(run.error or f"{run.status} {run.exceptions[:1]}")
+                    if run.error:
+                        return
+                result.presses += 1
+                result.busy += any(alert.startswith(busy) for alert in session.alerts)
+                result.hourly += any(alert.startswith(hourly) for alert in session.alerts)
+                await asyncio.sleep(max(0.0, every - (time.perf_counter() - pressed)))
+
+    await asyncio.gather(*(one() for _ in range(sessions)))
+    return result
+
+
+async def training_idle(url: str, timeout: float = 600.0, *, poll_s: float = 2.0) -> bool:
+    """Wait until the trained-models page shows no run in progress (no progress bar); True if it does."""
+    deadline = time.perf_counter() + timeout
+    async with Session(url, timeout=timeout) as session:
+        while time.perf_counter() < deadline:
+            run = await session.run(TRAINED, "lang=en")
+            if run.ok and not run.elements.get("progress"):
+                return True
+            await asyncio.sleep(poll_s)
+    return False
+
+
+def _p(values, q):
+    found = percentile(values, q)
+    return None if found is None else round(found, 3)
+
+
+async def training_cost(server: Server, *, seconds: float = 60.0, every: float = 2.0, sessions: int = 1,
+                        alone_s: float = 15.0) -> dict:
+    """A bystander opening the home page alone for `alone_s` seconds, then while `sessions` sessions press
+    the training button every `every` seconds for `seconds` seconds; the server's CPU seconds over that
+    minute and its RSS before, at its peak and once the last run has ended."""
+    stop, alone = asyncio.Event(), Bystander()
+    watcher = asyncio.create_task(bystander(server.url, stop, result=alone))
+    await asyncio.sleep(alone_s)
+    stop.set()
+    await watcher
+    stop, during, presses = asyncio.Event(), Bystander(), Presses()
+    async with measure(server, settle_s=0.0) as pressing:
+        watcher = asyncio.create_task(bystander(server.url, stop, result=during))
+        await press_training(server.url, seconds, every, sessions=sessions, result=presses)
+        stop.set()
+        await watcher
+    async with measure(server, settle_s=2.0) as ending:
+        idle = await training_idle(server.url)
+    return {"sessions": sessions, "seconds": seconds, "every_s": every, "presses": presses.presses,
+            "runs_started": presses.started, "refused_busy": presses.busy, "refused_hourly": presses.hourly,
+            "failures": presses.failures[:5], "server_cpu_s": round(pressing.cpu_s, 1),
+            "cpu_share": round(pressing.cpu_s / pressing.wall_s, 3), "idle_after": idle,
+            "cpu_s_until_idle": round(ending.cpu_s, 1), "rss_before_mb": round(pressing.rss_before_mb),
+            "rss_peak_mb": round(max(pressing.rss_peak_mb, ending.rss_peak_mb)),
+            "rss_after_mb": round(ending.rss_after_mb),
+            "bystander_alone": {"n": len(alone.latencies), "p50_s": _p(alone.latencies, 0.5),
+                                "p95_s": _p(alone.latencies, 0.95)},
+            "bystander_during": {"n": len(during.latencies), "p50_s": _p(during.latencies, 0.5),
+                                 "p95_s": _p(during.latencies, 0.95), "worst_s": _p(during.latencies, 1.0),
+                                 "failures": during.failures[:5]}}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m support.hostile",
+                                     description="What pressing the live training button costs a fresh server.")
+    parser.add_argument("--sessions", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--every", type=float, default=2.0)
+    parser.add_argument("--root", default=str(ROOT), help="the folder holding app.py (another copy to compare)")
+    args = parser.parse_args(argv)
+
+    async def go(server: Server) -> dict:
+        for page in ("", TRAINED):  # what a fresh server's first visits pay for is not measured
+            await visit(server.url, page, "lang=en", timeout=120.0)
+        return await training_cost(server, seconds=args.seconds, every=args.every, sessions=args.sessions)
+
+    with streamlit_server(root=args.root) as server:
+        print(json.dumps(run_async(go(server)), indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -362,7 +362,11 @@ def _run_facts(snap: dict) -> dict:
 
 
 def refusal(snap: dict, now: float) -> Phrase:
-    """Why a new run cannot start: the run in progress (its snapshot) and when it should end."""
+    """Why a new run cannot start (`training.start`'s answer): the hour's runs are spent and when the next
+    may start, or the run in progress (its snapshot) and when it should end."""
+    if snap.get("refused") == "hourly":
+        wait = seconds_left(snap["next_slot"], now)
+        return phrase("trained.refused_hourly", runs=snap["runs"], minutes=wait // 60, seconds=wait % 60)
     return phrase("trained.refused", seconds=seconds_left(snap["expected_end"], now), **_run_facts(snap))
 
 
