@@ -286,6 +286,7 @@ def _main_grid(args, argv, command, device) -> int:
     names = args.encodings if args.cmd == "grid" else args.schemes
     with tqdm(total=len(args.seeds) * len(args.tasks) * len(names), desc=args.cmd, unit="model") as bar:
         def progress(done, total, run):
+            bar.total = total  # the runs this sitting trains
             bar.update(1)
             c = run["config"]
             bar.set_postfix_str(f"{c['task']}/{c['encoding']}/seed{c['seed']} {run['train_seconds']:.0f}s")
