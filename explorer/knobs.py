@@ -12,6 +12,8 @@ from rope_viz.axial import AXIAL_FREQUENCIES
 from rope_viz.models import model_presets as _model_presets
 from rope_viz.mrope import TEXT_RESUME_RULES
 from rope_viz.precision import DEFAULT_FAR_POSITIONS, RECIPES
+from rope_viz.toy import ENCODINGS as TOY_ENCODINGS
+from rope_viz.toy import EVAL_FACTORS, SCALINGS, TASKS, TrainConfig
 
 from .params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob, TextKnob
 from .text import LANGS
@@ -24,7 +26,8 @@ SWEEP_BASES = {e: float(10 ** e) for e in range(2, 10)}
 LANG = ChoiceKnob("lang", "en", LANGS)
 # the long-context page: context lengths 2^9 .. 2^20, and the shipped model presets
 CONTEXT_LENGTHS = tuple(float(2 ** e) for e in range(9, 21))
-LONG_CONTEXT_PRESETS = tuple(_model_presets())
+LONG_CONTEXT_PRESETS = tuple(name for name, model in _model_presets().items() if model.has_rope)
+ANATOMY_PRESETS = tuple(_model_presets())
 
 
 def format_base(value: float) -> str:
@@ -132,6 +135,16 @@ PAGE_KNOBS = {
         _own("long_context", IntKnob, "samples", 64, 8, 128, 8),
         SEED,
     ),
+    "model_anatomy": _declare(
+        _own("model_anatomy", ChoiceKnob, "model1", "meta-llama/Llama-4-Scout-17B-16E", ANATOMY_PRESETS,
+             label="model", help="model_help", menu=True),
+        _own("model_anatomy", ChoiceKnob, "model2", "google/gemma-3-1b-it", ("none",) + ANATOMY_PRESETS,
+             label="model", help="model_help", menu=True, heaviest="Qwen/Qwen2.5-VL-7B-Instruct"),
+        _own("model_anatomy", ChoiceKnob, "model3", "DeepSeek-V3", ("none",) + ANATOMY_PRESETS,
+             label="model", help="model_help", menu=True, heaviest="meta-llama/Llama-4-Scout-17B-16E-Instruct"),
+        _own("model_anatomy", TextKnob, "config", "", max_length=16384),
+        _own("model_anatomy", NumberChoiceKnob, "context", 131072.0, CONTEXT_LENGTHS),
+    ),
     "precision": _declare(
         head_dim(default=128, lo=4), BASE,  # d >= 4: the page follows pair 1, the fastest pair float32 rounds
         _own("precision", IntKnob, "pair", 16, 0, 127, 1),  # the page: hi = dim / 2 - 1
@@ -166,16 +179,16 @@ PAGE_KNOBS = {
         _own("biases", IntKnob, "scale_base", 512, 64, 4096, 64),
         SEED,
     ),
-    "trained": _declare(  # rope_viz.toy: the shipped grid's tasks, encodings, architecture and lengths
-        _own("trained", ChoiceKnob, "task", "recall", ("recall", "offset")),
+    "trained": _declare(  # rope_viz.toy: the shipped two-layer grid's tasks, encodings, architecture, lengths
+        _own("trained", ChoiceKnob, "task", "recall", TASKS),
         _own("trained", BoolKnob, "scalings", True),
-        _own("trained", ChoiceKnob, "encoding", "rope", ("rope", "sinusoidal", "alibi", "nope")),
-        _own("trained", IntKnob, "layer", 0, 0, 1, 1),  # toy.TrainConfig: n_layers = 2
-        _own("trained", IntKnob, "head", 0, 0, 3, 1),  # toy.TrainConfig: n_heads = 4
-        _own("trained", NumberChoiceKnob, "factor", 4.0, (1.5, 2.0, 4.0, 8.0)),  # toy.EVAL_FACTORS past 1x
-        _own("trained", ChoiceKnob, "scaling", "none", ("none", "pi", "ntk", "yarn")),
-        _own("trained", ChoiceKnob, "train_task", "recall", ("recall", "offset")),
-        _own("trained", ChoiceKnob, "train_encoding", "rope", ("rope", "sinusoidal", "alibi", "nope")),
+        _own("trained", ChoiceKnob, "encoding", "rope", TOY_ENCODINGS),
+        _own("trained", IntKnob, "layer", 0, 0, TrainConfig.n_layers - 1, 1),
+        _own("trained", IntKnob, "head", 0, 0, TrainConfig.n_heads - 1, 1),
+        _own("trained", NumberChoiceKnob, "factor", 4.0, tuple(f for f in EVAL_FACTORS if f > 1)),  # past 1x
+        _own("trained", ChoiceKnob, "scaling", "none", SCALINGS),
+        _own("trained", ChoiceKnob, "train_task", "recall", TASKS),
+        _own("trained", ChoiceKnob, "train_encoding", "rope", TOY_ENCODINGS),
         _own("trained", IntKnob, "train_len", 32, 16, 64, 8),
         IntKnob("train_seed", 0, 0, 999, 1, label="common.seed", help="trained.train_seed_help"),
     ),

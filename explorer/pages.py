@@ -17,6 +17,7 @@ PAGES = (
     ("decay", "long-term-decay", "📉"),
     ("linear", "linear-attention", "➗"),
     ("long_context", "long-context", "📏"),
+    ("model_anatomy", "model-anatomy", "🧬"),
     ("precision", "precision", "🎯"),
     ("images", "images-and-video", "🖼️"),
     ("biases", "distance-biases", "📐"),

@@ -56,6 +56,7 @@ def resolve_model(preset_name: str, config_text: str) -> dict:
 
 def _plain_model(model) -> dict:
     """A ModelRoPE as the plain values the page uses, each read once (so a bad one raises here)."""
+    model.inv_freq()  # a model with no rotary layer at all (BERT) raises ValueError here
     scaling = None if model.rope_scaling is None else {
         key: list(value) if isinstance(value, tuple) else value for key, value in model.rope_scaling.items()}
     original = (scaling or {}).get("original_max_position_embeddings") or model.max_position_embeddings or 4096

@@ -1,0 +1,221 @@
+"""The model-anatomy page's view: one to three models (presets or a pasted config.json) read layer by layer
+by rope_viz.models, as plain values: a strip of the layers, a one-line summary, each kind of layer's
+wavelengths, the query temperature, latent attention's cache and the traps, each stated with its numbers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from rope_viz.models import ModelRoPE, model_rope, preset
+from rope_viz.rotary import apply_rope
+
+from .phrases import Phrase, metric, phrase
+
+NONE = "none"  # the empty choice of the second and third model menus
+MAX_MODELS = 3
+ATTENTION_CODES = {"linear_attention": 0, "sliding_attention": 1, "chunked_attention": 2, "full_attention": 3,
+                   "indexed_attention": 3}
+TEMPERATURE_POINTS = 256
+LAYOUT_OFFSET = 1000  # the distance at which the layout trap is measured
+LAYOUT_SAMPLES = 64
+
+
+def choose(names: tuple[str, ...], config_text: str) -> dict:
+    """The models to show: a pasted config first (when `config_text` holds one), then the chosen presets, at
+    most MAX_MODELS, duplicates and "none" dropped. refused: the core's reason a paste was refused, else None."""
+    models, refused = [], None
+    if config_text.strip():
+        try:
+            pasted = model_rope(config_text)
+            models.append((pasted, True))
+        except ValueError as err:
+            refused = str(err)
+        except (ArithmeticError, RecursionError) as err:
+            refused = type(err).__name__
+    seen = set()
+    for name in names:
+        if name != NONE and name not in seen and len(models) < MAX_MODELS:
+            seen.add(name)
+            models.append((preset(name), False))
+    return {"models": models, "refused": refused}
+
+
+def _label(model: ModelRoPE, pasted: bool) -> Phrase:
+    return phrase("model_anatomy.pasted_label", model_type=model.model_type or "?") if pasted else \
+        phrase("model_anatomy.preset_label", name=model.name)
+
+
+def summary(model: ModelRoPE) -> tuple[Phrase, ...]:
+    """The layers grouped by kind (attention, RoPE or not, base, window, query temperature) in order of
+    first appearance, each group a Phrase with its count."""
+    groups: dict[tuple, int] = {}
+    for layer in model.layers:
+        key = (layer.attention, layer.rotary, layer.base, layer.window, layer.temperature is not None,
+               layer.rotary_dim)
+        groups[key] = groups.get(key, 0) + 1
+    parts = []
+    for (attention, rotary, base, window, temperature, rotary_dim), count in groups.items():
+        kind = phrase(f"model_anatomy.kind_{attention}") if window is None else \
+            phrase(f"model_anatomy.kind_{attention}_window", window=f"{window:,}")
+        rope = phrase("model_anatomy.rope_group", base=f"{base:,.0f}", rotary_dim=rotary_dim) if rotary else \
+            phrase("model_anatomy.nope_group")
+        key = "model_anatomy.group_temperature" if temperature else "model_anatomy.group"
+        parts.append(phrase(key, count=count, kind=kind, rope=rope))
+    return tuple(parts)
+
+
+def strip(models: list[tuple[ModelRoPE, bool]]) -> dict:
+    """Per model and layer: attention code (ATTENTION_CODES), log10 of the base (NaN where no RoPE) and the
+    rotated dims (0 where none), as (models, most layers) float32 matrices padded with NaN."""
+    width = max(len(model.layers) for model, _ in models)
+    codes, bases, dims = (np.full((len(models), width), np.nan, dtype=np.float32) for _ in range(3))
+    for row, (model, _) in enumerate(models):
+        for layer in model.layers:
+            codes[row, layer.index] = ATTENTION_CODES[layer.attention]
+            bases[row, layer.index] = math.log10(layer.base) if layer.rotary else np.nan
+            dims[row, layer.index] = layer.rotary_dim
+    return {"codes": codes, "bases": bases, "dims": dims, "layers": np.arange(width, dtype=np.float32)}
+
+
+def layer_kinds(model: ModelRoPE) -> list[dict]:
+    """One entry per distinct rotary layer kind: its settings, how many layers, and each pair's wavelength
+    2 pi / theta_j over the whole head (NaN for pairs that do not turn)."""
+    kinds: dict[tuple, dict] = {}
+    for layer in model.layers:
+        if not layer.rotary:
+            continue
+        key = (layer.attention, layer.base, layer.head_dim, layer.rotary_dim, layer.rope_type)
+        if key in kinds:
+            kinds[key]["count"] += 1
+            continue
+        inv_freq, attention_factor = layer.inv_freq()
+        wavelength = np.full(layer.head_dim // 2, np.nan, dtype=np.float32)
+        turning = inv_freq.numpy()
+        with np.errstate(divide="ignore"):
+            wavelength[:len(turning)] = np.where(turning > 0, 2 * math.pi / np.where(turning > 0, turning, 1), np.nan)
+        kinds[key] = {"attention": layer.attention, "window": layer.window, "base": layer.base,
+                      "head_dim": layer.head_dim, "rotary_dim": layer.rotary_dim, "rope_type": layer.rope_type,
+                      "layout": layer.layout, "attention_factor": attention_factor, "count": 1,
+                      "wavelength": wavelength,
+                      "longest": float(np.nanmax(wavelength)), "shortest": float(np.nanmin(wavelength))}
+    return list(kinds.values())
+
+
+def temperature(model: ModelRoPE, context: int) -> np.ndarray | None:
+    """The query scale at TEMPERATURE_POINTS positions from 0 to `context` (float32), for the first layer
+    that has one; None when no layer scales its queries."""
+    layer = next((layer for layer in model.layers if layer.temperature is not None), None)
+    if layer is None:
+        return None
+    positions = np.unique(np.linspace(0, context, TEMPERATURE_POINTS).astype(np.int64))
+    return np.stack([positions, layer.query_scale(positions).numpy()]).astype(np.float32)
+
+
+def latent(model: ModelRoPE) -> list | None:
+    """Latent attention's numbers as Metrics: rotated dims, numbers cached per token and layer against full
+    keys and values, and the softmax scale."""
+    mla = model.latent
+    if mla is None:
+        return None
+    saving = mla.uncompressed_per_token / mla.cached_per_token
+    head = mla.qk_nope_head_dim + mla.qk_rope_head_dim
+    return [metric("model_anatomy.mla_rotated", f"{mla.qk_rope_head_dim} / {head}"),
+            metric("model_anatomy.mla_cached", f"{mla.cached_per_token:,}",
+                   phrase("model_anatomy.mla_cached_help", rank=mla.kv_lora_rank, rope=mla.qk_rope_head_dim)),
+            metric("model_anatomy.mla_full", f"{mla.uncompressed_per_token:,}"),
+            metric("model_anatomy.mla_saving", f"{saving:.1f}x"),
+            metric("model_anatomy.mla_scale", f"{mla.softmax_scale:.5f}",
+                   phrase("model_anatomy.mla_scale_help", plain=f"{head ** -0.5:.5f}"))]
+
+
+def layout_trap(model: ModelRoPE, seed: int = 0) -> dict:
+    """How far the scores of random queries and keys move when the model's pairs are read in the other
+    layout (weights converted for the wrong one): the mean |q.k - q'.k'| / mean |q.k| at offsets 0 and
+    LAYOUT_OFFSET, with the reference layer's base and rotary size."""
+    gen = torch.Generator().manual_seed(seed)
+    dim = model.rotary_dim
+    q = torch.randn(LAYOUT_SAMPLES, 1, dim, generator=gen, dtype=torch.float64)
+    k = torch.randn(LAYOUT_SAMPLES, 1, dim, generator=gen, dtype=torch.float64)
+    other = "half" if model.layout == "interleaved" else "interleaved"
+    errors = {}
+    for offset in (0, LAYOUT_OFFSET):
+        right = (apply_rope(q, [offset], base=model.base, layout=model.layout)
+                 * apply_rope(k, [0], base=model.base, layout=model.layout)).sum(-1)
+        wrong = (apply_rope(q, [offset], base=model.base, layout=other)
+                 * apply_rope(k, [0], base=model.base, layout=other)).sum(-1)
+        errors[offset] = float((right - wrong).abs().mean() / right.abs().mean())
+    return {"layout": model.layout, "other": other, "at_zero": errors[0], "at_offset": errors[LAYOUT_OFFSET]}
+
+
+def traps(model: ModelRoPE) -> tuple[Phrase, ...]:
+    """The traps this model sets, each with its numbers."""
+    if not model.has_rope:
+        return (phrase("model_anatomy.trap_no_rope", layers=len(model.layers)),)
+    out = []
+    nope = sum(not layer.rotary and layer.attention != "linear_attention" for layer in model.layers)
+    if nope:
+        out.append(phrase("model_anatomy.trap_no_rope_layers", nope=nope, rope=len(model.layers) - nope
+                          - sum(layer.attention == "linear_attention" for layer in model.layers)))
+    linear = sum(layer.attention == "linear_attention" for layer in model.layers)
+    if linear:
+        out.append(phrase("model_anatomy.trap_linear", linear=linear, total=len(model.layers)))
+    trap = layout_trap(model)
+    out.append(phrase(f"model_anatomy.trap_layout_{trap['layout']}", error=f"{trap['at_offset']:.0%}",
+                      zero=f"{trap['at_zero']:.1g}", offset=f"{LAYOUT_OFFSET:,}"))
+    if model.rotary_dim < model.head_dim and model.latent is None:
+        ref = model.reference_layer
+        key = "trap_proportional" if ref.rope_type == "proportional" else "trap_partial"
+        out.append(phrase(f"model_anatomy.{key}", rotary_dim=model.rotary_dim, head_dim=model.head_dim))
+    bases = sorted({layer.base for layer in model.layers if layer.rotary})
+    if len(bases) > 1:
+        out.append(phrase("model_anatomy.trap_bases", low=f"{bases[0]:,.0f}", high=f"{bases[-1]:,.0f}"))
+    return tuple(out)
+
+
+def _kind_label(number: Phrase, kind: dict) -> Phrase:
+    where = phrase(f"model_anatomy.kind_{kind['attention']}")
+    return phrase("model_anatomy.kind_series", model=number, kind=where, base=f"{kind['base']:,.0f}",
+                  rotary_dim=kind["rotary_dim"], head_dim=kind["head_dim"])
+
+
+def wavelengths(models: list[dict], context: int) -> dict:
+    """The wavelength chart: pair index 0 .. (largest head)/2 - 1, one padded series per model and kind of
+    rotary layer ({Phrase: float32 array}, NaN past the head and for pairs that do not turn), the context."""
+    kinds = [(model["number"], kind) for model in models for kind in model["kinds"]]
+    half = max((kind["head_dim"] // 2 for _, kind in kinds), default=1)
+    series = []
+    for label, kind in kinds:
+        padded = np.full(half, np.nan, dtype=np.float32)
+        padded[:len(kind["wavelength"])] = kind["wavelength"]
+        series.append((_kind_label(label, kind), padded))
+    return {"pairs": np.arange(half, dtype=np.float32), "series": series,
+            "context": np.full(half, context, dtype=np.float32)}
+
+
+def anatomy(names: tuple[str, ...], config_text: str, context: int) -> dict:
+    """Everything the page draws, as plain values (cacheable): per model its label, its number (charts name
+    models by number: legends stay short and in the visitor's language), summary, kinds of layers,
+    latent-attention metrics and traps; the layer strip, the wavelength and temperature charts of all of
+    them; the reason a paste was refused (None when nothing was)."""
+    chosen = choose(names, config_text)
+    models = chosen["models"]
+    out = {"refused": chosen["refused"], "models": [], "strip": strip(models) if models else None}
+    curves = []
+    for index, (model, pasted) in enumerate(models):
+        label, number = _label(model, pasted), phrase("model_anatomy.model_number", number=index + 1)
+        line = phrase("model_anatomy.summary_line", number=number, name=label, layers=len(model.layers),
+                      groups=summary(model))
+        out["models"].append({"label": label, "number": number, "pasted": pasted, "layers": len(model.layers),
+                              "summary": line,
+                              "kinds": layer_kinds(model), "latent": latent(model), "traps": traps(model),
+                              "context": model.max_position_embeddings})
+        curve = temperature(model, context)
+        if curve is not None:
+            curves.append((number, curve))
+    out["wavelengths"] = wavelengths(out["models"], context)
+    out["temperature"] = None if not curves else {"positions": curves[0][1][0],
+                                                  "series": [(label, curve[1]) for label, curve in curves]}
+    return out

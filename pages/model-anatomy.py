@@ -1,0 +1,97 @@
+"""Model anatomy: one to three real models (presets or a pasted config.json) layer by layer: where RoPE turns
+and where nothing does, which attention each layer runs, its base and rotated dims, the query temperature,
+latent attention's shared rotated key, and the traps, each with its numbers."""
+
+import streamlit as st
+
+import explorer as ui
+from explorer.figures import heatmap_panels, line_chart
+from explorer.glossary import glossary
+from explorer.layout import bullets, metric_row, say
+from explorer.views import model_anatomy as view
+
+ui.enter()
+PAGE = "model_anatomy"
+anatomy = ui.cached(view.anatomy, max_entries=16)
+
+
+def length(n) -> str:
+    return f"{int(n):,}"
+
+
+ui.page_header(PAGE)
+top = st.columns(4)
+names = tuple(ui.knob(PAGE, f"model{i}", where=top[i - 1],
+                      format_func=lambda v: ui.t("model_anatomy.none") if v == view.NONE else v) for i in (1, 2, 3))
+context = int(ui.knob(PAGE, "context", where=top[3], format_func=length))
+config_text = ui.knob(PAGE, "config")
+data = anatomy(names, config_text, context)
+if data["refused"] is not None:  # answered next to the box, not at the top of the page
+    st.warning(ui.t("model_anatomy.config_refused", detail=data["refused"]), icon=":material/block:")
+models = data["models"]
+if not models:
+    st.info(ui.t("model_anatomy.no_models"))
+    st.stop()
+labels = [say(model["label"]) for model in models]
+numbers = [say(model["number"]) for model in models]
+
+
+@ui.figure
+def strip_figure(names: tuple, config_text: str, context: int):
+    strip = anatomy(names, config_text, context)["strip"]
+    panels = {ui.t("model_anatomy.strip_attention"): strip["codes"], ui.t("model_anatomy.strip_base"): strip["bases"],
+              ui.t("model_anatomy.strip_dims"): strip["dims"]}
+    return heatmap_panels(panels, x=strip["layers"], y=numbers, columns=1, colorscale="Viridis",
+                          title=ui.t("model_anatomy.strip_title"), x_title=ui.t("model_anatomy.layer_axis"),
+                          y_title="", height=3 * (90 + 40 * len(labels)) + 90)
+
+
+ui.chart(strip_figure(names, config_text, context), key="strip")
+st.caption(ui.t("model_anatomy.strip_caption"))
+for model in models:
+    st.markdown(say(model["summary"]))
+
+st.subheader(ui.t("model_anatomy.wavelength_header"))
+curves = data["wavelengths"]
+context_name = ui.t("model_anatomy.context_line", n=context)
+series = {say(label): values for label, values in curves["series"]}
+ui.chart(line_chart(curves["pairs"], {**series, context_name: curves["context"]},
+                    title=ui.t("model_anatomy.wavelength_title"), x_title=ui.t("model_anatomy.pair_axis"),
+                    y_title=ui.t("model_anatomy.wavelength_axis"), log_y=True, dashed=(context_name,)),
+         key="wavelengths")
+st.markdown(ui.t("model_anatomy.wavelength_text"))
+for label, model in zip(labels, models):
+    for kind in model["kinds"]:
+        st.caption(ui.t("model_anatomy.kind_line", name=label, kind=ui.t(f"model_anatomy.kind_{kind['attention']}"),
+                        count=kind["count"], base=ui.format_base(kind["base"]), rope_type=kind["rope_type"],
+                        rotary_dim=kind["rotary_dim"], head_dim=kind["head_dim"], layout=kind["layout"],
+                        factor=f"{kind['attention_factor']:.4f}", shortest=f"{kind['shortest']:,.1f}",
+                        longest=f"{kind['longest']:,.0f}"))
+
+st.subheader(ui.t("model_anatomy.temperature_header"))
+if data["temperature"] is None:
+    st.markdown(ui.t("model_anatomy.no_temperature"))
+else:
+    temp = data["temperature"]
+    ui.chart(line_chart(temp["positions"], {say(label): values for label, values in temp["series"]},
+                        title=ui.t("model_anatomy.temperature_title", n=context),
+                        x_title=ui.t("model_anatomy.position_axis"), y_title=ui.t("model_anatomy.scale_axis")),
+             key="temperature")
+st.markdown(ui.t("model_anatomy.temperature_text"))
+st.latex(r"s(m) = 1 + a\,\ln\!\Big(1 + \Big\lfloor \frac{m + 1}{F} \Big\rfloor\Big),\qquad "
+         r"s'(m) = 1 + \beta\,\ln\!\Big(1 + \Big\lfloor \frac{m}{L} \Big\rfloor\Big)")
+
+st.subheader(ui.t("model_anatomy.mla_header"))
+latent = [(label, model["latent"]) for label, model in zip(labels, models) if model["latent"] is not None]
+for label, metrics in latent:
+    st.markdown(ui.t("model_anatomy.mla_model", name=label))
+    metric_row(metrics)
+st.markdown(ui.t("model_anatomy.mla_text" if latent else "model_anatomy.no_mla"))
+
+st.subheader(ui.t("model_anatomy.traps_header"))
+for label, model in zip(labels, models):
+    st.markdown(ui.t("model_anatomy.mla_model", name=label))
+    bullets(model["traps"])
+st.markdown(ui.t("model_anatomy.transformers_note"))
+glossary("pair", "wavelength")
+ui.questions(PAGE)

@@ -1,0 +1,73 @@
+"""The model-anatomy page through AppTest: the layer strip against the published configs, a pasted config
+shown first and named by its model_type, a refused paste answered beside the box, outside text shown as
+text, Chinese, and URL state."""
+
+import json
+
+import numpy as np
+
+from support.apptest import chart_specs, has_cjk, metrics, open_page, page_text, spec_array
+
+QWEN3_NEXT_LIKE = {"model_type": "qwen3_next", "hidden_size": 256, "num_attention_heads": 2, "head_dim": 128,
+                   "num_hidden_layers": 8, "max_position_embeddings": 4096}
+
+
+def test_defaults_draw_the_strip_summaries_and_charts():
+    at = open_page("model_anatomy")
+    assert not at.exception and not at.warning
+    specs = chart_specs(at)
+    assert len(specs) == 3  # the strip, the wavelengths, Llama 4's temperature
+    attention = spec_array(specs[0]["data"][0]["z"])
+    scout = [2.0 if (i + 1) % 4 else 3.0 for i in range(48)]  # chunked RoPE layers, every 4th global NoPE
+    assert attention[0, :48].tolist() == scout and np.isnan(attention[0, 48:]).all()  # padded to DeepSeek's 61
+    assert attention[1, :26].tolist() == [1.0 if (i + 1) % 6 else 3.0 for i in range(26)]  # Gemma 3 1B
+    bases = spec_array(specs[0]["data"][1]["z"])
+    assert np.isnan(bases[0, 3]) and bases[0, 0] == np.float32(np.log10(5e5))
+    text = page_text(at)
+    assert "36 chunked-attention (8,192-token chunks) RoPE layers" in text
+    assert "12 full-attention layers without RoPE with a query temperature" in text
+    assert "22 sliding-window (512 tokens) RoPE layers (base 10,000" in text
+    assert metrics(at)["Cached per token and layer"] == "576"  # DeepSeek-V3: latent 512 + shared rotated key 64
+
+
+def test_a_pasted_config_comes_first_under_its_model_type():
+    at = open_page("model_anatomy", {"config": json.dumps(QWEN3_NEXT_LIKE), "model2": "none", "model3": "none"})
+    assert not at.exception and not at.warning
+    text = page_text(at)
+    assert "pasted: ` qwen3_next `" in text  # the config's own text, quoted (safe_text)
+    assert "6 of 8 layers are linear attention" in text
+    attention = spec_array(chart_specs(at)[0]["data"][0]["z"])
+    assert attention.shape[0] == 2 and attention[0, :8].tolist() == [0.0, 0.0, 0.0, 3.0] * 2
+
+
+def test_a_refused_paste_is_answered_and_the_presets_stay():
+    at = open_page("model_anatomy", {"config": '{"model_type": "llama", "num_attention_heads": 3}'})
+    assert not at.exception
+    assert len(at.warning) == 1 and "was not used" in at.warning[0].value and "hidden_size" in at.warning[0].value
+    assert len(chart_specs(at)) == 3
+
+
+def test_outside_text_is_shown_as_text():
+    hostile = dict(QWEN3_NEXT_LIKE, model_type="**bold** [link](https://example.com) <b>x</b>")
+    at = open_page("model_anatomy", {"config": json.dumps(hostile)})
+    assert not at.exception
+    lines = [m.value for m in at.markdown if "pasted:" in m.value]
+    quoted = "` **bold** [link](https://example.com) <b>x</b> `"  # an inline code span: shown one for one
+    assert len(lines) == 2 and all(quoted in line for line in lines)
+    assert all(line.replace(quoted, "").count("](") == 0 and "<b>" not in line.replace(quoted, "") for line in lines)
+
+
+def test_a_model_without_rope_says_so():
+    at = open_page("model_anatomy", {"model1": "Snowflake/snowflake-arctic-embed-m", "model2": "none",
+                                     "model3": "none"})
+    assert not at.exception
+    text = page_text(at)
+    assert "This model has no RoPE at all" in text and "None of these models scales its queries" in text
+    assert len(chart_specs(at)) == 2  # no temperature chart
+
+
+def test_chinese():
+    at = open_page("model_anatomy", lang="zh")
+    assert not at.exception
+    assert has_cjk(at.title[0].value)
+    assert "个分块注意力" in page_text(at)
