@@ -1,7 +1,8 @@
 """rope_viz: Rotary Position Embedding (RoPE) and its comparison encodings in PyTorch.
 
-Everything the RoPE Explorer app shows is computed here; nothing in this package imports
-Streamlit, so it can be used on its own in a notebook::
+Everything the RoPE Explorer app shows is computed here: math and its fast paths only, with torch and
+numpy as the only requirements (no Streamlit, no Plotly, no clocks). `pip install .` in the repository
+installs it on its own, for a notebook::
 
     import torch, rope_viz
     q = torch.randn(8, 64)
