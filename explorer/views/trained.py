@@ -278,6 +278,11 @@ def grid_lines(facts: dict | None, folder: str) -> dict:
                                              torch=facts["torch"])}
 
 
+def _mean_of(encoding: str, at: dict) -> Phrase:
+    """An encoding and its mean accuracy (at_factor's entry without a stretch)."""
+    return phrase("trained.value_item", encoding=_enc(encoding), value=pct(at[(encoding, "none")]["mean"]))
+
+
 def findings(data: dict, factor: float) -> dict | None:
     """What the shipped curves of a task (shipped_curves) say at `factor` times the training length, None when
     there are none: the bands' "caption", "paragraphs" (the plain encodings' mean accuracy there and at 1x; those
@@ -291,10 +296,9 @@ def findings(data: dict, factor: float) -> dict | None:
                      steps=data["steps"])
     here, base = at_factor(curves, factor), at_factor(curves, 1.0)
     plain = [e for e in ENCODING_ORDER if (e, "none") in here]
-    value = lambda e, at: phrase("trained.value_item", encoding=_enc(e), value=pct(at[(e, "none")]["mean"]))  # noqa: E731
     paragraphs = [phrase("trained.summary", factor=factor, length=int(round(factor * data["train_len"])),
-                         values=tuple(value(e, here) for e in plain),
-                         base_values=tuple(value(e, base) for e in plain if (e, "none") in base))]
+                         values=tuple(_mean_of(e, here) for e in plain),
+                         base_values=tuple(_mean_of(e, base) for e in plain if (e, "none") in base))]
     unlearned = tuple(_enc(e) for e in plain if (e, "none") in base and base[(e, "none")]["mean"] < UNLEARNED)
     if unlearned:
         paragraphs.append(phrase("trained.unlearned", encodings=unlearned))
@@ -326,18 +330,19 @@ def map_reading(maps: dict, encoding: str, layer: int, head: int, factor: float,
                           factor=factor, scaling=used) for name, size in (("short", n), ("long", long_n)))
     thinned = (phrase("trained.map_thinned", step=int(maps["long_kept"][1] - maps["long_kept"][0]), n=long_n)
                if long_n > MAP_SIDE else None)
-    s, l = maps["short_stats"], maps["long_stats"]  # noqa: E741
-    metrics = [metric("trained.dominant", str(s["dominant"]), help=phrase("trained.dominant_help")),
-               metric("trained.share_1x", pct(s["share"])),
-               metric("trained.share_past", pct(l["share_past"]), factor=factor),
-               metric("trained.distance_past", f"{l['distance_past']:.1f}", help=phrase("trained.distance_help"),
+    short, past = maps["short_stats"], maps["long_stats"]
+    metrics = [metric("trained.dominant", str(short["dominant"]), help=phrase("trained.dominant_help")),
+               metric("trained.share_1x", pct(short["share"])),
+               metric("trained.share_past", pct(past["share_past"]), factor=factor),
+               metric("trained.distance_past", f"{past['distance_past']:.1f}", help=phrase("trained.distance_help"),
                       factor=factor)]
-    kept = l["share_past"] / s["share"] if s["share"] > 0 else 0.0
+    kept = past["share_past"] / short["share"] if short["share"] > 0 else 0.0
     verdict = "kept" if kept >= KEPT else ("weakened" if kept >= WEAKENED else "lost")
     return {"titles": titles, "thinned": thinned, "metrics": metrics,
             "verdict": phrase(f"trained.map_{verdict}", encoding=_enc(encoding), layer=layer, head=head,
-                              offset=s["dominant"], share=pct(s["share"]), factor=factor, past=pct(l["share_past"]),
-                              n=n, within=f"{l['distance_within']:.1f}", distance=f"{l['distance_past']:.1f}")}
+                              offset=short["dominant"], share=pct(short["share"]), factor=factor,
+                              past=pct(past["share_past"]), n=n, within=f"{past['distance_within']:.1f}",
+                              distance=f"{past['distance_past']:.1f}")}
 
 
 def locked_reading(locked: dict, factor: float) -> dict:
