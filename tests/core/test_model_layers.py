@@ -495,3 +495,36 @@ def test_family_defaults_are_transformers_config_defaults():
             else:
                 expected = fields[key]
             assert value == expected, (model_type, key, value, expected)
+
+
+def test_odd_values_in_the_per_layer_keys_raise_value_error_only():
+    """Seeded random configs mixing the per-layer keys with values of every wrong kind: model_rope and every
+    layer's rotate / query_scale / inv_freq either work or raise ValueError, never anything else."""
+    values = [None, 0, 1, 3, -1, 64, 0.25, 1.5, True, "x", "full_attention", [], [0, 1], [1, 1, 0, 1], {},
+              {"rope_type": "yarn"}, 2 ** 40, ["sliding_attention", "full_attention"], [16, 24, 24],
+              {"full_attention": {"rope_type": "default"}}, {"sliding_attention": None},
+              {"rope_type": "proportional", "partial_rotary_factor": 0.1}]
+    keys = ["model_type", "layer_types", "no_rope_layers", "sliding_window", "attention_chunk_size",
+            "rope_parameters", "rope_scaling", "qk_rope_head_dim", "qk_nope_head_dim", "partial_rotary_factor",
+            "global_head_dim", "attn_scale", "floor_scale", "attn_temperature_tuning", "head_dim",
+            "use_sliding_window", "max_window_layers", "sliding_window_pattern", "full_attention_interval",
+            "no_rope_layer_interval", "rope_theta", "rope_local_base_freq", "kv_lora_rank", "text_config",
+            "position_embedding_type", "rope_interleave"]
+    types = ["llama4_text", "gemma3_text", "gemma4_text", "smollm3", "qwen3_next", "qwen3_5_text", "deepseek_v3",
+             "gpt_oss", "ministral3", "glm4", "phi3", "qwen2_5_vl", "qwen3_vl_text", "qwen3", "llama4", "mistral3"]
+    rng = random.Random(27)
+    accepted = 0
+    for _ in range(1500):
+        config = small(num_hidden_layers=rng.choice([2, 4]), model_type=rng.choice(types))
+        for key in rng.sample(keys, rng.randint(1, 4)):
+            value = rng.choice(values)
+            config[key] = dict(config, **value) if key == "text_config" and isinstance(value, dict) else value
+        try:
+            model = model_rope(config)
+            for layer in model.layers:
+                layer.rotate(torch.randn(2, layer.head_dim), [0, 70000])
+                layer.query_scale([0, 70000])
+            accepted += 1
+        except ValueError:
+            pass
+    assert 100 < accepted < 1500  # both outcomes were exercised
