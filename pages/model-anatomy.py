@@ -19,12 +19,14 @@ def length(n) -> str:
     return f"{int(n):,}"
 
 
-ui.page_header(PAGE)
+# the first screen: the title, the knobs (the paste box folded) and the layer strip; the introduction follows
+st.title(ui.t(f"{PAGE}.title"))
 top = st.columns(4)
 names = tuple(ui.knob(PAGE, f"model{i}", where=top[i - 1],
                       format_func=lambda v: ui.t("model_anatomy.none") if v == view.NONE else v) for i in (1, 2, 3))
 context = int(ui.knob(PAGE, "context", where=top[3], format_func=length))
-config_text = ui.knob(PAGE, "config")
+with st.expander(ui.t("model_anatomy.paste_header"), icon=":material/content_paste:"):
+    config_text = ui.knob(PAGE, "config")
 data = anatomy(names, config_text, context)
 if data["refused"] is not None:  # answered next to the box, not at the top of the page
     st.warning(ui.t("model_anatomy.config_refused", detail=data["refused"]), icon=":material/block:")
@@ -48,6 +50,7 @@ def strip_figure(names: tuple, config_text: str, context: int):
 
 ui.chart(strip_figure(names, config_text, context), key="strip")
 st.caption(ui.t("model_anatomy.strip_caption"))
+ui.explain(ui.t(f"{PAGE}.intro"))
 for model in models:
     st.markdown(say(model["summary"]))
 
