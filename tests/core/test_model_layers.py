@@ -528,3 +528,19 @@ def test_odd_values_in_the_per_layer_keys_raise_value_error_only():
         except ValueError:
             pass
     assert 100 < accepted < 1500  # both outcomes were exercised
+
+
+def test_model_level_values_describe_the_first_rotary_full_attention_layer():
+    gemma = model_presets()["google/gemma-3-1b-it"]
+    assert gemma.base == 1e6 and gemma.reference_layer.index == 5  # layers 0-4 slide at base 10,000
+    torch.testing.assert_close(gemma.inv_freq()[0], gemma.layers[5].inv_freq()[0], rtol=0, atol=0)
+    scout = model_presets()["meta-llama/Llama-4-Scout-17B-16E"]  # its full-attention layers have no RoPE
+    assert scout.reference_layer.index == 0 and scout.reference_layer.attention == "chunked_attention"
+
+
+def test_kimi_k2_reads_as_deepseek_v3():
+    """Kimi K2's config.json names model_type kimi_k2 and runs DeepSeek-V3's modeling code."""
+    config = preset_info("DeepSeek-V3")["config"]
+    kimi = model_rope(dict(config, model_type="kimi_k2"))
+    deepseek = model_rope(config)
+    assert kimi.layers == deepseek.layers and kimi.latent == deepseek.latent
