@@ -1,0 +1,95 @@
+"""Text from outside the app shows as text in a real browser: a shared link, a pasted config, a model name read
+from a config and a notice quoting a refused value, each carrying a Markdown link, a Markdown image, raw HTML
+and a javascript: link, put no link, image or script on the page and send no request to the attacker's
+address (every request is watched; those to the attacker are counted and answered with an error)."""
+
+import json
+from urllib.parse import urlencode, urlparse
+
+import pytest
+
+from browser_checks import LOAD_TIMEOUT_MS, assert_clean
+from explorer import text
+from explorer.knobs import lightest
+from support.server import wait_for_app
+
+pytestmark = pytest.mark.browser
+PATH = "long-context"
+ATTACKER_PORT = 9
+PAYLOAD = ("Official notice: [log in again here](http://127.0.0.1:9/phish) ![pixel](http://127.0.0.1:9/pixel.png) "
+           "<img src=http://127.0.0.1:9/raw.png> <script>fetch('http://127.0.0.1:9/script')</script> "
+           "[run me](javascript:fetch('http://127.0.0.1:9/js')) **URGENT** http://127.0.0.1:9/bare")
+MODEL = {"hidden_size": 256, "num_attention_heads": 4, "max_position_embeddings": 2048}
+MAIN = "[data-testid=stMain]"
+INJECTED = (f"{MAIN} a[href*='127.0.0.1:9/'], {MAIN} a[href^='javascript'], img[src*='127.0.0.1:9/'], "
+            f"{MAIN} script, {MAIN} strong:has-text('URGENT'), {MAIN} b:has-text('URGENT')")
+
+
+@pytest.fixture
+def attacker(page):
+    """Requests the page makes to the attacker's address (127.0.0.1:9), each aborted and counted."""
+    asked = []
+
+    def to_attacker(url: str) -> bool:
+        parts = urlparse(url)
+        return parts.hostname == "127.0.0.1" and parts.port == ATTACKER_PORT
+
+    page.route(to_attacker, lambda route: (asked.append(route.request.url), route.abort()))
+    page.on("request", lambda request: to_attacker(request.url) and asked.append(request.url))
+    return asked
+
+
+def _assert_shown_as_text(page, attacker, *, quoted: bool = True) -> None:
+    page.wait_for_timeout(1000)  # images and scripts a page would load have had their chance
+    assert_clean(page)
+    found = page.locator(INJECTED)
+    assert found.count() == 0, found.evaluate_all("els => els.map(e => e.outerHTML)")
+    assert attacker == []
+    if quoted:  # the payload is on the page, character for character, inside one code span
+        code = page.locator(f"{MAIN} code").filter(has_text="[log in again here](http://127.0.0.1:9/phish)")
+        assert code.count() >= 1
+        assert "<img src=http://127.0.0.1:9/raw.png>" in code.first.inner_text()
+
+
+def _open(page, server, query: dict) -> None:
+    """Open the page with `query` over the lightest knobs (a shared, busy machine draws it sooner)."""
+    page.goto(f"{server.url}/{PATH}?{urlencode({**lightest('long_context'), **query})}", timeout=LOAD_TIMEOUT_MS)
+    wait_for_app(page, timeout=LOAD_TIMEOUT_MS)
+
+
+def test_a_shared_link_naming_the_model(page, server, attacker):
+    """A link's ?config= whose _name_or_path is the payload: the model's line under the first chart."""
+    _open(page, server, {"config": json.dumps({**MODEL, "_name_or_path": PAYLOAD})})
+    caption = page.locator(f"{MAIN} [data-testid=stCaptionContainer]").filter(has_text="log in again here")
+    assert caption.count() == 1
+    _assert_shown_as_text(page, attacker)
+
+
+def test_a_notice_quoting_a_refused_value(page, server, attacker):
+    """A link's config whose rope_theta is the payload is refused; the notice quotes the core's reason."""
+    _open(page, server, {"config": json.dumps({**MODEL, "rope_theta": PAYLOAD})})
+    notice = page.locator(f"{MAIN} [data-testid=stAlert]").filter(has_text="log in again here")
+    assert notice.count() == 1
+    _assert_shown_as_text(page, attacker)
+
+
+def test_a_pasted_config(page, server, attacker):
+    """A config pasted into the page's text area, its scaling type the payload: refused with a notice."""
+    _open(page, server, {})
+    page.locator(f"{MAIN} [data-testid=stExpander] summary").filter(
+        has_text=text.text("long_context.more_knobs")).click()
+    area = page.locator(f"{MAIN} [data-testid=stTextArea] textarea").first
+    area.fill(json.dumps({**MODEL, "rope_scaling": {"rope_type": PAYLOAD, "factor": 4.0}}))
+    area.press("Control+Enter")
+    notice = page.locator(f"{MAIN} [data-testid=stAlert]").filter(has_text="log in again here")
+    notice.wait_for(timeout=LOAD_TIMEOUT_MS)
+    wait_for_app(page, timeout=LOAD_TIMEOUT_MS)
+    _assert_shown_as_text(page, attacker)
+
+
+def test_a_preset_name_in_a_link(page, server, attacker):
+    """A link whose preset is the payload: refused with a notice that names the knob and quotes nothing."""
+    _open(page, server, {"preset": PAYLOAD, "focus": PAYLOAD})
+    notices = page.locator(f"{MAIN} [data-testid=stAlert]")
+    assert notices.count() >= 1 and not any("log in" in shown for shown in notices.all_inner_texts())
+    _assert_shown_as_text(page, attacker, quoted=False)
