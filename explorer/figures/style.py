@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 import plotly.graph_objects as go
 
 PALETTE = ("#d1495b", "#00798c", "#edae49", "#30638e", "#66a182", "#8d6a9f", "#003d5b", "#e07a5f")
@@ -36,6 +39,37 @@ def _merged(base: dict, extra: dict) -> dict:
     return out
 
 
+LEGEND_ROW = 18  # pixels added to a figure's height for each legend entry past the second
+FIRST_LINE = 30  # pixels from the figure's top to the foot of its title's first line
+TITLE_WIDTH = 40  # a title's line, in display units (a CJK character is two): fits a phone's 390 px at 16 px
+
+
+def _units(ch: str) -> int:
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+
+
+def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
+    """`title` broken into lines of at most `width` display units (Plotly never wraps a title itself): at
+    spaces between words, anywhere between CJK characters, never inside a tag; with its number of lines.
+    A title with a formula ($...$) or its own line breaks is kept as it is."""
+    if "$" in title or "<br" in title:
+        return title, title.count("<br") + 1
+    tokens = re.findall(r"<[^>]*>|[\u2e80-\uffef]|[^\s<\u2e80-\uffef]+|\s+", title)
+    lines, line, size = [], "", 0
+    for token in tokens:
+        units = 0 if token.startswith("<") else sum(_units(ch) for ch in token)
+        if token.isspace():
+            if line:
+                line, size = line + " ", size + 1
+            continue
+        if size + units > width and line.strip():
+            lines.append(line.rstrip())
+            line, size = "", 0
+        line, size = line + token, size + units
+    lines.append(line.rstrip())
+    return "<br>".join(lines), len(lines)
+
+
 def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: str | None = None,
            height: int = HEIGHT, log_x: bool = False, log_y: bool = False, equal_axes: bool = False,
            legend: bool = True) -> go.Figure:
@@ -44,19 +78,28 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
     The whole layout is assigned at once: the figure's own settings (subplot domains, annotations, ...)
     merged with the style, which also goes to every x and y axis of its subplots. Plotly validates one
     assignment about six times faster than the same settings made by update_layout/update_xaxes calls."""
+    title, title_lines = wrapped(title)
+    if legend:  # room for the legend at the foot: on a phone it takes a row per entry
+        entries = sum(1 for trace in fig.data if trace.name and trace.showlegend is not False)
+        height += LEGEND_ROW * max(0, entries - 2)
     style = {
-        "title": {"text": title, "x": 0.01, "xanchor": "left", "y": 0.98, "yanchor": "top", "yref": "container",
-                  "font": {"size": 16}},
+        # Plotly anchors a title of several lines by its first line and lays the others below it: the first
+        # line's foot sits FIRST_LINE px under the top (a fraction of the height, so a taller figure in the
+        # presenter view keeps it), the top margin makes room for the rest
+        "title": {"text": title, "x": 0.01, "xanchor": "left", "y": 1 - FIRST_LINE / height, "yanchor": "bottom",
+                  "yref": "container", "font": {"size": 16}},
         "font": {"family": FONT, "size": 13},
         "template": "none",  # the look is set here: a named template costs ~50 ms per figure to validate
         "paper_bgcolor": "white",
         "plot_bgcolor": "white",
         "height": height,
-        # a legend sits in its own band between the title and the plot, clear of the axis titles
-        "margin": {"l": 60, "r": 20, "t": 92 if legend else 56, "b": 50},
+        # the title's lines on top; a legend at the foot of the figure, under the x axis's title, where it
+        # may take as many rows as it needs without reaching the title (Plotly widens the margin for it)
+        "margin": {"l": 60, "r": 20, "t": 36 + 20 * title_lines, "b": 50},
         "colorway": list(PALETTE),
         "showlegend": legend,
-        "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
+        "legend": {"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 0,
+                   "yanchor": "bottom"},
         "hovermode": "closest",
     }
     layout = fig.layout.to_plotly_json()

@@ -54,3 +54,38 @@ def test_charts_use_the_pages_font_list():
     """The figures' font list is the theme's: chart text and page text in one typeface, Chinese included."""
     theme = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())["theme"]
     assert style.FONT == theme["font"] == theme["headingFont"]
+
+
+def _units(line: str) -> int:
+    return sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in line)
+
+
+@pytest.mark.parametrize("title", [
+    "Expected score against distance (d = 64, 64 random pairs) with a much longer title",
+    "动起来的 RoPE：点击播放，看同一向量的四个维度对各以自己的速度旋转",
+    "short",
+    "a " + "x" * 60 + " tail",  # one word longer than a line stays whole
+])
+def test_titles_wrap_to_the_line_width_without_losing_text(title):
+    text, lines = style.wrapped(title, width=40)
+    parts = text.split("<br>")
+    assert len(parts) == lines
+    assert all(_units(part) <= 40 or " " not in part for part in parts)
+    assert "".join(parts).replace(" ", "") == title.replace(" ", "")
+
+
+def test_titles_keep_tags_formulas_and_their_own_breaks():
+    assert style.wrapped("A <sub>sub</sub> title " * 5, width=20)[0].count("<sub>") == 5
+    assert "<su" not in style.wrapped("A <sub>sub</sub> title " * 5, width=20)[0].replace("<sub>", "")
+    formula = "The score $q^T R_{n-m} k$ against the offset, with a long tail of words to wrap"
+    assert style.wrapped(formula) == (formula, 1)
+    assert style.wrapped("one<br>two") == ("one<br>two", 2)
+
+
+def test_a_legend_sits_at_the_foot_and_grows_the_figure():
+    import plotly.graph_objects as go
+    fig = go.Figure([go.Scatter(x=[0, 1], y=[0, 1], name=f"s{i}") for i in range(6)])
+    style.styled(fig, title="t", height=400)
+    assert fig.layout.legend.yref == "container" and fig.layout.legend.y == 0
+    assert fig.layout.height == 400 + style.LEGEND_ROW * 4
+    assert fig.layout.margin.t >= 56
