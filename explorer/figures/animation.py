@@ -126,6 +126,8 @@ def pair_turn_animation(frame_names: list[str], query: np.ndarray, key: np.ndarr
     styled(fig, title=frame_titles[0], x_title=x_title, y_title=y_title, equal_axes=True, height=520)
     fig.update_xaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
     fig.update_yaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
+    # the legend inside the plane's top-left corner (paper coordinates, not the style's figure foot)
     fig.update_layout(margin={"b": 110}, legend={"orientation": "v", "x": 0.01, "y": 0.99, "xanchor": "left",
-                                                 "yanchor": "top", "bgcolor": "rgba(255,255,255,0.8)"})
+                                                 "yref": "paper", "yanchor": "top",
+                                                 "bgcolor": "rgba(255,255,255,0.8)"})
     return fig
