@@ -3,6 +3,7 @@
 import streamlit as st
 
 import explorer as ui
+from explorer.components import drag
 from explorer.figures import plane_diagram
 from explorer.layout import knob_row, labelled, metric_stack, say, section, table
 from explorer.tryit import try_buttons
@@ -41,6 +42,7 @@ section("complex_plane.product")
 st.latex(r"z\,w = \left(|z|\,e^{i\varphi}\right)\left(|w|\,e^{i\psi}\right) = |z|\,|w|\;e^{i(\varphi + \psi)},"
          r"\qquad (a + b\,i)(c + d\,i) = (ac - bd) + (ad + bc)\,i")
 w_modulus, w_deg = knob_row(PAGE, "w_mod", "w_angle")
+drag(PAGE, view.drag_plane(a, b, w_modulus, w_deg))  # z and w moved on the plane set the four knobs above
 prod = view.product(a, b, w_modulus, w_deg)
 with ui.chart_beside(diagram(view.product_diagram(prod), ui.t("complex_plane.product_title")), key="product"):
     table(view.product_table(prod), index="complex_plane.col_number")

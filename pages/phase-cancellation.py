@@ -4,6 +4,7 @@ import streamlit as st
 
 import explorer as ui
 from explorer.animation_export import phase_gif
+from explorer.components import drag
 from explorer.figures import heatmap, line_chart, matrix_panels, pair_turn_animation
 from explorer.glossary import glossary
 from explorer.layout import knob_row, metric_row, metric_stack, say, section
@@ -54,6 +55,7 @@ st.metric(ui.t("phase.relative_error"), f"{check['relative_error']:.1e}")
 section("phase.step3")
 st.latex(r"q_m \cdot k_n = (R_m q)^{\top}(R_n k) = q^{\top} R_m^{\top} R_n\, k "
          r"\overset{\text{1}}{=} q^{\top} R_m^{-1} R_n\, k \overset{\text{2}}{=} q^{\top} R_{n-m}\, k")
+drag(PAGE, view.track(m, n, dim, base, pair, seed))  # m and n moved on a track set the knobs m and n
 
 
 @ui.figure

@@ -14,6 +14,7 @@ from rope_viz._checks import check_int
 from rope_viz.complex2d import (IMAGINARY_UNIT, complex_multiply, conjugate, distance, from_polar, multiply_in_polar,
                                 rotate_by_matrix, rotation_2x2, rotor, to_polar)
 
+from ..knobs import PAGE_KNOBS
 from .phrases import Metric, Phrase, metric, phrase
 
 
@@ -148,3 +149,25 @@ def digits_table(turn: dict) -> dict:
     return {"complex_plane.way": [phrase(f"complex_plane.way_{way}") for way in ("complex", "matrix", "difference")],
             "complex_plane.first": [f"{turned[0]:.17g}", f"{by_matrix[0]:.17g}", f"{difference[0]:.1e}"],
             "complex_plane.second": [f"{turned[1]:.17g}", f"{by_matrix[1]:.17g}", f"{difference[1]:.1e}"]}
+
+
+def _knob_ranges(*names: str) -> dict:
+    """The drag plane's bounds for a point's two knobs: their names, ranges and decimals, as declared."""
+    specs = [PAGE_KNOBS["complex_plane"][name] for name in names]
+    return {"knobs": list(names), "lo": [spec.lo for spec in specs], "hi": [spec.hi for spec in specs],
+            "digits": [getattr(spec, "digits", 0) for spec in specs]}
+
+
+def drag_plane(a: float, b: float, w_modulus: float, w_deg: float) -> dict:
+    """The drag component's plane (explorer.components): z by its coordinates (knobs a, b) and w by its length
+    and angle (knobs w_mod, w_angle), each within its knobs' declared range and decimals, and z·w drawn from
+    them; colours by index as in product_diagram. Plain JSON but for the Phrases of the labels."""
+    return {"kind": "plane", "knobs": ["a", "b", "w_mod", "w_angle"], "height": 360, "side": 320, "extent": 3.5,
+            "key_step": 0.1,
+            "points": [{"id": "z", "name": "z", "form": "xy", "color": 0, "values": [a, b], **_knob_ranges("a", "b")},
+                       {"id": "w", "name": "w", "form": "polar", "color": 1, "values": [w_modulus, w_deg],
+                        **_knob_ranges("w_mod", "w_angle")}],
+            "product": {"name": "z·w", "color": 2, "of": ["z", "w"]},
+            "labels": {"group": phrase("complex_plane.drag_group"), "hint": phrase("complex_plane.drag_hint"),
+                       "x_axis": phrase("complex_plane.re_axis"), "y_axis": phrase("complex_plane.im_axis")},
+            "aria": {"z": phrase("complex_plane.drag_z"), "w": phrase("complex_plane.drag_w")}}

@@ -12,6 +12,7 @@ from rope_viz import angles, inv_freq, random_tokens, rotation_matrix, to_numpy
 from rope_viz._checks import check_int
 from rope_viz.complex2d import relative_rotation, score_identity, shared_shift, shifted_scores
 
+from ..knobs import PAGE_KNOBS
 from .phrases import Metric, Phrase, metric, phrase
 
 SCORE_SHIFTS = tuple(range(65))  # shifts of the d-dimensional score chart
@@ -72,6 +73,23 @@ def all_pairs(m: int, n: int, dim: int, base: float, seed: int) -> dict:
             "rotated": identity.rotated, "relative": identity.relative, "difference": identity.difference,
             "matrix_error": identity.matrix_error, "shifts": list(SCORE_SHIFTS),
             "both": to_numpy(both), "key_only": to_numpy(key_only)}
+
+
+def track(m: int, n: int, dim: int, base: float, pair: int, seed: int) -> dict:
+    """The drag component's track (explorer.components): the query at m and the key at n within the knobs'
+    range, the chosen pair, and what its readout needs to score (R_m q)·(R_n k) while they move: every
+    pair's query and key coordinates (interleaved pairs 2i, 2i+1, as score_identity) and its frequency
+    θ_i. The frame only turns each pair by its angles and adds the dot products, for display: the page's
+    numbers are the core's. Plain JSON but for the Phrases of the labels."""
+    q, k = query_and_key(dim, seed)
+    spec_m, spec_n = PAGE_KNOBS["phase"]["m"], PAGE_KNOBS["phase"]["n"]
+    return {"kind": "track", "knobs": ["m", "n"], "height": 300, "lo": max(spec_m.lo, spec_n.lo),
+            "hi": min(spec_m.hi, spec_n.hi), "m": m, "n": n, "pair": pair,
+            "thetas": inv_freq(dim, base, dtype=torch.float64).tolist(),
+            "q_pairs": q.reshape(-1, 2).tolist(), "k_pairs": k.reshape(-1, 2).tolist(),
+            "labels": {name: phrase(f"phase.track_{name}") for name in
+                       ("group", "hint", "both", "aria_m", "aria_n", "value_m", "value_n", "positions", "angles",
+                        "score")}}
 
 
 # What the page writes, from the values above.

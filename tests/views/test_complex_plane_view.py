@@ -130,3 +130,19 @@ def test_what_the_page_draws_and_writes():
     assert digits["complex_plane.first"][0] == f"{turn['turned'][0]:.17g}"
     assert [w.key for w in digits["complex_plane.way"]] == [
         "complex_plane.way_complex", "complex_plane.way_matrix", "complex_plane.way_difference"]
+
+
+def test_drag_plane_bounds_each_point_by_its_knobs():
+    args = view.drag_plane(-1.5, 0.25, 0.5, -120)
+    assert args["kind"] == "plane"
+    assert args["knobs"] == ["a", "b", "w_mod", "w_angle"]
+    z, w = args["points"]
+    assert (z["form"], z["knobs"], z["values"], z["lo"], z["hi"], z["digits"]) == (
+        "xy", ["a", "b"], [-1.5, 0.25], [-3.0, -3.0], [3.0, 3.0], [2, 2])
+    assert (w["form"], w["knobs"], w["values"], w["lo"], w["hi"], w["digits"]) == (
+        "polar", ["w_mod", "w_angle"], [0.5, -120], [0.0, -180], [3.0, 180], [2, 0])
+    assert args["product"]["of"] == ["z", "w"]
+    # the product diagram's colours: z, w, z·w are colours 0, 1, 2 there too
+    assert [z["color"], w["color"], args["product"]["color"]] == [0, 1, 2]
+    assert set(args["aria"]) == {"z", "w"}
+    assert args["labels"]["x_axis"] == phrase("complex_plane.re_axis")

@@ -107,3 +107,32 @@ def test_what_the_page_writes():
     assert (lhs.value, rhs.value) == ("1.235", "1.235")
     assert lhs.help == phrase("phase.digits_help", value="1.234567800000000")
     assert (difference.value, matrix.value) == ("1.0e-07", "2.0e-16")
+
+
+def hand_scored_track(args: dict, m: int, n: int) -> float:
+    """What the drag track's readout computes (drag.js), written out with math.cos/sin: each pair turned
+    by its angle at m (query) and n (key), the dot products added up."""
+    total = 0.0
+    for theta, (q0, q1), (k0, k1) in zip(args["thetas"], args["q_pairs"], args["k_pairs"]):
+        a, b = m * theta, n * theta
+        qx, qy = q0 * math.cos(a) - q1 * math.sin(a), q0 * math.sin(a) + q1 * math.cos(a)
+        kx, ky = k0 * math.cos(b) - k1 * math.sin(b), k0 * math.sin(b) + k1 * math.cos(b)
+        total += qx * kx + qy * ky
+    return total
+
+
+@pytest.mark.parametrize("m, n, dim, base, pair, seed", [(2, 5, 16, 10000.0, 1, 0), (128, 0, 64, 1e7, 31, 7),
+                                                         (40, 40, 2, 10.0, 0, 3)])
+def test_track_carries_what_the_readout_needs_to_score_like_the_core(m, n, dim, base, pair, seed):
+    args = view.track(m, n, dim, base, pair, seed)
+    assert (args["kind"], args["knobs"], args["lo"], args["hi"]) == ("track", ["m", "n"], 0, 128)
+    assert (args["m"], args["n"], args["pair"]) == (m, n, pair)
+    assert args["thetas"] == pytest.approx([base ** (-2 * i / dim) for i in range(dim // 2)], rel=1e-12)
+    q, k = random_tokens(2, dim, seed=seed, dtype=torch.float64)
+    assert args["q_pairs"] == [[q[2 * i].item(), q[2 * i + 1].item()] for i in range(dim // 2)]
+    assert args["k_pairs"] == [[k[2 * i].item(), k[2 * i + 1].item()] for i in range(dim // 2)]
+    core = all_pairs(m, n, dim, base, seed)["rotated"]  # the value the page prints
+    assert hand_scored_track(args, m, n) == pytest.approx(core, abs=1e-9)
+    # both tokens moved together: the readout's score stays put
+    assert hand_scored_track(args, m + 17, n + 17) == pytest.approx(core, abs=1e-9)
+    assert all(isinstance(label, type(phrase("x"))) for label in args["labels"].values())
