@@ -332,8 +332,8 @@ def test_rotation_composition(layout, i, j):
     rj = rotation_matrix(j, 16, layout=layout, dtype=torch.float64)
     # R_i^-1 = R_i^T (orthogonal), and R_j R_i^-1 = R_{j-i}
     torch.testing.assert_close(torch.linalg.inv(ri), ri.T, rtol=0, atol=1e-12)
-    torch.testing.assert_close(rj @ torch.linalg.inv(ri), rotation_matrix(j - i, 16, layout=layout, dtype=torch.float64),
-                               rtol=0, atol=1e-12)
+    torch.testing.assert_close(rj @ torch.linalg.inv(ri),
+                               rotation_matrix(j - i, 16, layout=layout, dtype=torch.float64), rtol=0, atol=1e-12)
     torch.testing.assert_close(rj @ ri.T, loop_rotation_matrix(j - i, 16, layout=layout), rtol=0, atol=1e-12)
 
 

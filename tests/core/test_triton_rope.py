@@ -18,7 +18,7 @@ if not CUDA:
 
 from rope_viz import apply_rope, apply_rope_qk, triton_rope  # noqa: E402
 from rope_viz.frequencies import rope_tables  # noqa: E402
-from support.rope_reference import pair_rope
+from support.rope_reference import pair_rope  # noqa: E402
 
 DEVICE = "cuda" if CUDA else "cpu"
 DTYPES = (torch.float32, torch.bfloat16, torch.float16)
