@@ -153,6 +153,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "decay": (Question("bound_at_zero", bound_at_zero), Question("monotone")),
     "linear": (Question("denominator"), Question("cost")),
     "long_context": (Question("pi_wavelength"), Question("ntk_fastest")),
+    "model_anatomy": (Question("no_rope_layers"), Question("layout"), Question("latent_key")),
     "precision": (Question("bf16_gap", bf16_gap), Question("collapse")),
     "images": (Question("raster_rows", raster_rows), Question("axial_shift")),
     "biases": (Question("alibi_first_slope", alibi_first_slope), Question("shift_both")),
