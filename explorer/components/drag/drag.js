@@ -31,8 +31,11 @@
     post("streamlit:setComponentValue", { value: { knobs: knobs, release: stamp }, dataType: "json" });
   }
 
-  function fitHeight() {
-    post("streamlit:setFrameHeight", { height: Math.ceil(root.getBoundingClientRect().height) + 2 });
+  let height = -1;
+  function fitHeight() {  // a message to the page around the frame only (a readout line may wrap while moving)
+    const now = Math.ceil(root.getBoundingClientRect().height) + 2;
+    if (now !== height) post("streamlit:setFrameHeight", { height: now });
+    height = now;
   }
 
   function svgNode(tag, attrs, parent) {
@@ -125,6 +128,7 @@
       if (event.pointerId !== pointer) return;
       item.moveTo(event.clientX, event.clientY);
       redraw();
+      fitHeight();
     });
     const release = (event) => {
       if (event.pointerId !== pointer) return;
@@ -144,6 +148,7 @@
       }
       item.move(step[0], step[1], event.shiftKey);
       redraw();
+      fitHeight();
     });
     handle.addEventListener("keyup", (event) => {
       if (!ARROWS[event.key] || !keyed) return;
@@ -288,7 +293,8 @@
         grid);
       svgNode("text", { x: side - 4, y: toY(0) - 6, "text-anchor": "end", fill: "#555555", "font-size": 11 }, grid)
         .textContent = text(labels.x_axis);
-      svgNode("text", { x: toX(0) + 6, y: 12, fill: "#555555", "font-size": 11 }, grid).textContent = text(labels.y_axis);
+      svgNode("text", { x: toX(0) - 6, y: 12, "text-anchor": "end", fill: "#555555", "font-size": 11 }, grid)
+        .textContent = text(labels.y_axis);
     }
 
     function arrow(line, name, x, y, label) {
@@ -393,7 +399,7 @@
     });
     const hint = htmlNode("div", "hint", root);
     hint.textContent = text(labels.hint);
-    const height = 84;
+    const trackHeight = 84;
     const lineY = 42;
     let left = 16;
     let right = 300;
@@ -425,13 +431,13 @@
       const width = Math.max(200, window.innerWidth || 300);
       left = 16;
       right = width - 16;
-      setAttrs(svg, { width: width, height: height, viewBox: "0 0 " + width + " " + height });
+      setAttrs(svg, { width: width, height: trackHeight, viewBox: "0 0 " + width + " " + trackHeight });
       svgNode("line", { x1: left, x2: right, y1: lineY, y2: lineY, stroke: "#c8c8c8", "stroke-width": 3 }, axis);
       const span = state.hi - state.lo;
       const tick = [1, 2, 4, 8, 16, 32, 64, 128, 256].find((t) => span / t <= 12) || Math.ceil(span / 8);
       for (let p = state.lo; p <= state.hi; p += tick) {
         svgNode("line", { x1: toX(p), x2: toX(p), y1: lineY - 4, y2: lineY + 4, stroke: "#999999" }, axis);
-        svgNode("text", { x: toX(p), y: height - 2, "text-anchor": "middle", fill: "#888888", "font-size": 10 }, axis)
+        svgNode("text", { x: toX(p), y: trackHeight - 2, "text-anchor": "middle", fill: "#888888", "font-size": 10 }, axis)
           .textContent = String(p);
       }
     }
