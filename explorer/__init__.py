@@ -6,6 +6,7 @@
   by the wrapper itself).
 - charts: how figures from explorer.figures are placed on a page; presenter: the projector view (`explain`
   folds long text away there); quiz: the questions that end each topic page.
+- components: points dragged on a chart set knobs (plain JavaScript in components/drag, no build step).
 - pages: the page list; router: the app around the pages; views: what each page computes (pure).
 - text/<lang>/<page>.toml: every string a visitor reads.
 """

@@ -140,7 +140,7 @@
     handle.addEventListener("pointercancel", release);
     handle.addEventListener("keydown", (event) => {
       const step = ARROWS[event.key];
-      if (!step || pointer !== null) return;
+      if (!step || pointer !== null || (busy && !keyed)) return;  // another handle is moving
       event.preventDefault();
       if (!keyed) {
         keyed = true;
@@ -321,11 +321,9 @@
         const [p, q] = product.of.map((id) => byId(text(id)).xy());
         const moduli = [Math.hypot(p[0], p[1]), Math.hypot(q[0], q[1])];
         const argsDeg = [p, q].map((v) => (Math.hypot(v[0], v[1]) > 0 ? Math.atan2(v[1], v[0]) * 180 / Math.PI : 0));
-        const names = product.of.map((id) => byId(text(id)).name);
         productLine.textContent = text(product.name) + " = " + complexText(x, y) + "   (|" + text(product.name) + "| = "
           + fixed(moduli[0], 3) + " × " + fixed(moduli[1], 3) + " = " + fixed(moduli[0] * moduli[1], 3) + ", arg = "
           + fixed(argsDeg[0], 2) + "° + " + fixed(argsDeg[1], 2) + "° = " + fixed(argsDeg[0] + argsDeg[1], 2) + "°)";
-        productLine.title = names.join(" · ");
       }
     }
 
@@ -450,7 +448,7 @@
       const wide = Math.max(x1 - x0, 14);
       setAttrs(bandRect, { x: (x0 + x1) / 2 - wide / 2, y: lineY - 5, width: wide });
       band.setAttribute("aria-valuenow", m);
-      band.setAttribute("aria-valuemin", state.lo);
+      band.setAttribute("aria-valuemin", state.lo + Math.max(0, m - n));
       band.setAttribute("aria-valuemax", state.hi - Math.max(0, n - m));
       band.setAttribute("aria-valuetext", fill(labels.positions, { m: m, n: n, d: n - m }));
       for (const id of ["m", "n"]) {
