@@ -300,7 +300,9 @@
     function arrow(line, name, x, y, label) {
       setAttrs(line, { x1: toX(0), y1: toY(0), x2: toX(x), y2: toY(y) });
       const length = Math.hypot(x, y) || 1;
-      setAttrs(name, { x: toX(x) + 14 * x / length - 4, y: toY(y) - 14 * y / length + 4 });
+      // a name past the edge (a long z·w) stays in sight
+      setAttrs(name, { x: clamp(toX(x) + 14 * x / length - 4, 4, side - 30),
+        y: clamp(toY(y) - 14 * y / length + 4, 14, side - 4) });
       name.textContent = label;
     }
 
