@@ -27,23 +27,36 @@ TITLE_SIZE = 26
 HEIGHT_SCALE = 1.25
 
 # One constant stylesheet, on every page. Its first rules serve phones: a formula or a table wider than the
-# screen scrolls inside its own box instead of widening the page. The others are the presenter view's larger
-# text; they apply while the sidebar's toggle (key app.present, class st-key-app-present) is on.
+# screen scrolls inside its own box instead of widening the page; a metric's label and value wrap instead of
+# ending in an ellipsis (a cut number reads as another number); a slider's value, drawn above its thumb,
+# gets a band of its own under the label. The others are the presenter view's larger text; they apply while
+# the sidebar's toggle (key app.present, class st-key-app-present) is on.
 STYLE = """<style>
 [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; overflow-x: auto; max-width: 100%; }
-.stApp:has(.st-key-app-present input:checked) [data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; }
+[data-testid="stMain"] [data-testid="stMetricLabel"], [data-testid="stMain"] [data-testid="stMetricLabel"] *,
+[data-testid="stMain"] [data-testid="stMetricValue"], [data-testid="stMain"] [data-testid="stMetricValue"] * {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+  overflow-wrap: anywhere; height: auto !important; }
+[data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 1.6rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
+  [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 2.2rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMainBlockContainer"] {
+  max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stWidgetLabel"] p,
-.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 1.6rem; line-height: 1.45; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
+  [data-testid="stCaptionContainer"] p { font-size: 1.6rem; line-height: 1.45; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] h1 { font-size: 3.4rem; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] h2 { font-size: 2.6rem; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] h3 { font-size: 2.1rem; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] .katex { font-size: 1.7em; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 3rem; }
-.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
-.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 1.4rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
+  [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
+  [data-testid="stExpander"] summary p { font-size: 1.4rem; }
 </style>"""
 
 

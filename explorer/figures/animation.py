@@ -92,11 +92,11 @@ def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair
     height = 230 * rows + 140
     styled(fig, title=title, height=height, legend=False)
     # the play button in its own band between the title and the clocks' two-line titles: a taller top
-    # margin, and the buttons' bottom edge 72 px above the plot area (updatemenus are placed in plot-area
+    # margin, and the buttons' bottom edge 96 px above the plot area (updatemenus are placed in plot-area
     # fractions)
-    top = fig.layout.margin.t + 84
+    top = fig.layout.margin.t + 110
     fig.update_layout(margin={"t": top})
-    fig.layout.updatemenus[0].update(y=1 + 72 / (height - top - fig.layout.margin.b))
+    fig.layout.updatemenus[0].update(y=1 + 96 / (height - top - fig.layout.margin.b))
     return fig
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .style import DIVERGING, MARK, SEQUENTIAL, styled
+from .style import DIVERGING, MARK, PANEL_TITLES, SEQUENTIAL, styled
 
 
 def heatmap(z: np.ndarray, *, title: str, x_title: str, y_title: str, x=None, y=None,
@@ -35,14 +35,14 @@ def heatmap_grid(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: st
     (rows go down, like a printed matrix)."""
     rows = math.ceil(len(panels) / columns)
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels),
-                        horizontal_spacing=0.08, vertical_spacing=0.16 if rows > 1 else 0.1)
+                        horizontal_spacing=0.08, vertical_spacing=0.22 if rows > 1 else 0.1)
     for i, z in enumerate(panels.values()):
         fig.add_trace(go.Heatmap(z=z, x=x, y=y, coloraxis="coloraxis"), row=i // columns + 1,
                       col=i % columns + 1)
     fig.update_layout(coloraxis={"colorscale": colorscale, "cmid": zmid, "cmin": zmin, "cmax": zmax,
                                  "colorbar": {"title": {"text": colorbar_title}}})
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 340 * rows + 100)
-    fig.update_layout(margin={"t": 84})  # room for the panel titles under the figure title
+    fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})  # the panels' titles under the title
     fig.update_yaxes(autorange="reversed")
     return fig
 
@@ -59,7 +59,7 @@ def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: 
         fig.add_trace(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, showscale=False),
                       row=i // columns + 1, col=i % columns + 1)
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 330 * rows + 90)
-    fig.update_layout(margin={"t": 84})
+    fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
     fig.update_yaxes(autorange="reversed")
     return fig
 
@@ -83,7 +83,7 @@ def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: 
     fig.update_layout(coloraxis={"colorscale": colorscale, "cmid": zmid,
                                  "colorbar": {"title": {"text": colorbar_title}}})
     styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or 380, legend=False)
-    fig.update_layout(margin={"t": 84})
+    fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
     fig.update_yaxes(autorange="reversed")
     for i in range(columns):
         fig.update_yaxes(scaleanchor=f"x{i + 1 if i else ''}", scaleratio=1, constrain="domain", row=1, col=i + 1)
@@ -102,6 +102,7 @@ def matrix_panels(matrices: list[np.ndarray], panel_titles: list[str], *, title:
                                  hovertemplate=f"%{{y}}, %{{x}}: %{{z:.{digits + 6}f}}<extra></extra>"),
                       row=1, col=j + 1)
     styled(fig, title=title, x_title=x_title, y_title=y_title, height=height, legend=False)
+    fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
     fig.update_xaxes(type="category")
     fig.update_yaxes(type="category", autorange="reversed", title_text=None)
     fig.update_yaxes(title_text=y_title, row=1, col=1)  # one row title, on the first panel

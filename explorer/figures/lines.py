@@ -32,14 +32,26 @@ def line_chart(x, series: dict, *, title: str, x_title: str, y_title: str, log_x
     return styled(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, log_y=log_y, **kwargs)
 
 
-def _vertical(fig: go.Figure, at: float, label: str, *, log_x: bool, top: bool, color: str, dash: str) -> None:
+STAGGER = 20  # pixels between the two rows of labels of neighbouring vertical marks
+
+
+def _staggered(marks: dict) -> list[tuple[str, float, int]]:
+    """(label, x, y shift) of each mark, every second one from the left a row lower, so that the labels of
+    marks close together (4k and 8k on a log axis, -128 and 128 on a long one) never print over each other."""
+    ordered = sorted(marks.items(), key=lambda item: item[1])
+    return [(label, at, -STAGGER * (k % 2)) for k, (label, at) in enumerate(ordered)]
+
+
+def _vertical(fig: go.Figure, at: float, label: str, *, log_x: bool, top: bool, color: str, dash: str,
+              yshift: int = 0) -> None:
     """A vertical line at x = `at` across the plot, labelled at its top or bottom. Shapes take data values on
     a log axis; annotations take their log10 (Plotly's convention), so the label's position is converted."""
     fig.add_shape(type="line", x0=at, x1=at, xref="x", y0=0, y1=1, yref="paper", layer="below",
                   line={"color": color, "width": 1, "dash": dash})
     fig.add_annotation(x=math.log10(at) if log_x else at, xref="x", y=1 if top else 0, yref="paper", text=label,
                        showarrow=False, xanchor="left", yanchor="top" if top else "bottom", xshift=2,
-                       font={"size": 11, "color": color}, bgcolor="rgba(255, 255, 255, 0.8)")
+                       yshift=yshift if top else -yshift, font={"size": 11, "color": color},
+                       bgcolor="rgba(255, 255, 255, 0.8)")
 
 
 def marked_lines(x, series: dict, *, marks: dict, title: str, x_title: str, y_title: str, log_x: bool = False,
@@ -57,10 +69,10 @@ def marked_lines(x, series: dict, *, marks: dict, title: str, x_title: str, y_ti
             trace.line.color = colors[trace.name]
             if markers:
                 trace.marker.color = colors[trace.name]
-    for label, at in marks.items():
-        _vertical(fig, at, label, log_x=log_x, top=True, color=MARK, dash="dot")
-    for label, at in (thresholds or {}).items():
-        _vertical(fig, at, label, log_x=log_x, top=False, color=THRESHOLD_COLOR, dash="dash")
+    for label, at, shift in _staggered(marks):
+        _vertical(fig, at, label, log_x=log_x, top=True, color=MARK, dash="dot", yshift=shift)
+    for label, at, shift in _staggered(thresholds or {}):
+        _vertical(fig, at, label, log_x=log_x, top=False, color=THRESHOLD_COLOR, dash="dash", yshift=shift)
     if log_y:
         fig.update_yaxes(exponentformat="power")
     return fig
@@ -71,9 +83,9 @@ def distance_chart(x, series: dict, *, marks: dict[str, float], title: str, x_ti
     """line_chart with a dotted vertical line at each marked x ({label: x}), labelled at the top."""
     fig = line_chart(x, series, title=title, x_title=x_title, y_title=y_title, dashed=dashed, height=height)
     fig.update_traces(line_shape=line_shape)
-    for label, where in marks.items():
+    for label, where, shift in _staggered(marks):
         fig.add_vline(x=where, line_dash="dot", line_color=MARK, annotation_text=label,
-                      annotation_position="top right", annotation_font_size=11)
+                      annotation_position="top right", annotation_font_size=11, annotation_yshift=shift)
     return fig
 
 
@@ -112,11 +124,11 @@ def band_lines(series: list[dict], *, marks: dict[str, float], title: str, x_tit
                                  line={"color": c, "width": s.get("width", 2), "dash": s.get("dash", "solid")},
                                  marker={"size": 6}))
     styled(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, **({"height": height} if height else {}))
-    for label, where in marks.items():
+    for label, where, shift in _staggered(marks):
         # a shape takes data values on a log axis, an annotation takes their log10
         fig.add_vline(x=where, line_dash="dot", line_color=MARK)
         fig.add_annotation(x=math.log10(where) if log_x else where, y=1, yref="paper", text=label,
-                           showarrow=False, xanchor="left", yanchor="top", font={"size": 11})
+                           showarrow=False, xanchor="left", yanchor="top", font={"size": 11}, yshift=shift)
     if y_range is not None:
         fig.update_yaxes(range=list(y_range))
     if x_ticks is not None:
@@ -146,10 +158,11 @@ def position_id_rows(index: np.ndarray, rows: dict[str, np.ndarray], spans: list
     """One step line per position-id row ({name: ids}) against the token index, over bands that mark the
     segments (start, stop, label, highlighted) of the sequence; highlighted bands are tinted."""
     fig = go.Figure()
-    for start, stop, label, highlighted in spans:
+    for k, (start, stop, label, highlighted) in enumerate(spans):
+        # every second segment's label a row lower: a short segment's label runs into the next one's
         fig.add_vrect(x0=start - 0.5, x1=stop - 0.5, fillcolor="#dcebf0" if highlighted else "#f4f4f4",
                       line_width=0, layer="below", annotation_text=label, annotation_position="top left",
-                      annotation_font_size=11)
+                      annotation_font_size=11, annotation_yshift=-STAGGER * (k % 2))
     for i, (name, ids) in enumerate(rows.items()):
         fig.add_trace(go.Scatter(x=index, y=ids, name=name, mode="lines+markers", line_shape="hv",
                                  line={"color": color(i), "width": 2, "dash": ("solid", "dash", "dot")[i % 3]},

@@ -40,7 +40,9 @@ def _merged(base: dict, extra: dict) -> dict:
 
 
 LEGEND_ROW = 18  # pixels added to a figure's height for each legend entry past the second
-FIRST_LINE = 30  # pixels from the figure's top to the foot of its title's first line
+PANEL_LINE = 16  # pixels more at the top for each line a wrapped panel title gains
+PANEL_TITLES = 30  # pixels more at the top of a figure of panels, for the panels' own titles
+FIRST_LINE = 52  # pixels from the top to the foot of a title's first line: the toolbar's band stays above it
 TITLE_WIDTH = 40  # a title's line, in display units (a CJK character is two): fits a phone's 390 px at 16 px
 
 
@@ -70,6 +72,22 @@ def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
     return "<br>".join(lines), len(lines)
 
 
+def _wrap_panel_titles(annotations: list[dict]) -> int:
+    """Wrap the panels' titles (make_subplots' annotations: paper coordinates, no arrow, anchored at their
+    foot) to their share of a line: a row of n panels gives each 1/n of TITLE_WIDTH. Returns how many lines
+    the tallest one gained."""
+    rows: dict[float, list[dict]] = {}
+    for note in annotations:
+        if note.get("yref") == "paper" and note.get("showarrow") is False and note.get("yanchor") == "bottom":
+            rows.setdefault(note.get("y"), []).append(note)
+    gained = 0
+    for row in rows.values():
+        for note in row:
+            note["text"], lines = wrapped(str(note.get("text", "")), max(8, TITLE_WIDTH // len(row) - 2))
+            gained = max(gained, lines - 1)
+    return gained
+
+
 def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: str | None = None,
            height: int = HEIGHT, log_x: bool = False, log_y: bool = False, equal_axes: bool = False,
            legend: bool = True) -> go.Figure:
@@ -95,7 +113,7 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
         "height": height,
         # the title's lines on top; a legend at the foot of the figure, under the x axis's title, where it
         # may take as many rows as it needs without reaching the title (Plotly widens the margin for it)
-        "margin": {"l": 60, "r": 20, "t": 36 + 20 * title_lines, "b": 50},
+        "margin": {"l": 60, "r": 20, "t": 58 + 20 * title_lines, "b": 50},
         "colorway": list(PALETTE),
         "showlegend": legend,
         "legend": {"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 0,
@@ -103,6 +121,7 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
         "hovermode": "closest",
     }
     layout = fig.layout.to_plotly_json()
+    style["margin"]["t"] += PANEL_LINE * _wrap_panel_titles(layout.get("annotations", []))
     axes = {name for name in layout if name[1:5] == "axis" and name[0] in "xy"} | {"xaxis", "yaxis"}
     for name in sorted(axes):
         axis = {"gridcolor": GRID, "zerolinecolor": AXIS_LINE, "linecolor": AXIS_LINE, "automargin": True}
