@@ -20,6 +20,7 @@ from streamlit.runtime.state.session_state import SessionState
 
 from . import params
 from .knobs import PAGE_KNOBS
+from .safe_text import AppText
 from .session import notice, t, take_notices
 
 _URL = "_url_params"
@@ -157,6 +158,12 @@ def _widget(spec: params.Knob, label: str, key: str, help_text: str | None, wher
                              format_func=format_func or str, **common)
 
 
+def _replaced(spec: params.Knob, value) -> None:
+    """The notice that the link's or the client's value of knob `spec` was replaced by `value` (the knob's
+    name is the app's own word, shown as written)."""
+    notice(t("common.notice_replaced", name=AppText(spec.name), value=spec.dump(value)))
+
+
 def draw(spec: params.Knob, key: str, label: str, *, help_text: str | None = None, where=None, format_func=None):
     """Draw the widget for `spec` under session key `key` and return its (always valid) value.
 
@@ -166,7 +173,7 @@ def draw(spec: params.Knob, key: str, label: str, *, help_text: str | None = Non
     where = where if where is not None else st
     if _refused_value(key):
         value = spec.coerce(spec.default)[0]
-        notice(t("common.notice_replaced", name=spec.name, value=spec.dump(value)))
+        _replaced(spec, value)
     elif key in st.session_state:
         value, _ = spec.coerce(st.session_state[key])
     else:
@@ -174,7 +181,7 @@ def draw(spec: params.Knob, key: str, label: str, *, help_text: str | None = Non
         value, replaced = (spec.coerce(spec.default)[0], False) if raw is None else spec.parse(raw)
         value = spec.coerce(value)[0]  # a default that falls outside a range the page narrowed is clamped too
         if replaced:
-            notice(t("common.notice_replaced", name=spec.name, value=spec.dump(value)))
+            _replaced(spec, value)
     st.session_state[key] = value
     _widget(spec, label, key, help_text, where, format_func)
     value = st.session_state[key]
