@@ -103,8 +103,10 @@ def enlarge(fig):
     title = layout.get("title")
     if isinstance(title, dict):
         title["font"] = _larger(title.get("font"), TITLE_SIZE)
-    for note in layout.get("annotations", ()):  # subplot titles
+    for note in layout.get("annotations", ()):  # subplot titles, mark labels
         note["font"] = _larger(note.get("font"), FONT_SIZE)
+        if note.get("yshift"):  # labels set a row apart keep a row of the larger text apart
+            note["yshift"] = round(note["yshift"] * FONT_SIZE / 11)
     if layout.get("height"):
         layout["height"] = round(layout["height"] * HEIGHT_SCALE)
     margin = layout.get("margin")

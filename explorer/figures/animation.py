@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .style import color, styled
+from .style import color, styled, wrapped
 
 
 def animation_controls(frame_names: list[str], *, play: str, pause: str, slider_prefix: str,
@@ -117,7 +117,7 @@ def pair_turn_animation(frame_names: list[str], query: np.ndarray, key: np.ndarr
                                  name=name, line={"color": color(j), "width": 4},
                                  marker={"size": [0, 11], "symbol": "arrow", "angleref": "previous"}))
     fig.frames = [
-        go.Frame(name=frame, traces=[2, 3], layout={"title": {"text": text}},
+        go.Frame(name=frame, traces=[2, 3], layout={"title": {"text": wrapped(text)[0]}},
                  data=[go.Scatter(x=[0.0, float(path[f, 0])], y=[0.0, float(path[f, 1])]) for path in (query, key)])
         for f, (frame, text) in enumerate(zip(frame_names, frame_titles))
     ]
@@ -127,7 +127,12 @@ def pair_turn_animation(frame_names: list[str], query: np.ndarray, key: np.ndarr
     fig.update_xaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
     fig.update_yaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
     # the legend inside the plane's top-left corner (paper coordinates, not the style's figure foot)
-    fig.update_layout(margin={"b": 110}, legend={"orientation": "v", "x": 0.01, "y": 0.99, "xanchor": "left",
+    fig.update_layout(margin={"b": 150}, legend={"orientation": "v", "x": 0.01, "y": 0.99, "xanchor": "left",
                                                  "yref": "paper", "yanchor": "top",
                                                  "bgcolor": "rgba(255,255,255,0.8)"})
+    # the play button and the slider in a band of their own under the x axis's title (placed in plot-area
+    # fractions: 60 px below the plot area)
+    below = -60 / (fig.layout.height - fig.layout.margin.t - fig.layout.margin.b)
+    fig.layout.updatemenus[0].update(y=below)
+    fig.layout.sliders[0].update(y=below)
     return fig

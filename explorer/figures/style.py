@@ -74,8 +74,8 @@ def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
 
 def _wrap_panel_titles(annotations: list[dict]) -> int:
     """Wrap the panels' titles (make_subplots' annotations: paper coordinates, no arrow, anchored at their
-    foot) to their share of a line: a row of n panels gives each 1/n of TITLE_WIDTH. Returns how many lines
-    the tallest one gained."""
+    foot) to their share of a line: a row of n panels gives each 1/n of a line a little narrower than a
+    title. Returns how many lines the tallest one gained."""
     rows: dict[float, list[dict]] = {}
     for note in annotations:
         if note.get("yref") == "paper" and note.get("showarrow") is False and note.get("yanchor") == "bottom":
@@ -83,7 +83,7 @@ def _wrap_panel_titles(annotations: list[dict]) -> int:
     gained = 0
     for row in rows.values():
         for note in row:
-            note["text"], lines = wrapped(str(note.get("text", "")), max(8, TITLE_WIDTH // len(row) - 2))
+            note["text"], lines = wrapped(str(note.get("text", "")), max(8, (TITLE_WIDTH - 8) // len(row)))
             gained = max(gained, lines - 1)
     return gained
 

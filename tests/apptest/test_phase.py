@@ -33,7 +33,7 @@ def test_defaults_show_every_step_and_the_numbers_agree():
     frames = slide["frames"]
     assert len(frames) == 61
     assert [b["method"] for b in slide["layout"]["updatemenus"][0]["buttons"]] == ["animate", "animate"]
-    printed = [re.search(r"q·k = (\S+)", f["layout"]["title"]["text"]).group(1) for f in frames]
+    printed = [re.search(r"q·k = (\S+)", f["layout"]["title"]["text"].replace("<br>", " ")).group(1) for f in frames]
     assert len(set(printed)) == 1
     for f in (frames[0], frames[17], frames[60]):
         (qx, qy), (kx, ky) = [(tr["x"][1], tr["y"][1]) for tr in f["data"]]
@@ -85,7 +85,8 @@ def test_extreme_knobs(params):
         np.testing.assert_allclose(panel, hand_rotation(angle), atol=1e-6)
     frames = specs[2]["frames"]
     assert len(frames) == 61
-    printed = {re.search(r"q·k = (\S+)", f["layout"]["title"]["text"]).group(1) for f in frames}
+    printed = {re.search(r"q·k = (\S+)", f["layout"]["title"]["text"].replace("<br>", " ")).group(1)
+               for f in frames}
     assert len(printed) == 1  # the dot product does not move while both arrows turn
 
 
