@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 import explorer as ui
+from explorer.knobs import LONG_CONTEXT_PRESETS
 from explorer.views import long_context as view
 from explorer.figures import line_chart, shaded_lines
 
@@ -97,19 +98,22 @@ def trap_figure(trap_args: tuple):
 
 ui.page_header(PAGE)
 top = st.columns(3)
-preset_name = ui.knob(PAGE, "preset", where=top[0])
-target = int(ui.knob(PAGE, "target", where=top[1], format_func=length))
 # the knobs that refine a setting wait in an expander, so that the first chart is on the first screen
 more = st.expander(ui.t("long_context.more_knobs"), icon=":material/tune:")
 with more:
     config_text = ui.knob(PAGE, "config")
+# while a pasted config is valid, the menu names it: every preset is replaced by it
+probe = resolve_model(LONG_CONTEXT_PRESETS[0], config_text)
+preset_name = ui.knob(PAGE, "preset", where=top[0], format_func=(lambda v: ui.t(
+    "long_context.preset_replaced", preset=v, model_type=probe["model_type"] or "?")) if probe["pasted"] else None)
+target = int(ui.knob(PAGE, "target", where=top[1], format_func=length))
 model = resolve_model(preset_name, config_text)
-if model["refused"] is not None:
+if model["refused"] is not None:  # answered next to the box
     reason, detail = model["refused"]
-    ui.notice(ui.t("long_context.config_too_large", rotary_dim=detail[0], limit=detail[1], samples=view.MAX_SAMPLES,
-                   points=view.DECAY_POINTS, preset=preset_name) if reason == "too_large" else
-              ui.t(f"long_context.config_{reason}", detail=detail, preset=preset_name))
-methods_named = {name: ui.t(f"long_context.method_{name}") for name in view.METHODS}
+    more.warning(ui.t("long_context.config_too_large", rotary_dim=detail[0], limit=detail[1],
+                      samples=view.MAX_SAMPLES, points=view.DECAY_POINTS, preset=preset_name)
+                 if reason == "too_large" else ui.t(f"long_context.config_{reason}", detail=detail, preset=preset_name))
+methods_named = {name: ui.t(f"long_context.method_{name}") for name in (*view.METHODS, "model")}
 focus_choice = ui.knob(PAGE, "focus", where=top[2], format_func=lambda v: ui.t(
     "long_context.focus_model", rope_type=model["rope_type"]) if v == "model" else methods_named[v])
 model_line = ui.t("long_context.model_line", name=model["name"], head_dim=model["head_dim"],
@@ -139,7 +143,7 @@ with st.spinner(ui.t("long_context.computing")):
 methods = curves["methods"]
 for name, reason in curves["skipped"].items():
     st.info(ui.t("long_context.skipped", method=methods_named[name], reason=reason[:200]))
-focus = model["rope_type"] if focus_choice == "model" else focus_choice
+focus = focus_choice if focus_choice != "model" else "model" if "model" in methods else model["rope_type"]
 if focus not in methods and focus != "default":
     st.info(ui.t("long_context.focus_missing", method=methods_named.get(focus, focus)))
     focus = "yarn" if "yarn" in methods else next(iter(methods), "default")

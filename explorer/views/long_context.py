@@ -60,7 +60,8 @@ def _plain_model(model) -> dict:
     scaling = None if model.rope_scaling is None else {
         key: list(value) if isinstance(value, tuple) else value for key, value in model.rope_scaling.items()}
     original = (scaling or {}).get("original_max_position_embeddings") or model.max_position_embeddings or 4096
-    return {"name": model.name, "head_dim": model.head_dim, "rotary_dim": model.rotary_dim, "base": model.base,
+    return {"name": model.name, "model_type": model.model_type, "head_dim": model.head_dim,
+            "rotary_dim": model.rotary_dim, "base": model.base,
             "rope_type": model.rope_type, "max_pos": model.max_position_embeddings, "original": int(original),
             "scaling": scaling}
 
@@ -68,7 +69,8 @@ def _plain_model(model) -> dict:
 def method_scalings(model: dict, target: int, original: int, factor: float, beta_fast: float, beta_slow: float,
                     low_freq: float, high_freq: float) -> dict:
     """{method: (rope_scaling dict, max_position_embeddings, seq_len)} for every method this model can run
-    at `target` (LongRoPE only with the model's own factor lists)."""
+    at `target` (LongRoPE only with the model's own factor lists), and "model": the config's own scaling
+    untouched by the sliders, when the config scales with one of METHODS."""
     common = {"factor": factor, "original_max_position_embeddings": original}
     out = {
         "linear": ({"rope_type": "linear", "factor": factor}, None, None),
@@ -82,6 +84,9 @@ def method_scalings(model: dict, target: int, original: int, factor: float, beta
     if model["rope_type"] == "longrope":
         out["longrope"] = ({"rope_type": "longrope", **common, "short_factor": scaling["short_factor"],
                             "long_factor": scaling["long_factor"]}, None, target)
+    if model["scaling"] is not None and model["rope_type"] in METHODS:
+        # the model's own: its config's factor, bands, betas and attention factor, as transformers runs it
+        out["model"] = (model["scaling"], model["max_pos"], target)
     return out
 
 

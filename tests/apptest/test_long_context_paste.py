@@ -1,0 +1,33 @@
+"""Long context with a pasted config: the menu names it, a refusal is answered in the box's expander, and
+"the model's own" curve is drawn from the config's own scaling."""
+
+import json
+
+import numpy as np
+import pytest
+
+from support.apptest import chart_specs, open_page, spec_array
+
+PASTED = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 65536,
+          "rope_theta": 500000.0, "rope_scaling": {"rope_type": "llama3", "factor": 4.0, "low_freq_factor": 2.0,
+                                                   "high_freq_factor": 8.0, "original_max_position_embeddings": 16384}}
+
+
+def test_a_valid_paste_is_named_in_the_menu_and_draws_its_own_factor():
+    at = open_page("long_context", {"config": json.dumps(PASTED), "target": 65536})
+    assert not at.exception and not at.warning
+    menu = at.selectbox(key="long_context.preset")
+    assert all(option.endswith("(replaced by pasted: llama)") for option in menu.options)
+    factors = {trace["name"]: spec_array(trace["y"]) for trace in chart_specs(at)[0]["data"]}
+    assert factors["the model's own"][-1] == pytest.approx(4.0)  # the config's factor, not T / L = 4 by chance:
+    assert factors["the model's own"][0] == pytest.approx(1.0)   # its bands keep the fast pairs
+    assert not np.allclose(factors["the model's own"], factors["Llama 3"])  # the sliders' bands are 1 and 4
+
+
+def test_a_refused_paste_is_answered_inside_the_box_expander():
+    at = open_page("long_context", {"config": '{"model_type": "llama", "num_attention_heads": 3}'})
+    assert not at.exception
+    inside = at.expander[0].warning
+    assert len(inside) == 1 and "was not used" in inside[0].value and "hidden_size" in inside[0].value
+    menu = at.selectbox(key="long_context.preset")
+    assert "Llama-3.1-8B" in menu.options  # the presets keep their names
