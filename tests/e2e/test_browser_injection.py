@@ -48,7 +48,7 @@ def _assert_shown_as_text(page, attacker, *, quoted: bool = True) -> None:
     if quoted:  # the payload is on the page, character for character, inside one code span
         code = page.locator(f"{MAIN} code").filter(has_text="[log in again here](http://127.0.0.1:9/phish)")
         assert code.count() >= 1
-        assert "<img src=http://127.0.0.1:9/raw.png>" in code.first.inner_text()
+        assert "<img src=http://127.0.0.1:9/raw.png>" in code.first.text_content()  # hidden in a closed expander too
 
 
 def _open(page, server, query: dict) -> None:
