@@ -94,7 +94,7 @@ def test_partial_rotary_leaves_the_tail_alone():
     x0, x1 = random_tokens(1, 16, seed=0, dtype=torch.float64)[0, :2].tolist()
     c, s = math.cos(7), math.sin(7)
     assert rotated[:2] == pytest.approx([abs(x0 * c - x1 * s - x0), abs(x0 * s + x1 * c - x1)], rel=1e-5)
-    assert "r = 6 of d = 16" in spec["layout"]["title"]["text"]
+    assert "r = 6 of d = 16" in spec["layout"]["title"]["text"].replace("<br>", " ")
     assert "the other 10 are exactly unchanged" in page_text(at)
 
 
