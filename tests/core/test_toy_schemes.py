@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import torch
 
-from rope_viz.toy import (IGNORE, SCHEMES, ModelConfig, ToyTransformer, TrainConfig, layer_plan,
-                          load_results, make_batch, passkey_depth, proportional_inv_freq, query_temperature,
-                          run_configs, task_spec)
+from rope_viz.toy import (DEFAULT_DIR, GRID4_FILE, IGNORE, SCHEMES, ModelConfig, ToyTransformer, TrainConfig,
+                          evaluate, grid4_configs, layer_plan, load_model, load_results, make_batch, passkey_depth,
+                          proportional_inv_freq, query_temperature, run_configs, task_spec)
 from rope_viz.toy import analysis, runner
 
 BASE = 100.0
@@ -236,3 +237,54 @@ def test_grid4_command_line_records_the_grid_and_the_sitting(tmp_path, monkeypat
     assert seen["argv"] == ["grid4", "--tasks", "passkey", "--device", "cpu", "--out", str(out)]
     assert seen["command"] == "python -m rope_viz.toy " + " ".join(seen["argv"])
     assert seen["sitting_command"] == "python -m rope_viz.toy " + " ".join(argv)
+
+
+GRID4 = DEFAULT_DIR / GRID4_FILE
+
+
+def test_shipped_grid4_records_its_commands_and_plans_only_grid4_runs():
+    doc = load_results(GRID4)
+    assert doc["command"] == "python -m rope_viz.toy grid4 --device cpu" and doc["argv"] == ["grid4", "--device", "cpu"]
+    for sitting in doc["sittings"]:  # the grid's command plus a sitting's --workers and --max-runs
+        argv = shlex.split(sitting["command"])[3:]
+        assert runner._without_option(runner._without_option(argv, "--max-runs"), "--workers") == doc["argv"]
+    assert doc["wall_seconds"] == pytest.approx(sum(s["wall_seconds"] for s in doc["sittings"]), abs=0.01)
+    assert sum(s["runs"] for s in doc["sittings"]) == len(doc["runs"])
+    planned = [c.to_dict() for c in grid4_configs()]
+    assert [r["config"] for r in doc["runs"]] == [c for c in planned if c in [r["config"] for r in doc["runs"]]]
+    for run in doc["runs"]:
+        assert sorted({e["factor"] for e in run["eval"]}) == [1.0, 2.0, 4.0, 8.0, 16.0]
+        assert {e["scaling"] for e in run["eval"]} == {"none"}
+        c = run["config"]
+        assert (run["weights"] is not None) == (c["seed"] == 0)
+        if run["weights"]:
+            assert run["weights"] == f"weights/grid4_{c['task']}_{c['encoding']}_seed0.safetensors"
+
+
+def test_shipped_grid4_weights_load_and_reproduce_their_accuracy():
+    doc = load_results(GRID4)
+    with_weights = [r for r in doc["runs"] if r["weights"]]
+    sizes = [(GRID4.parent / r["weights"]).stat().st_size for r in with_weights]
+    assert max(sizes) < 1_000_000  # 24 models at most: under 24 MB
+    run = with_weights[-1]
+    model, config = load_model(GRID4.parent / run["weights"])
+    assert config.to_dict() == run["config"] and model.config.n_layers == 4
+    shipped = next(e for e in run["eval"] if e["factor"] == 1.0)
+    again = evaluate(model, config.task, shipped["length"], sequences=config.eval_sequences, seed=config.seed)
+    assert again["scored"] == shipped["scored"]
+    assert again["accuracy"] == pytest.approx(shipped["accuracy"], abs=0.01)  # a rare tie may flip
+
+
+@pytest.mark.slow
+def test_a_grid4_entry_retrained_by_its_command_reproduces_its_numbers(tmp_path):
+    torch.set_num_threads(1)  # as the grid trains
+    run = load_results(GRID4)["runs"][0]
+    out = tmp_path / "again.json"
+    assert runner.main(shlex.split(run["command"])[3:] + ["--device", "cpu", "--out", str(out), "--no-weights"]) == 0
+    again = load_results(out)["runs"][0]
+    assert again["config"] == run["config"]
+    # one thread on the same CPU and torch: the same numbers to the last bit; another CPU may round
+    # differently and flip a few answers of 128 sequences
+    for ours, shipped in zip(again["eval"], run["eval"]):
+        assert ours["length"] == shipped["length"]
+        assert ours["accuracy"] == pytest.approx(shipped["accuracy"], abs=0.02)
