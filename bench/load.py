@@ -16,9 +16,10 @@ link is shared. `--mode random`: each session opens a page drawn at random (seed
 list, home included, with every knob of the page at a random valid value (drawn uniformly within the
 knob's declared range in explorer.knobs.PAGE_KNOBS, and carried in the page's query string as a shared
 link would carry it; `--knobs default` keeps the defaults). `--proxy N` runs the app as deploy/serve.sh
-does: N processes behind nginx with sticky sessions (the sampled RSS and CPU are of all of them). Session starts are spread evenly over `--spread` seconds. Unless `--url` is
-given, the app is started on a free loopback port (support.server) and visited once at its home page
-(the router and torch are then loaded, no topic page's figures built yet: `--cold` skips that visit).
+does: N processes behind nginx with sticky sessions (the sampled RSS and CPU are of all of them). Session
+starts are spread evenly over `--spread` seconds. Unless `--url` is given, the app is started on a free
+loopback port (support.server) and visited once at its home page (the router and torch are then loaded, no
+topic page's figures built yet: `--cold` skips that visit).
 
 Targets: every session served; end-of-run p95 under 3 s for one shared link and under 10 s for random
 pages; server memory under 1 GB; the first page after a server start (the warm-up visit) under 3 s.

@@ -130,7 +130,8 @@ def run_browser(repeats: int = 3) -> dict:
                 samples.append(_time_navigation(tab, url, has_charts[stem]))
                 tab.close()
             row = {"page": stem, "page_ready_s": statistics.median(s["page_ready_s"] for s in samples),
-                   "first_chart_s": statistics.median(s["first_chart_s"] for s in samples) if has_charts[stem] else None,
+                   "first_chart_s": (statistics.median(s["first_chart_s"] for s in samples)
+                                     if has_charts[stem] else None),
                    "in_app_first_chart_s": None}
             if has_charts[stem]:  # navigating inside the app: the app's code is already in the browser
                 tab = context.new_page()
@@ -141,7 +142,8 @@ def run_browser(repeats: int = 3) -> dict:
             rows.append(row)
             first = "no chart" if row["first_chart_s"] is None else f"{row['first_chart_s']:.2f}"
             in_app = "-" if row["in_app_first_chart_s"] is None else f"{row['in_app_first_chart_s']:.2f}"
-            print(f"{stem:16s} {first:>16s} {row['page_ready_s']:8.2f} {in_app:>16s}  {'PASS' if row['pass'] else 'FAIL'}",
+            verdict = "PASS" if row["pass"] else "FAIL"
+            print(f"{stem:16s} {first:>16s} {row['page_ready_s']:8.2f} {in_app:>16s}  {verdict}",
                   flush=True)
         context.close()
         browser.close()

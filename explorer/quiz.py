@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -203,7 +203,8 @@ def questions(page: str, **knobs) -> None:
         asked = ask(page, question, knobs, lang())
         # the knob values (and the language) are part of the key: a new question starts unanswered
         signature = "_".join(str(v) for v in (lang(), *asked.options))
-        choice = st.radio(asked.prompt, asked.options, index=None, key=f"quiz.{asked.key}.{zlib.crc32(signature.encode())}")
+        key = f"quiz.{asked.key}.{zlib.crc32(signature.encode())}"
+        choice = st.radio(asked.prompt, asked.options, index=None, key=key)
         if choice is None:
             continue
         if asked.options.index(choice) == asked.answer:

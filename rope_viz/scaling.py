@@ -171,7 +171,8 @@ def _yarn(dim, base, params, max_position_embeddings, seq_len):
     beta_fast = _real(params, "beta_fast", default=32.0)
     beta_slow = _real(params, "beta_slow", default=1.0)
     if beta_fast < beta_slow:
-        raise ValueError(f"{_where('beta_fast')} must be >= beta_slow; got beta_fast={beta_fast}, beta_slow={beta_slow}")
+        raise ValueError(f"{_where('beta_fast')} must be >= beta_slow; "
+                         f"got beta_fast={beta_fast}, beta_slow={beta_slow}")
     truncate = params.get("truncate", True)
     if not isinstance(truncate, bool):
         raise ValueError(f"{_where('truncate')} must be true or false, got {truncate!r}")

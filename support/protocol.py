@@ -30,7 +30,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from http.cookies import SimpleCookie
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from urllib.parse import urlsplit
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -171,7 +171,7 @@ class Session:
     def clock(self) -> float:
         return time.perf_counter() - self.started
 
-    async def connect(self) -> "Session":
+    async def connect(self) -> Session:
         self.started = time.perf_counter()
         parts = urlsplit(self.base_url)
         headers = {}
@@ -281,7 +281,7 @@ class Session:
             await self.websocket.close()
             self.websocket = None
 
-    async def __aenter__(self) -> "Session":
+    async def __aenter__(self) -> Session:
         return await self.connect()
 
     async def __aexit__(self, *exc) -> None:

@@ -23,7 +23,7 @@ import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import psutil
 
@@ -56,7 +56,7 @@ class Server:
         """The end of what the server has printed (tracebacks of failed runs land here)."""
         return self.log.read_text(encoding="utf-8", errors="replace")[-chars:]
 
-    def usage(self) -> "Usage":
+    def usage(self) -> Usage:
         """The server's resident memory and CPU seconds right now (see `usage`)."""
         return usage(self.process.pid)
 
@@ -171,7 +171,7 @@ class UsageSampler(threading.Thread):
         if self.is_alive():
             self.join()
 
-    def __enter__(self) -> "UsageSampler":
+    def __enter__(self) -> UsageSampler:
         self.start()
         return self
 

@@ -36,7 +36,7 @@ def build(folder, *, steps: int = STANDIN_STEPS, seeds=STANDIN_SEEDS, eval_seque
                 runs.append(run)
     doc = {"schema": toy.SCHEMA, "command": f"python -m rope_viz.toy grid --steps {steps}",
            "argv": ["grid", "--steps", str(steps)],
-           "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+           "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
            "device": runs[0]["device"], "torch": torch.__version__,
            "wall_seconds": round(sum(r["wall_seconds"] for r in runs), 3), "runs": runs,
            "summary": toy.summarize(runs)}

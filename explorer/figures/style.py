@@ -14,7 +14,8 @@ SEQUENTIAL = "Viridis"
 # Source Sans for Latin, then Simplified Chinese families by their installed names (Debian's fonts-noto-cjk
 # is "Noto Sans CJK SC"; without it a visitor gets Noto Sans SC, Source Han Sans SC, PingFang SC on a Mac,
 # Microsoft YaHei on Windows, else the browser's sans-serif)
-FONT = "'Source Sans', 'Noto Sans CJK SC', 'Noto Sans SC', 'Source Han Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif"
+FONT = ("'Source Sans', 'Noto Sans CJK SC', 'Noto Sans SC', 'Source Han Sans SC', 'PingFang SC', 'Microsoft YaHei', "
+        "sans-serif")
 HEIGHT = 420
 GRID = "#ebebeb"
 AXIS_LINE = "#c8c8c8"

@@ -73,9 +73,10 @@ def measured_times(dim: int, phi: str, base: float, device: str) -> dict:
     soft, lin = [], []
     for seq in TIMED_LENGTHS:
         q, k, v = qkv(seq, dim, 0, dtype=torch.float32, device=where)
-        soft.append(time_call(lambda: softmax_attention(q, k, v, base=base), device=where, repeat=3, min_time=0.02))
-        lin.append(time_call(lambda: linear_attention(q, k, v, base=base, feature_map=phi), device=where,
-                             repeat=3, min_time=0.02))
+        soft.append(time_call(lambda q=q, k=k, v=v: softmax_attention(q, k, v, base=base), device=where,
+                              repeat=3, min_time=0.02))
+        lin.append(time_call(lambda q=q, k=k, v=v: linear_attention(q, k, v, base=base, feature_map=phi),
+                             device=where, repeat=3, min_time=0.02))
     return {"lengths": np.array(TIMED_LENGTHS, dtype=np.float32), "softmax": np.array(soft, dtype=np.float32),
             "linear": np.array(lin, dtype=np.float32), "device": describe(where)}
 

@@ -55,7 +55,7 @@ def curves_from_doc(doc: dict, task: str) -> dict:
                           key=lambda r: r["factor"])
             if not mine:
                 continue
-            pick = lambda key: np.array([r[key] for r in mine], dtype=np.float32)  # noqa: E731
+            pick = lambda key, mine=mine: np.array([r[key] for r in mine], dtype=np.float32)  # noqa: E731
             curves.append({"encoding": encoding, "scaling": scaling, "seeds": list(mine[0]["seeds"]),
                            "factors": pick("factor"), "lengths": pick("length"), "mean": pick("accuracy_mean"),
                            "std": pick("accuracy_std"), "low": pick("accuracy_min"), "high": pick("accuracy_max")})

@@ -52,9 +52,12 @@ def hand_ids(text, h, w, frames, rule):
         nonlocal start
         ids.extend((start + f, start + r, start + c) for f in range(t) for r in range(h) for c in range(w))
         start += max(h, w) if rule == "spatial" else max(t, h, w)
-    add_text(); add_grid(1); add_text()
+    add_text()
+    add_grid(1)
+    add_text()
     if frames:
-        add_grid(frames); add_text()
+        add_grid(frames)
+        add_text()
     return np.array(ids, dtype=np.float64).T
 
 
@@ -69,7 +72,8 @@ def test_defaults_draw_three_maps_that_match_the_sums_of_cosines():
         np.testing.assert_allclose(spec_array(drawn["z"]), expected, rtol=1e-5, atol=1e-4)
     assert maps[1]["x"] == [5] and maps[1]["y"] == [3]  # the query is marked
     shown = metrics(at)
-    assert float(shown["2-D score, vertical neighbours"]) == pytest.approx(axial_score(w, 1e4, (0, 0), (1, 0)), abs=1e-3)
+    vertical = axial_score(w, 1e4, (0, 0), (1, 0))
+    assert float(shown["2-D score, vertical neighbours"]) == pytest.approx(vertical, abs=1e-3)
     assert float(shown["1-D score, vertical neighbours"]) == pytest.approx(rope_score(w, 1e4, 0, 12), abs=1e-3)
     assert float(shown["2-D score, across the break"]) == pytest.approx(axial_score(w, 1e4, (0, 11), (1, 0)), abs=1e-3)
     assert float(shown["1-D score, across the break"]) == pytest.approx(rope_score(w, 1e4, 11, 12), abs=1e-3)

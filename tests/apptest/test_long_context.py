@@ -73,7 +73,8 @@ def test_softmax_row_weights_sum_to_one():
 def test_a_pasted_longrope_config_adds_its_factors():
     config = {"model_type": "phi3", "hidden_size": 64, "num_attention_heads": 4, "max_position_embeddings": 8192,
               "original_max_position_embeddings": 1024, "rope_theta": 10000.0,
-              "rope_scaling": {"type": "longrope", "short_factor": [1.0] * 8, "long_factor": [float(2 + i) for i in range(8)]}}
+              "rope_scaling": {"type": "longrope", "short_factor": [1.0] * 8,
+                               "long_factor": [float(2 + i) for i in range(8)]}}
     at = open_page("long_context", {"config": json.dumps(config), "target": 8192})
     assert not at.warning
     factors = {trace["name"]: spec_array(trace["y"]) for trace in chart_specs(at)[0]["data"]}

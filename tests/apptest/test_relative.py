@@ -80,7 +80,8 @@ def test_scores_match_a_hand_dot_product_and_the_profile_their_diagonals():
 
 def test_the_chosen_cell_is_read_by_hand_and_marked_on_both_charts():
     seq, dim, base, seed, m, n = 16, 8, 100.0, 3, 11, 4
-    at = open_page("relative", {"seq": seq, "dim": dim, "base": base, "content": "random", "seed": seed, "m": m, "n": n})
+    at = open_page("relative", {"seq": seq, "dim": dim, "base": base, "content": "random", "seed": seed,
+                                "m": m, "n": n})
     x = random_tokens(seq, dim, seed=seed, dtype=torch.float64)
     w_q, w_k = random_projections(dim, dim, seed=seed, dtype=torch.float64)
     q = [sum(x[m, r].item() * w_q[r, c].item() for r in range(dim)) for c in range(dim)]

@@ -36,7 +36,8 @@ def test_defaults_draw_accuracy_maps_and_locked_heads(standin):
     lines = {t["name"]: t for t in specs[0]["data"] if t.get("name")}
     assert list(lines) == ["RoPE", "RoPE + PI", "RoPE + NTK", "RoPE + YaRN", "sinusoidal", "ALiBi", "NoPE"]
     traces = specs[0]["data"]
-    for encoding, scaling, name in (("rope", "none", "RoPE"), ("rope", "yarn", "RoPE + YaRN"), ("alibi", "none", "ALiBi")):
+    shown = (("rope", "none", "RoPE"), ("rope", "yarn", "RoPE + YaRN"), ("alibi", "none", "ALiBi"))
+    for encoding, scaling, name in shown:
         acc = accuracies(standin, "recall", encoding, scaling)
         i = next(j for j, t in enumerate(traces) if t.get("name") == name)
         np.testing.assert_allclose(spec_array(traces[i]["y"]), acc.mean(axis=0), rtol=1e-5)

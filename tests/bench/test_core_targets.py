@@ -16,7 +16,8 @@ def size(device, shape, rows, dtype="bfloat16"):
 
 
 def fast_rows(interleaved, half, **others):
-    rows = [row("copy", 1.0, method="copy"), row("fast/interleaved", interleaved, layout="interleaved", branch="triton"),
+    rows = [row("copy", 1.0, method="copy"),
+            row("fast/interleaved", interleaved, layout="interleaved", branch="triton"),
             row("fast/half", half, branch="triton")]
     rows += [row(f"fast-{branch}/half", ratio, branch=branch) for branch, ratio in others.items()]
     return rows

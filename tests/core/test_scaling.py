@@ -130,7 +130,8 @@ def test_linear_and_ntk_formulas(dim, base, factor):
     assert got[0].item() == 1.0
 
 
-@pytest.mark.parametrize("dim,base,factor,length,context", [(64, 10000.0, 2.0, 10000, 4096), (128, 5e5, 4.0, 100, 8192)])
+@pytest.mark.parametrize("dim,base,factor,length,context",
+                         [(64, 10000.0, 2.0, 10000, 4096), (128, 5e5, 4.0, 100, 8192)])
 def test_dynamic_formula(dim, base, factor, length, context):
     n = max(length, context)
     new_base = base * (factor * n / context - (factor - 1)) ** (dim / (dim - 2))

@@ -247,7 +247,8 @@ def test_shipped_grid_matches_schema_and_records_its_command():
     # the summary is the mean over the seeds' own numbers
     row = next(r for r in doc["summary"] if r["encoding"] == "rope" and r["scaling"] == "none" and r["factor"] == 1.0
                and r["task"] == "offset")
-    accs = [e["accuracy"] for run in doc["runs"] if run["config"]["encoding"] == "rope" and run["config"]["task"] == "offset"
+    accs = [e["accuracy"] for run in doc["runs"]
+            if run["config"]["encoding"] == "rope" and run["config"]["task"] == "offset"
             for e in run["eval"] if e["scaling"] == "none" and e["factor"] == 1.0]
     assert row["seeds"] == [0, 1, 2] and row["accuracy_mean"] == pytest.approx(sum(accs) / 3)
 

@@ -53,7 +53,7 @@ def test_the_position_knob_and_the_animation_slider_agree(projector, open_app):
     for m in range(11, 16):  # one step at a time: a key pressed while the page reruns can be lost on a busy machine
         knob.focus()
         projector.keyboard.press("ArrowRight")
-        projector.wait_for_url(lambda address: parse_qs(urlparse(address).query).get("m") == [str(m)],
+        projector.wait_for_url(lambda address, m=m: parse_qs(urlparse(address).query).get("m") == [str(m)],
                                timeout=LOAD_TIMEOUT_MS)
         wait_for_app(projector, timeout=LOAD_TIMEOUT_MS)
     projector.wait_for_timeout(300)

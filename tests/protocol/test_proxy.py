@@ -13,7 +13,6 @@ import signal
 import subprocess
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
@@ -100,7 +99,7 @@ class CookieSession(Session):
         self.affinity = affinity
         self.upstream: str | None = None
 
-    async def connect(self) -> "CookieSession":
+    async def connect(self) -> CookieSession:
         body, jar, _ = await asyncio.to_thread(_get, f"{self.base_url}/_stcore/health",
                                                f"{AFFINITY_COOKIE}={self.affinity}")
         assert body == "ok" and XSRF_COOKIE in jar

@@ -52,8 +52,8 @@ def test_clock_frames_show_each_hand_at_its_angle(dim, base, max_pos, pairs):
             x, y, radius = gif.clock_centre(j, len(pairs))
             assert frame.getpixel((round(x + radius / 2 * math.cos(angle)), round(y - radius / 2 * math.sin(angle)))) \
                 == gif.COLOURS[j % len(gif.COLOURS)]
-            assert frame.getpixel((round(x - radius * 0.8 * math.cos(angle)), round(y + radius * 0.8 * math.sin(angle)))) \
-                != gif.COLOURS[j % len(gif.COLOURS)]
+            behind = (round(x - radius * 0.8 * math.cos(angle)), round(y + radius * 0.8 * math.sin(angle)))
+            assert frame.getpixel(behind) != gif.COLOURS[j % len(gif.COLOURS)]
 
 
 def test_phase_frames_show_query_and_key_at_their_angles():

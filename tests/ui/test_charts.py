@@ -27,7 +27,8 @@ def test_a_click_gives_the_query_row_and_the_key_column():
 
 @pytest.mark.parametrize("sent", [
     None, {}, [], "x", {"selection": None}, {"selection": {"points": []}}, event({"x": 1}), event({"y": 1}),
-    event({"x": "a", "y": 1}), event({"x": [1], "y": 1}), event({"x": math.nan, "y": 1}), event({"x": math.inf, "y": 1}),
+    event({"x": "a", "y": 1}), event({"x": [1], "y": 1}), event({"x": math.nan, "y": 1}),
+    event({"x": math.inf, "y": 1}),
     event({"x": 1.5, "y": 2}), event("not a point"),
 ])
 def test_anything_else_picks_nothing(sent):
