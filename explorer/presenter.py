@@ -29,8 +29,9 @@ HEIGHT_SCALE = 1.25
 # One constant stylesheet, on every page. Its first rules serve phones: a formula or a table wider than the
 # screen scrolls inside its own box instead of widening the page; a metric's label and value wrap instead of
 # ending in an ellipsis (a cut number reads as another number); a slider's value, drawn above its thumb,
-# gets a band of its own under the label. The others are the presenter view's larger text; they apply while
-# the sidebar's toggle (key app.present, class st-key-app-present) is on.
+# gets a band of its own under the label on a phone; on a phone and on a projector the page's first chart
+# comes right under its title, before the knobs and the longer text. The others are the presenter view's
+# larger text; they apply while the sidebar's toggle (key app.present, class st-key-app-present) is on.
 STYLE = """<style>
 [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; overflow-x: auto; max-width: 100%; }
@@ -38,7 +39,17 @@ STYLE = """<style>
 [data-testid="stMain"] [data-testid="stMetricValue"], [data-testid="stMain"] [data-testid="stMetricValue"] * {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
   overflow-wrap: anywhere; height: auto !important; }
-[data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 1.6rem; }
+@media (max-width: 640px) {
+  [data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 1.6rem; }
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
+    > :nth-child(1 of :has([data-testid="stHeading"], h1)) { order: -2; }
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
+    > :nth-child(1 of :has([data-testid="stPlotlyChart"])) { order: -1; }
+}
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
+  > :nth-child(1 of :has([data-testid="stHeading"], h1)) { order: -2; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
+  > :nth-child(1 of :has([data-testid="stPlotlyChart"])) { order: -1; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
   [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 2.2rem; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMainBlockContainer"] {

@@ -53,11 +53,14 @@ def _units(ch: str) -> int:
 
 def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
     """`title` broken into lines of at most `width` display units (Plotly never wraps a title itself): at
-    spaces between words, anywhere between CJK characters, never inside a tag; with its number of lines.
+    spaces between words, after a dash or a slash, anywhere between CJK characters, never inside a tag;
+    with its number of lines.
     A title with a formula ($...$) or its own line breaks is kept as it is."""
     if "$" in title or "<br" in title:
         return title, title.count("<br") + 1
-    tokens = re.findall(r"<[^>]*>|[\u2e80-\uffef]|[^\s<\u2e80-\uffef]+|\s+", title)
+    # a token: a tag, one CJK character, a word (which may end in a dash or slash, where a line may break),
+    # or white space
+    tokens = re.findall(r"<[^>]*>|[\u2e80-\uffef]|[^\s<\u2e80-\uffef–/]+[–/]?|[–/]|\s+", title)
     lines, line, size = [], "", 0
     for token in tokens:
         units = 0 if token.startswith("<") else sum(_units(ch) for ch in token)
@@ -65,7 +68,8 @@ def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
             if line:
                 line, size = line + " ", size + 1
             continue
-        if size + units > width and line.strip():
+        glued = re.search(r"<[^/][^>]*>$", line)  # never between an opening tag and what it holds
+        if units and size + units > width and line.strip() and not glued:
             lines.append(line.rstrip())
             line, size = "", 0
         line, size = line + token, size + units

@@ -90,3 +90,9 @@ def test_a_legend_sits_at_the_foot_and_grows_the_figure():
     assert fig.layout.legend.yref == "container" and fig.layout.legend.y == 0
     assert fig.layout.height == 400 + style.LEGEND_ROW * 4
     assert fig.layout.margin.t >= 56
+
+
+def test_titles_break_after_a_dash_but_never_inside_a_tag():
+    text, lines = style.wrapped("content–content: x W x<sup>T</sup>", width=14)
+    assert text.split("<br>")[0] == "content–" and lines >= 2
+    assert "<sup>T</sup>" in text  # what a tag holds stays with it
