@@ -17,10 +17,6 @@ frequencies = ui.cached(view.frequencies)
 turned_vector = ui.cached(view.turned_vector)
 
 ui.page_header(PAGE)
-st.latex(r"\theta_i = \mathrm{base}^{-2i/d},\qquad "
-         r"\begin{pmatrix} x'_{2i} \\ x'_{2i+1} \end{pmatrix} = "
-         r"\begin{pmatrix} \cos m\theta_i & -\sin m\theta_i \\ \sin m\theta_i & \cos m\theta_i \end{pmatrix}"
-         r"\begin{pmatrix} x_{2i} \\ x_{2i+1} \end{pmatrix}")
 
 # one position for the whole page: the clocks open at m, the turned vector below is turned by m
 dim, base, max_pos, m, pairs = knob_row(
@@ -45,6 +41,11 @@ ui.chart(clock_figure(dim, base, max_pos, tuple(pairs), m), key="clocks",
          gif=lambda: clocks_gif(hands["positions"], hands["cos"], hands["sin"]))
 freqs = frequencies(dim, base, max_pos)
 st.caption(" · ".join(say(line) for line in view.clock_lines(freqs, pairs)))
+# the rule the clocks follow, under them: the clocks come on the first screen of a projector
+st.latex(r"\theta_i = \mathrm{base}^{-2i/d},\qquad "
+         r"\begin{pmatrix} x'_{2i} \\ x'_{2i+1} \end{pmatrix} = "
+         r"\begin{pmatrix} \cos m\theta_i & -\sin m\theta_i \\ \sin m\theta_i & \cos m\theta_i \end{pmatrix}"
+         r"\begin{pmatrix} x_{2i} \\ x_{2i+1} \end{pmatrix}")
 
 
 # Labelled figures built once per language and knob values (a shared link costs no Plotly work after
