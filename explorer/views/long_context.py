@@ -4,8 +4,11 @@ length, YaRN's attention factor on softmax sharpness and the dynamic-NTK cache m
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
+from explorer.knobs import format_base
 from rope_viz._checks import max_elements
 from rope_viz.decay import distance_grid, empirical_decay
 from rope_viz.device import to_numpy
@@ -15,11 +18,26 @@ from rope_viz.long_context import (largest_angles, mixed_frequency_scores, pair_
 from rope_viz.models import model_rope, preset
 from rope_viz.scaling import scaled_inv_freq
 
+from .phrases import Metric, Phrase, metric, phrase
+
 METHODS = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
 DECAY_POINTS = 256  # distances at which the expected scores are evaluated
 ROW_KEYS = 4096  # the softmax row: at most this many keys
 TRAP_POINTS = 256  # cached keys drawn in the dynamic-NTK chart
 MAX_SAMPLES = 128  # the top of the page's samples knob (explorer.knobs)
+
+
+class Setting(NamedTuple):
+    """Everything the scaling curves depend on: the model (resolve_model's plain values), the target and
+    trained lengths, the factor s, YaRN's betas and Llama 3's band factors."""
+    model: dict
+    target: int
+    original: int
+    factor: float
+    beta_fast: float
+    beta_slow: float
+    low_freq: float
+    high_freq: float
 
 
 def max_rotary_dim() -> int:
@@ -166,3 +184,107 @@ def dynamic_trap(dim: int, base: float, original: int, factor: float, prompt: in
             "max_shift": float(shift.max()), "relative": float(shift.max() / consistent.abs().max()),
             "worst_distance": int(query - keys[int(shift.argmax())]),
             "same_frequencies": bool((query_freqs == key_freqs).all())}
+
+
+def method_phrase(name: str) -> Phrase:
+    """A method's name in legends, tables and notices ("model": the config's own scaling)."""
+    return phrase(f"long_context.method_{name}")
+
+
+def refusal(model: dict, preset_name: str) -> Phrase | None:
+    """Why a pasted config was not used (resolve_model's `refused`), said next to its box; None if it was."""
+    if model["refused"] is None:
+        return None
+    reason, detail = model["refused"]
+    if reason == "too_large":
+        return phrase("long_context.config_too_large", rotary_dim=detail[0], limit=detail[1], samples=MAX_SAMPLES,
+                      points=DECAY_POINTS, preset=preset_name)
+    return phrase(f"long_context.config_{reason}", detail=detail, preset=preset_name)
+
+
+def model_line(model: dict) -> Phrase:
+    """The model in one line: its name, where it comes from and its RoPE."""
+    return phrase("long_context.model_line", name=model["name"], head_dim=model["head_dim"],
+                  rotary_dim=model["rotary_dim"], base=format_base(model["base"]), rope_type=model["rope_type"],
+                  original=model["original"], source=phrase("long_context.source_pasted" if model["pasted"]
+                                                            else "long_context.source_preset"))
+
+
+def focus_for(choice: str, curves: dict, rope_type: str) -> tuple[str, Phrase | None]:
+    """The method drawn strong, and a notice when the chosen one cannot run here. "model" means the
+    config's own scaling (its rope_type when the sliders' version is all there is); a method the model
+    lacks (LongRoPE without factor lists) gives way to YaRN, else to the first method there is."""
+    methods = curves["methods"]
+    focus = choice if choice != "model" else "model" if "model" in methods else rope_type
+    if focus in methods or focus == "default":
+        return focus, None
+    notice = phrase("long_context.focus_missing", method=method_phrase(focus) if focus in (*METHODS, "model")
+                    else focus)
+    return ("yarn" if "yarn" in methods else next(iter(methods), "default")), notice
+
+
+def _band(indices: list) -> Phrase:
+    if not indices:
+        return phrase("long_context.band_none")
+    return phrase("long_context.band_range", count=len(indices), first=indices[0], last=indices[-1])
+
+
+def band_table(curves: dict) -> dict:
+    """Per method, how many pairs are left alone, interpolated and blended, and the attention factor:
+    columns (header text key -> cells) for explorer.layout.table."""
+    methods = curves["methods"]
+    columns = {"long_context.band_method": [method_phrase(name) for name in methods]}
+    for band in ("kept", "interpolated", "blended"):
+        columns[f"long_context.band_{band}"] = [_band(m["bands"][band]) for m in methods.values()]
+    columns["long_context.band_factor"] = [f"{m['attention_factor']:.4f}" for m in methods.values()]
+    return columns
+
+
+def wavelength_result(curves: dict) -> Phrase:
+    """How many pairs of plain RoPE never complete a turn within the trained length."""
+    return phrase("long_context.wavelength_result", longer=int((curves["plain_wavelength"] > curves["original"]).sum()),
+                  pairs=len(curves["pairs"]), original=curves["original"])
+
+
+def unseen_metrics(curves: dict) -> list[Metric]:
+    """Pairs that turn further at the target than in training: plain RoPE, then each method."""
+    pairs = len(curves["pairs"])
+    out = [metric("long_context.unseen_plain", phrase("long_context.unseen_value", count=curves["plain_unseen"],
+                                                        pairs=pairs))]
+    out += [metric("long_context.unseen_method", phrase("long_context.unseen_value", count=m["unseen"], pairs=pairs),
+                   method=method_phrase(name)) for name, m in curves["methods"].items()]
+    return out
+
+
+def entropy_metrics(row: dict) -> list[Metric]:
+    """The softmax row's entropy without and with the attention factor, beside a flat row's ln n."""
+    return [metric("long_context.entropy_without", f"{row['entropy_without']:.3f}"),
+            metric("long_context.entropy_with", f"{row['entropy_with']:.3f}"),
+            metric("long_context.entropy_flat", f"{row['log_n']:.3f}")]
+
+
+def entropy_result(row: dict) -> Phrase:
+    a = row["attention_factor"]
+    return phrase("long_context.entropy_result", a=a, a2=a ** 2, without=row["entropy_without"],
+                  with_=row["entropy_with"], n=row["keys"])
+
+
+def trap_args(setting: Setting, curves: dict, prompt: int, samples: int, seed: int) -> tuple | None:
+    """dynamic_trap's arguments for this setting, or None when the comparison cannot be drawn (no
+    dynamic NTK for this model, or a prompt not shorter than the target)."""
+    model = setting.model
+    if prompt >= setting.target or "dynamic" not in curves["methods"]:
+        return None
+    return (model["rotary_dim"], model["base"], setting.original, setting.factor, prompt, setting.target, samples,
+            seed)
+
+
+def trap_reading(trap: dict, args: tuple) -> tuple[list[Metric], Phrase]:
+    """The cache trap's largest score shift (absolute and relative) and its sentence."""
+    _dim, _base, original, _factor, prompt, target, _samples, _seed = args
+    metrics = [metric("long_context.trap_shift", f"{trap['max_shift']:.3g}"),
+               metric("long_context.trap_relative", f"{trap['relative']:.1%}")]
+    said = phrase("long_context.trap_same" if trap["same_frequencies"] else "long_context.trap_result",
+                  prompt=prompt, target=target, original=original, shift=trap["max_shift"],
+                  relative=trap["relative"], distance=trap["worst_distance"])
+    return metrics, said
