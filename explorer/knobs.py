@@ -13,7 +13,7 @@ from rope_viz.models import model_presets as _model_presets
 from rope_viz.mrope import TEXT_RESUME_RULES
 from rope_viz.precision import DEFAULT_FAR_POSITIONS, RECIPES
 from rope_viz.toy import ENCODINGS as TOY_ENCODINGS
-from rope_viz.toy import EVAL_FACTORS, SCALINGS, TASKS, TrainConfig
+from rope_viz.toy import EVAL_FACTORS, GRID4_EVAL_FACTORS, SCALINGS, TASK_NAMES, TASKS, TrainConfig
 
 from .params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob, TextKnob
 from .text import LANGS
@@ -191,6 +191,10 @@ PAGE_KNOBS = {
         _own("trained", ChoiceKnob, "train_encoding", "rope", TOY_ENCODINGS),
         _own("trained", IntKnob, "train_len", 32, 16, 64, 8),
         IntKnob("train_seed", 0, 0, 999, 1, label="common.seed", help="trained.train_seed_help"),
+    ),
+    "designs": _declare(  # rope_viz.toy: the shipped four-layer grid's tasks and evaluation lengths
+        _own("designs", ChoiceKnob, "task", "recall", TASK_NAMES),
+        _own("designs", NumberChoiceKnob, "factor", 8.0, tuple(f for f in GRID4_EVAL_FACTORS if f > 1)),
     ),
 }
 

@@ -22,6 +22,7 @@ PAGES = (
     ("images", "images-and-video", "🖼️"),
     ("biases", "distance-biases", "📐"),
     ("trained", "trained-models", "🧪"),
+    ("designs", "rope-designs", "🧩"),
 )
 TOPICS = tuple(page for page, url, _ in PAGES if url)  # every page but home
 URLS = tuple(url for _, url, _ in PAGES)  # every page's url path, home ("") first

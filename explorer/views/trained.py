@@ -36,9 +36,10 @@ def grid_stamp(folder: str) -> float | None:
         return None
 
 
-def curves_from_doc(doc: dict, task: str) -> dict:
+def curves_from_doc(doc: dict, task: str, order: tuple = ENCODING_ORDER) -> dict:
     """Accuracy against evaluation length for `task`, one curve per (encoding, scaling), from a validated
-    results document: the mean over seeds and the band from the smallest to the largest seed.
+    results document: the mean over seeds and the band from the smallest to the largest seed. `order`: the
+    encodings drawn, in order (the two-layer grid's by default; toy.SCHEMES for the four-layer grid).
 
     Returns {"train_len", "curves": [{encoding, scaling, seeds, factors, lengths, mean, std, low, high}],
     "steps"}; arrays float32. A document with runs of several training lengths keeps the first one's."""
@@ -49,7 +50,7 @@ def curves_from_doc(doc: dict, task: str) -> dict:
     runs = [r for r in runs if r["config"]["train_len"] == train_len]
     rows = toy.summarize(runs)
     curves = []
-    for encoding in ENCODING_ORDER:
+    for encoding in order:
         for scaling in SCALING_ORDER:
             mine = sorted((r for r in rows if r["encoding"] == encoding and r["scaling"] == scaling),
                           key=lambda r: r["factor"])

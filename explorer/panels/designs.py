@@ -1,0 +1,48 @@
+"""The designs page's figures: every scheme's accuracy against length, the pairs' norms per head of the
+trained RoPE and p-RoPE models, and the RoPE model's accuracy by position with its own and the other layout."""
+
+from __future__ import annotations
+
+from explorer.cache import cached, figure
+from explorer.figures import band_lines, heatmap_panels, line_chart
+from explorer.layout import say
+from explorer.session import t
+from explorer.views import designs as view
+
+grid_curves = cached(view.grid_curves, max_entries=8)
+frequency_use = cached(view.frequency_use, max_entries=8)
+removal = cached(view.removal, max_entries=16)
+layout_mixup = cached(view.layout_mixup, max_entries=16)
+
+
+def task_name(task: str) -> str:
+    return t(f"designs.task_{task}")
+
+
+@figure
+def accuracy(folder: str, stamp: float | None, task: str):
+    drawn = view.accuracy_series(grid_curves(folder, stamp, task))
+    return band_lines([{**s, "name": say(s["name"])} for s in drawn["series"]],
+                      marks={say(name): at for name, at in drawn["marks"]},
+                      title=t("designs.accuracy_title", task=task_name(task)), x_title=t("designs.length_axis"),
+                      y_title=t("designs.accuracy_axis"), log_x=True, y_range=(0, 1.03), height=480,
+                      x_ticks=drawn["x_ticks"])
+
+
+@figure
+def norms(folder: str, stamp: float | None, task: str):
+    use = frequency_use(folder, stamp, task)
+    panels = {say(view.scheme_phrase(scheme)): found["size"] for scheme, found in use["models"].items()}
+    return heatmap_panels(panels, x=use["pairs"], y=use["rows"], columns=len(panels), colorscale="Viridis",
+                          title=t("designs.frequency_title", task=task_name(task)), x_title=t("designs.pair_axis"),
+                          y_title=t("designs.head_axis"), height=420)
+
+
+@figure
+def mixup(folder: str, stamp: float | None, task: str, factor: float):
+    found = layout_mixup(folder, stamp, task, factor)
+    own = t("designs.mixup_own", layout=t(f"common.layout_{found['own']}"))
+    other = t("designs.mixup_other", layout=t(f"common.layout_{found['other']}"))
+    return line_chart(found["positions"], {own: found["own_by_position"], other: found["swapped_by_position"]},
+                      title=t("designs.mixup_title", length=found["length"]), x_title=t("designs.position_axis"),
+                      y_title=t("designs.accuracy_axis"), dashed=(other,))
