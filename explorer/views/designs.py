@@ -40,7 +40,7 @@ FREQUENCY_MODELS = ("rope", "p-rope")  # the models whose frequency use is analy
 SAMPLE_SEQUENCES = 16   # sequences the pair norms and the pair contributions average over
 MAX_OFFSET = 8          # offsets a positional head is looked for at
 POSITIONAL = 0.5        # a head is positional when it puts this much of its weight at one offset
-REMOVED = 0.25          # the slowest share of pairs stopped at inference
+REMOVED = (0.25, 0.5, 0.75)  # the slowest shares of pairs stopped at inference (0.75: p-RoPE's quarter kept)
 EVAL_SEQUENCES = 128    # sequences of the inference-time evaluations (the grid's own count)
 
 
@@ -205,36 +205,37 @@ def frequency_reading(use: dict) -> list[Phrase]:
 
 
 def removal(folder: str, stamp: float | None, task: str, factor: float) -> dict | None:
-    """The RoPE model's accuracy at 1x and at `factor`, intact and with the slowest REMOVED of its pairs
-    stopped (analysis.without_low_frequencies); None without its weights."""
+    """The RoPE model's accuracy at 1x ("short") and at `factor` ("long"), each {share: accuracy} with the
+    slowest `share` of its pairs stopped (analysis.without_low_frequencies; share 0.0: intact) for 0 and
+    every share of REMOVED; None without its weights."""
     model, config = _model(folder, stamp, task, "rope")
     if model is None:
         return None
-    stopped = analysis.without_low_frequencies(model.config, REMOVED)
     out = {"factor": factor}
     for name, f in (("short", 1.0), ("long", factor)):
         length = int(round(f * config.train_len))
-        out[f"{name}_intact"] = toy.evaluate(model, task, length, sequences=EVAL_SEQUENCES)["accuracy"]
-        out[f"{name}_removed"] = toy.evaluate(model, task, length, sequences=EVAL_SEQUENCES,
-                                              rope_freqs=stopped)["accuracy"]
+        out[name] = {share: toy.evaluate(model, task, length, sequences=EVAL_SEQUENCES, rope_freqs=None if not share
+                                         else analysis.without_low_frequencies(model.config, share))["accuracy"]
+                     for share in (0.0, *REMOVED)}
     return out
 
 
 def removal_metrics(found: dict) -> list[Metric]:
-    factor = found["factor"]
-    return [metric("designs.intact_at", pct(found["short_intact"]), factor=1.0),
-            metric("designs.removed_at", pct(found["short_removed"]), factor=1.0, share=pct(REMOVED)),
-            metric("designs.intact_at", pct(found["long_intact"]), factor=factor),
-            metric("designs.removed_at", pct(found["long_removed"]), factor=factor, share=pct(REMOVED))]
+    """Accuracy at the factor, intact and with each share stopped; the 1x values in each tooltip."""
+    return [metric("designs.intact_at" if not share else "designs.removed_at", pct(value), factor=found["factor"],
+                   share=pct(share), help=phrase("designs.at_1x_help", value=pct(found["short"][share])))
+            for share, value in found["long"].items()]
 
 
 def removal_reading(found: dict) -> Phrase:
-    """Whether stopping the slowest pairs helps past the training length (Barbero et al.'s p-RoPE argument)."""
-    gain = found["long_removed"] - found["long_intact"]
+    """Whether stopping all but the fastest quarter (p-RoPE read into a trained RoPE model) helps past the
+    training length, and what it costs within it: Barbero et al.'s argument, tested without retraining."""
+    share = REMOVED[-1]
+    gain = found["long"][share] - found["long"][0.0]
     kind = "helps" if gain > 0.05 else "hurts" if gain < -0.05 else "same"
-    return phrase(f"designs.removal_{kind}", share=pct(REMOVED), factor=found["factor"],
-                  intact=pct(found["long_intact"]), removed=pct(found["long_removed"]),
-                  short_intact=pct(found["short_intact"]), short_removed=pct(found["short_removed"]))
+    return phrase(f"designs.removal_{kind}", share=pct(share), factor=found["factor"],
+                  intact=pct(found["long"][0.0]), removed=pct(found["long"][share]),
+                  short_intact=pct(found["short"][0.0]), short_removed=pct(found["short"][share]))
 
 
 def layout_mixup(folder: str, stamp: float | None, task: str, factor: float) -> dict | None:
@@ -255,11 +256,15 @@ def layout_mixup(folder: str, stamp: float | None, task: str, factor: float) -> 
 
 
 def mixup_reading(found: dict) -> Phrase:
-    """The two layouts' accuracy, and whether the swapped model gets the early answers right before failing."""
-    early = found["swapped_by_position"][: found["train_len"] // 4]
-    early = float(np.nanmean(early)) if np.isfinite(early).any() else float("nan")
-    kind = "early" if np.isfinite(early) and early >= 0.5 else "flat"
+    """The two layouts' accuracy, and whether the swapped model gets its earliest answers right (the first
+    quarter of a training length's worth of scored positions) before failing."""
+    scored = found["swapped_by_position"][np.isfinite(found["swapped_by_position"])]
+    first = max(1, found["train_len"] // 4)
+    early = float(scored[:first].mean()) if scored.size else 0.0
+    if found["swapped_accuracy"] > found["own_accuracy"] + 0.05:
+        kind = "better"
+    else:
+        kind = "early" if early >= 0.5 and early > found["swapped_accuracy"] + 0.1 else "flat"
     return phrase(f"designs.mixup_{kind}", own=pct(found["own_accuracy"]), swapped=pct(found["swapped_accuracy"]),
                   layout=phrase(f"common.layout_{found['own']}"), other=phrase(f"common.layout_{found['other']}"),
-                  length=found["length"], early=pct(early) if np.isfinite(early) else "–",
-                  first=found["train_len"] // 4)
+                  length=found["length"], early=pct(early), first=min(first, scored.size))

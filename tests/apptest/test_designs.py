@@ -32,7 +32,7 @@ def test_defaults_draw_every_scheme_the_norms_and_the_layouts():
     for answer in answers:
         assert f"reaches {answer['verdict'].args['a']} against {answer['verdict'].args['b']}" in text
     assert "places back" in text and "pairs" in text
-    assert len(at.metric) == 4 and len(at.table) == 1
+    assert len(at.metric) == 1 + len(view.REMOVED) and len(at.table) == 1
     names = [t["name"] for t in specs[2]["data"]]
     assert names == ["own layout: interleaved (2i, 2i+1)", "swapped to half (i, i+d/2)"]
 

@@ -84,21 +84,29 @@ def test_quarter_shares_by_hand():
     assert fast == pytest.approx(5 / 12) and slow == pytest.approx(3 / 12)
 
 
-@pytest.mark.parametrize("removed,key", [(0.5, "designs.removal_helps"), (0.1, "designs.removal_hurts"),
-                                         (0.32, "designs.removal_same")])
-def test_removal_sentence_each_way(removed, key):
-    found = {"factor": 8.0, "short_intact": 1.0, "short_removed": 0.9, "long_intact": 0.3, "long_removed": removed}
-    assert view.removal_reading(found).key == key
-    assert [m.value for m in view.removal_metrics(found)] == ["100%", "90%", "30%", f"{removed:.0%}"]
+@pytest.mark.parametrize("kept_quarter,key", [(0.5, "designs.removal_helps"), (0.1, "designs.removal_hurts"),
+                                              (0.32, "designs.removal_same")])
+def test_removal_sentence_each_way(kept_quarter, key):
+    found = {"factor": 8.0, "short": {0.0: 1.0, 0.25: 1.0, 0.5: 0.95, 0.75: 0.9},
+             "long": {0.0: 0.3, 0.25: 0.31, 0.5: 0.2, 0.75: kept_quarter}}
+    said = view.removal_reading(found)
+    assert said.key == key and said.args["share"] == "75%"
+    assert (said.args["intact"], said.args["removed"]) == ("30%", f"{kept_quarter:.0%}")
+    assert (said.args["short_intact"], said.args["short_removed"]) == ("100%", "90%")
+    metrics = view.removal_metrics(found)
+    assert [m.value for m in metrics] == ["30%", "31%", "20%", f"{kept_quarter:.0%}"]
+    assert [m.label.key for m in metrics] == ["designs.intact_at"] + ["designs.removed_at"] * 3
+    assert [m.help.args["value"] for m in metrics] == ["100%", "100%", "95%", "90%"]
 
 
-@pytest.mark.parametrize("early,key", [(0.9, "designs.mixup_early"), (0.1, "designs.mixup_flat")])
-def test_mixup_sentence_each_way(early, key):
-    swapped = np.full(64, 0.0, dtype=np.float32)
-    swapped[:8] = early
-    swapped[:2] = np.nan  # nothing scored there
-    found = {"own": "interleaved", "other": "half", "length": 64, "train_len": 32, "own_accuracy": 1.0,
-             "swapped_accuracy": 0.2, "swapped_by_position": swapped}
+@pytest.mark.parametrize("early,swapped,key", [(0.9, 0.2, "designs.mixup_early"), (0.1, 0.2, "designs.mixup_flat"),
+                                               (0.1, 0.9, "designs.mixup_better")])
+def test_mixup_sentence_each_way(early, swapped, key):
+    by_position = np.full(64, 0.0, dtype=np.float32)
+    by_position[:2] = np.nan  # nothing scored there: the first answers are those at positions 2..9
+    by_position[2:10] = early
+    found = {"own": "interleaved", "other": "half", "length": 64, "train_len": 32, "own_accuracy": 0.8,
+             "swapped_accuracy": swapped, "swapped_by_position": by_position}
     said = view.mixup_reading(found)
     assert said.key == key and said.args["early"] == f"{early:.0%}" and said.args["first"] == 8
 
