@@ -13,6 +13,7 @@ from rope_viz.models import model_presets as _model_presets
 from rope_viz.mrope import TEXT_RESUME_RULES
 from rope_viz.precision import DEFAULT_FAR_POSITIONS, RECIPES
 from rope_viz.toy import ENCODINGS as TOY_ENCODINGS
+from rope_viz.toy import POSITION_SCHEMES
 from rope_viz.toy import EVAL_FACTORS, GRID4_EVAL_FACTORS, SCALINGS, TASK_NAMES, TASKS, TrainConfig
 
 from .params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob, TextKnob
@@ -188,7 +189,7 @@ PAGE_KNOBS = {
         _own("trained", NumberChoiceKnob, "factor", 4.0, tuple(f for f in EVAL_FACTORS if f > 1)),  # past 1x
         _own("trained", ChoiceKnob, "scaling", "none", SCALINGS),
         _own("trained", ChoiceKnob, "train_task", "recall", TASKS),
-        _own("trained", ChoiceKnob, "train_encoding", "rope", TOY_ENCODINGS),
+        _own("trained", ChoiceKnob, "train_encoding", "rope", POSITION_SCHEMES),
         _own("trained", IntKnob, "train_len", 32, 16, 64, 8),
         IntKnob("train_seed", 0, 0, 999, 1, label="common.seed", help="trained.train_seed_help"),
     ),

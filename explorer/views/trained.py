@@ -36,10 +36,10 @@ def grid_stamp(folder: str) -> float | None:
         return None
 
 
-def curves_from_doc(doc: dict, task: str, order: tuple = ENCODING_ORDER) -> dict:
+def curves_from_doc(doc: dict, task: str, order: tuple = toy.POSITION_SCHEMES) -> dict:
     """Accuracy against evaluation length for `task`, one curve per (encoding, scaling), from a validated
     results document: the mean over seeds and the band from the smallest to the largest seed. `order`: the
-    encodings drawn, in order (the two-layer grid's by default; toy.SCHEMES for the four-layer grid).
+    encodings drawn, in order (every scheme, the two-layer grid's first; toy.SCHEMES for the four-layer grid).
 
     Returns {"train_len", "curves": [{encoding, scaling, seeds, factors, lengths, mean, std, low, high}],
     "steps"}; arrays float32. A document with runs of several training lengths keeps the first one's."""

@@ -240,3 +240,19 @@ def test_grid_lines_and_the_live_runs_texts():
     assert line.args["done"] == 7
     assert view.run_line(_run("me"), "you", 8.0).args["there"] == "–"  # no evaluation at 8x
     assert view.run_line(_run("me", doc=False, error="boom"), "me", 4.0).key == "trained.failed"
+
+
+def test_a_live_run_of_a_newer_scheme_trains_four_layers_and_joins_the_chart():
+    config = training.live_config("offset", "p-rope", 16, 0, steps=3, eval_sequences=2)
+    assert (config.n_layers, config.d_model, config.n_heads) == (4, 64, 2)  # the four-layer grid's model
+    assert config.model_config().encoding == "p-rope"
+    assert training.live_config("offset", "alibi", 16, 0).n_layers == 2  # the two-layer grid's encodings
+    doc = toy.train(config)
+    run = {**_run("me"), "encoding": "p-rope", "doc": doc}
+    drawn = view.accuracy_chart({"train_len": 16, "curves": []}, [run], "offset", "me", show_scalings=True)
+    assert [s["name"].key for s in drawn["series"]] == ["trained.your_run"]
+    assert drawn["series"][0]["name"].args["encoding"] == phrase("trained.enc_p-rope")
+    evals = [e["accuracy"] for e in doc["runs"][0]["eval"] if e["scaling"] == "none"]
+    np.testing.assert_allclose(drawn["series"][0]["y"], evals, rtol=1e-6)
+    line = view.run_line(run, "me", 4.0)
+    assert line.key == "trained.run_line_mine" and line.args["there"] == f"{100 * evals[3]:.0f}%"
