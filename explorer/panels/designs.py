@@ -33,9 +33,9 @@ def accuracy(folder: str, stamp: float | None, task: str):
 def norms(folder: str, stamp: float | None, task: str):
     use = frequency_use(folder, stamp, task)
     panels = {say(view.scheme_phrase(scheme)): found["size"] for scheme, found in use["models"].items()}
-    return heatmap_panels(panels, x=use["pairs"], y=use["rows"], columns=len(panels), colorscale="Viridis",
+    return heatmap_panels(panels, x=use["pairs"], y=use["rows"], columns=1, colorscale="Viridis",
                           title=t("designs.frequency_title", task=task_name(task)), x_title=t("designs.pair_axis"),
-                          y_title=t("designs.head_axis"), height=420)
+                          y_title=t("designs.head_axis"))
 
 
 @figure
@@ -43,6 +43,8 @@ def mixup(folder: str, stamp: float | None, task: str, factor: float):
     found = layout_mixup(folder, stamp, task, factor)
     own = t("designs.mixup_own", layout=t(f"common.layout_{found['own']}"))
     other = t("designs.mixup_other", layout=t(f"common.layout_{found['other']}"))
-    return line_chart(found["positions"], {own: found["own_by_position"], other: found["swapped_by_position"]},
-                      title=t("designs.mixup_title", length=found["length"]), x_title=t("designs.position_axis"),
+    width = int(found["positions"][1] - found["positions"][0]) if len(found["positions"]) > 1 else 1
+    return line_chart(found["positions"], {own: found["own_pooled"], other: found["swapped_pooled"]},
+                      title=t("designs.mixup_title", length=found["length"], width=width),
+                      x_title=t("designs.position_axis"),
                       y_title=t("designs.accuracy_axis"), dashed=(other,))

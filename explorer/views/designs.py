@@ -42,6 +42,8 @@ MAX_OFFSET = 8          # offsets a positional head is looked for at
 POSITIONAL = 0.5        # a head is positional when it puts this much of its weight at one offset
 REMOVED = (0.25, 0.5, 0.75)  # the slowest shares of pairs stopped at inference (0.75: p-RoPE's quarter kept)
 EVAL_SEQUENCES = 128    # sequences of the inference-time evaluations (the grid's own count)
+EARLY_MARGIN = 0.25     # the swapped model's first answers count as right-then-degrading this far above its mean
+POSITION_BINS = 64      # the layout chart pools positions into at most this many bins
 
 
 def grid_path(folder: str) -> Path:
@@ -238,9 +240,22 @@ def removal_reading(found: dict) -> Phrase:
                   short_intact=pct(found["short"][0.0]), short_removed=pct(found["short"][share]))
 
 
+def pooled(correct: np.ndarray, total: np.ndarray, bins: int = POSITION_BINS) -> tuple[np.ndarray, np.ndarray]:
+    """Accuracy per run of consecutive positions (at most `bins` runs of equal width): (the first position of
+    each run, its answers right over its answers scored), float32, NaN where a run scored nothing."""
+    width = max(1, -(-len(total) // bins))
+    starts = np.arange(0, len(total), width)
+    right, scored = np.add.reduceat(correct, starts), np.add.reduceat(total, starts)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        accuracy = np.where(scored > 0, right / np.maximum(scored, 1), np.nan)
+    return starts.astype(np.float32), accuracy.astype(np.float32)
+
+
 def layout_mixup(folder: str, stamp: float | None, task: str, factor: float) -> dict | None:
     """The RoPE model read with its own pair layout and with the other one, at `factor` times the training
-    length: accuracy against position (float32, NaN where nothing is scored) and overall; None without weights."""
+    length: accuracy against position, pooled over runs of positions for the chart ("positions", and for
+    each reading "<name>_pooled") and position by position (float32, NaN where nothing is scored), and
+    overall; None without weights."""
     model, config = _model(folder, stamp, task, "rope")
     if model is None:
         return None
@@ -251,20 +266,21 @@ def layout_mixup(folder: str, stamp: float | None, task: str, factor: float) -> 
         found = analysis.accuracy_by_position(m, task, length, sequences=EVAL_SEQUENCES)
         out[f"{name}_by_position"] = found["accuracy"].astype(np.float32)
         out[f"{name}_accuracy"] = float(found["correct"].sum() / max(1, found["total"].sum()))
-        out["positions"] = found["position"].astype(np.float32)
+        out["positions"], out[f"{name}_pooled"] = pooled(found["correct"], found["total"])
     return out
 
 
 def mixup_reading(found: dict) -> Phrase:
-    """The two layouts' accuracy, and whether the swapped model gets its earliest answers right (the first
-    quarter of a training length's worth of scored positions) before failing."""
+    """The two layouts' accuracy, and whether the swapped model does better on its earliest answers (the first
+    quarter of a training length's worth of scored positions: at least EARLY_MARGIN above its mean) before
+    degrading, or better than its own layout overall."""
     scored = found["swapped_by_position"][np.isfinite(found["swapped_by_position"])]
     first = max(1, found["train_len"] // 4)
     early = float(scored[:first].mean()) if scored.size else 0.0
     if found["swapped_accuracy"] > found["own_accuracy"] + 0.05:
         kind = "better"
     else:
-        kind = "early" if early >= 0.5 and early > found["swapped_accuracy"] + 0.1 else "flat"
+        kind = "early" if early >= found["swapped_accuracy"] + EARLY_MARGIN else "flat"
     return phrase(f"designs.mixup_{kind}", own=pct(found["own_accuracy"]), swapped=pct(found["swapped_accuracy"]),
                   layout=phrase(f"common.layout_{found['own']}"), other=phrase(f"common.layout_{found['other']}"),
                   length=found["length"], early=pct(early), first=min(first, scored.size))

@@ -31,7 +31,7 @@ def test_defaults_draw_every_scheme_the_norms_and_the_layouts():
     assert text.count("On recall at 8×") == len(answers)
     for answer in answers:
         assert f"reaches {answer['verdict'].args['a']} against {answer['verdict'].args['b']}" in text
-    assert "places back" in text and "pairs" in text
+    assert "on the key at offset" in text and "of the summed norms" in text
     assert len(at.metric) == 1 + len(view.REMOVED) and len(at.table) == 1
     names = [t["name"] for t in specs[2]["data"]]
     assert names == ["own layout: interleaved (2i, 2i+1)", "swapped to half (i, i+d/2)"]

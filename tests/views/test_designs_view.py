@@ -99,7 +99,8 @@ def test_removal_sentence_each_way(kept_quarter, key):
     assert [m.help.args["value"] for m in metrics] == ["100%", "100%", "95%", "90%"]
 
 
-@pytest.mark.parametrize("early,swapped,key", [(0.9, 0.2, "designs.mixup_early"), (0.1, 0.2, "designs.mixup_flat"),
+@pytest.mark.parametrize("early,swapped,key", [(0.9, 0.2, "designs.mixup_early"), (0.47, 0.05, "designs.mixup_early"),
+                                               (0.1, 0.2, "designs.mixup_flat"), (0.25, 0.05, "designs.mixup_flat"),
                                                (0.1, 0.9, "designs.mixup_better")])
 def test_mixup_sentence_each_way(early, swapped, key):
     by_position = np.full(64, 0.0, dtype=np.float32)
@@ -162,3 +163,13 @@ def test_shipped_mixup_reads_the_same_weights_with_the_other_layout(stamp):
                        "offset", 64, sequences=view.EVAL_SEQUENCES)
     assert found["own_accuracy"] == pytest.approx(own["accuracy"])
     assert found["swapped_accuracy"] < found["own_accuracy"]
+
+
+def test_pooled_accuracy_is_right_over_scored_per_run_of_positions():
+    correct = np.array([0, 1, 2, 0, 0, 3, 1])
+    total = np.array([0, 2, 2, 0, 0, 4, 1])
+    starts, accuracy = view.pooled(correct, total, bins=3)  # runs of 3: [0..2], [3..5], [6]
+    np.testing.assert_array_equal(starts, [0, 3, 6])
+    np.testing.assert_allclose(accuracy, [3 / 4, 3 / 4, 1.0])
+    _, empty = view.pooled(np.zeros(4, int), np.array([0, 0, 1, 1]), bins=2)
+    assert np.isnan(empty[0]) and empty[1] == 0.0
