@@ -84,7 +84,7 @@ else:
 
 # --- train it yourself ---------------------------------------------------------------------------------------
 st.subheader(ui.t("trained.live_header"))
-st.markdown(ui.t("trained.live_text", steps=training.LIVE_STEPS, keep=training.KEEP))
+st.markdown(say(view.live_intro(data, training.LIVE_STEPS, training.KEEP)))
 t_encoding, t_task, t_len, t_seed = knob_row(PAGE, "train_encoding", "train_task", "train_len", "train_seed",
                                              train_encoding={"format_func": enc},
                                              train_task={"format_func": task_name})

@@ -356,6 +356,13 @@ def locked_reading(locked: dict, factor: float) -> dict:
     return {"names": names, "lines": lines}
 
 
+def live_intro(data: dict, steps: int, keep: int) -> Phrase:
+    """What a live run is, beside the shipped models it is drawn with: `steps` steps against the grid's
+    (data: shipped_curves; the grid's default when no grid is there), the last `keep` runs kept."""
+    return phrase("trained.live_text", steps=steps, keep=keep, grid_steps=data["steps"] or toy.GRID_STEPS,
+                  times=(data["steps"] or toy.GRID_STEPS) / steps)
+
+
 def seconds_left(expected_end: float | None, now: float) -> int:
     """Whole seconds until a run's expected end (0 when unknown or past)."""
     return max(0, round((expected_end if expected_end is not None else now) - now))

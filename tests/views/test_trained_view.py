@@ -256,3 +256,9 @@ def test_a_live_run_of_a_newer_scheme_trains_four_layers_and_joins_the_chart():
     np.testing.assert_allclose(drawn["series"][0]["y"], evals, rtol=1e-6)
     line = view.run_line(run, "me", 4.0)
     assert line.key == "trained.run_line_mine" and line.args["there"] == f"{100 * evals[3]:.0f}%"
+
+
+def test_the_live_intro_says_how_many_more_steps_the_shipped_models_had():
+    said = view.live_intro({"steps": 1500}, 300, 3)
+    assert said.key == "trained.live_text" and (said.args["grid_steps"], said.args["times"]) == (1500, 5.0)
+    assert view.live_intro({"steps": None}, 300, 3).args["grid_steps"] == toy.GRID_STEPS
