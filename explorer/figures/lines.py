@@ -16,17 +16,20 @@ THRESHOLD_COLOR = "#3a3a3a"
 
 
 BAND_FILL = "rgba(48, 99, 142, 0.10)"
+FAINT = 0.3  # the opacity of a line kept for context beside the one in focus
 
 
 def line_chart(x, series: dict, *, title: str, x_title: str, y_title: str, log_x: bool = False,
-               log_y: bool = False, markers: bool = False, dashed: tuple = (), height: int | None = None
-               ) -> go.Figure:
-    """One line per entry of `series` ({legend name: y values}) over the shared x values."""
+               log_y: bool = False, markers: bool = False, dashed: tuple = (), faint: tuple = (),
+               height: int | None = None) -> go.Figure:
+    """One line per entry of `series` ({legend name: y values}) over the shared x values; the names in
+    `dashed` drawn dashed, those in `faint` thin and pale (context beside the lines in focus)."""
     fig = go.Figure()
     for i, (name, y) in enumerate(series.items()):
         fig.add_trace(go.Scatter(
-            x=x, y=y, name=name, mode="lines+markers" if markers else "lines",
-            line={"color": color(i), "width": 2, "dash": "dash" if name in dashed else "solid"},
+            x=x, y=y, name=name, mode="lines+markers" if markers else "lines", opacity=FAINT if name in faint else 1,
+            line={"color": color(i), "width": 1.5 if name in faint else 2.5 if faint else 2,
+                  "dash": "dash" if name in dashed else "solid"},
         ))
     kwargs = {"height": height} if height else {}
     return styled(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, log_y=log_y, **kwargs)
@@ -90,11 +93,11 @@ def distance_chart(x, series: dict, *, marks: dict[str, float], title: str, x_ti
 
 
 def shaded_lines(x, series: dict, *, band: tuple[float, float], band_name: str, title: str, x_title: str,
-                 y_title: str, log_x: bool = False, log_y: bool = False, dashed: tuple = (),
+                 y_title: str, log_x: bool = False, log_y: bool = False, dashed: tuple = (), faint: tuple = (),
                  height: int | None = None) -> go.Figure:
     """`line_chart` with the x range band = (x0, x1) shaded and labelled `band_name`."""
     fig = line_chart(x, series, title=title, x_title=x_title, y_title=y_title, log_x=log_x, log_y=log_y,
-                     dashed=dashed, height=height)
+                     dashed=dashed, faint=faint, height=height)
     fig.add_vrect(x0=band[0], x1=band[1], fillcolor=BAND_FILL, line_width=0, layer="below",
                   annotation_text=band_name, annotation_position="top left")
     return fig

@@ -23,7 +23,7 @@ def method_name(name: str) -> str:
 
 
 def _named(setting: view.Setting, focus: str):
-    """The curves of a setting, the methods' legend names, and the names drawn dashed (not in focus)."""
+    """The curves of a setting, the methods' legend names, and the names drawn faint (not in focus)."""
     curves = scaling_curves(*setting)
     names = {name: method_name(name) for name in curves["methods"]}
     return curves, names, tuple(label for name, label in names.items() if name != focus)
@@ -35,7 +35,7 @@ def factors(setting: view.Setting, focus: str):
     return line_chart(curves["pairs"], {label: curves["methods"][name]["factors"] for name, label in names.items()},
                       title=t("long_context.factors_title", factor=curves["factor"]),
                       x_title=t("long_context.pair_axis"), y_title=t("long_context.factor_axis"), log_y=True,
-                      dashed=others)
+                      faint=others)
 
 
 @figure
@@ -50,7 +50,7 @@ def wavelengths(setting: view.Setting, focus: str):
     series[target_name] = np.full(half, curves["target"], dtype=np.float32)
     return line_chart(curves["pairs"], series, title=t("long_context.wavelength_title"),
                       x_title=t("long_context.pair_axis"), y_title=t("long_context.wavelength_axis"),
-                      log_y=True, dashed=others + (original_name, target_name))
+                      log_y=True, faint=others, dashed=(original_name, target_name))
 
 
 @figure
@@ -61,7 +61,7 @@ def angles(setting: view.Setting, focus: str):
     series.update({label: curves["methods"][name]["angle"] for name, label in names.items()})
     return line_chart(curves["pairs"], series, title=t("long_context.angles_title", target=curves["target"]),
                       x_title=t("long_context.pair_axis"), y_title=t("long_context.angle_axis"), log_y=True,
-                      dashed=others)
+                      faint=others)
 
 
 @figure
@@ -75,7 +75,7 @@ def scores(setting: view.Setting, focus: str, samples: int, seed: int):
     return tuple(shaded_lines(found["distances"], {label: found[kind][name] for name, label in score_names.items()},
                               band=(0, min(original, target)), band_name=t("long_context.trained_band"),
                               title=t(f"long_context.{kind}_title"), x_title=t("long_context.distance_axis"),
-                              y_title=t("long_context.score_axis"), dashed=others)
+                              y_title=t("long_context.score_axis"), faint=others)
                  for kind in ("free", "tied"))
 
 

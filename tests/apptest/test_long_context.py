@@ -103,3 +103,14 @@ def test_chinese():
     assert all(has_cjk(spec["layout"]["title"]["text"]) for spec in specs)
     assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
     assert has_cjk(" ".join(m.label for m in at.metric))
+
+
+def test_the_method_in_focus_is_drawn_strong_and_the_others_faint():
+    at = open_page("long_context", {"focus": "yarn"})
+    factors = chart_specs(at)[0]["data"]
+    strong = [t["name"] for t in factors if t.get("opacity", 1) == 1]
+    faint = [t["name"] for t in factors if t.get("opacity", 1) < 1]
+    assert strong == ["YaRN"]
+    assert len(faint) == len(factors) - 1 and all(t.get("opacity") == 0.3 for t in factors if t["name"] in faint)
+    assert max(t["line"]["width"] for t in factors if t["name"] in faint) < factors[[t["name"] for t in factors]
+                                                                                  .index("YaRN")]["line"]["width"]
