@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from explorer.cache import cached, figure
 from explorer.figures import band_lines, heatmap_panels, line_chart
-from explorer.layout import say
+from explorer.layout import named, say
 from explorer.session import t
 from explorer.views import designs as view
 
@@ -13,10 +13,7 @@ grid_curves = cached(view.grid_curves, max_entries=8)
 frequency_use = cached(view.frequency_use, max_entries=8)
 removal = cached(view.removal, max_entries=16)
 layout_mixup = cached(view.layout_mixup, max_entries=16)
-
-
-def task_name(task: str) -> str:
-    return t(f"designs.task_{task}")
+task_name = named("designs.task_")
 
 
 @figure
@@ -43,8 +40,7 @@ def mixup(folder: str, stamp: float | None, task: str, factor: float):
     found = layout_mixup(folder, stamp, task, factor)
     own = t("designs.mixup_own", layout=t(f"common.layout_{found['own']}"))
     other = t("designs.mixup_other", layout=t(f"common.layout_{found['other']}"))
-    width = int(found["positions"][1] - found["positions"][0]) if len(found["positions"]) > 1 else 1
     return line_chart(found["positions"], {own: found["own_pooled"], other: found["swapped_pooled"]},
-                      title=t("designs.mixup_title", length=found["length"], width=width),
+                      title=t("designs.mixup_title", length=found["length"], width=found["width"]),
                       x_title=t("designs.position_axis"),
                       y_title=t("designs.accuracy_axis"), dashed=(other,))

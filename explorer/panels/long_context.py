@@ -7,6 +7,7 @@ import numpy as np
 
 from explorer.cache import cached, figure
 from explorer.figures import line_chart, shaded_lines
+from explorer.layout import named
 from explorer.session import t
 from explorer.views import long_context as view
 
@@ -15,11 +16,7 @@ scaling_curves = cached(view.scaling_curves, max_entries=32)
 expected_scores = cached(view.expected_scores)
 softmax_row = cached(view.softmax_row)
 dynamic_trap = cached(view.dynamic_trap)
-
-
-def method_name(name: str) -> str:
-    """A method's name in legends and notices ("model": the config's own scaling)."""
-    return t(f"long_context.method_{name}")
+method_name = named("long_context.method_")  # a method's name in legends and notices ("model": the config's own)
 
 
 def _named(setting: view.Setting, focus: str):

@@ -26,7 +26,6 @@ from .phrases import Metric, Phrase, metric, phrase
 from .trained import at_factor, compare, curves_from_doc, pct
 
 SCHEMES = toy.SCHEMES
-FACTORS = tuple(f for f in toy.GRID4_EVAL_FACTORS if f > 1)
 # question: (the design, what it is measured against); every design's paper claims it extrapolates better
 QUESTIONS = {
     "nope_layers": ("nope-every-4th", "rope"),
@@ -69,12 +68,12 @@ def _doc(folder: str, stamp: float | None) -> dict | None:
 
 def grid_curves(folder: str, stamp: float | None, task: str) -> dict:
     """Accuracy against length of every scheme for `task` (curves_from_doc in SCHEMES order), with the grid's
-    "facts" (runs, tasks trained, wall time, command), or no curves and facts None when there is no grid."""
+    "facts" (runs, wall time, device, command), or no curves and facts None when there is no grid."""
     doc = _doc(folder, stamp)
     if doc is None:
         return {"train_len": None, "steps": None, "curves": [], "facts": None}
-    facts = {"runs": len(doc["runs"]), "tasks": sorted({r["config"]["task"] for r in doc["runs"]}),
-             "minutes": float(doc["wall_seconds"]) / 60, "command": doc["command"], "device": doc["device"]}
+    facts = {"runs": len(doc["runs"]), "minutes": float(doc["wall_seconds"]) / 60, "command": doc["command"],
+             "device": doc["device"]}
     return {**curves_from_doc(doc, task, order=SCHEMES), "facts": facts}
 
 
@@ -253,8 +252,8 @@ def pooled(correct: np.ndarray, total: np.ndarray, bins: int = POSITION_BINS) ->
 
 def layout_mixup(folder: str, stamp: float | None, task: str, factor: float) -> dict | None:
     """The RoPE model read with its own pair layout and with the other one, at `factor` times the training
-    length: accuracy against position, pooled over runs of positions for the chart ("positions", and for
-    each reading "<name>_pooled") and position by position (float32, NaN where nothing is scored), and
+    length: accuracy against position, pooled over runs of "width" positions for the chart ("positions", and
+    for each reading "<name>_pooled") and position by position (float32, NaN where nothing is scored), and
     overall; None without weights."""
     model, config = _model(folder, stamp, task, "rope")
     if model is None:
@@ -262,6 +261,7 @@ def layout_mixup(folder: str, stamp: float | None, task: str, factor: float) -> 
     length = int(round(factor * config.train_len))
     other = "half" if config.layout == "interleaved" else "interleaved"
     out = {"own": config.layout, "other": other, "length": length, "train_len": config.train_len}
+    out["width"] = max(1, -(-length // POSITION_BINS))  # positions per run of the pooled chart, as pooled
     for name, m in (("own", model), ("swapped", analysis.with_layout(model, other))):
         found = analysis.accuracy_by_position(m, task, length, sequences=EVAL_SEQUENCES)
         out[f"{name}_by_position"] = found["accuracy"].astype(np.float32)

@@ -163,6 +163,7 @@ def test_shipped_mixup_reads_the_same_weights_with_the_other_layout(stamp):
                        "offset", 64, sequences=view.EVAL_SEQUENCES)
     assert found["own_accuracy"] == pytest.approx(own["accuracy"])
     assert found["swapped_accuracy"] < found["own_accuracy"]
+    np.testing.assert_array_equal(found["positions"], np.arange(0, 64, found["width"]))  # the runs the title names
 
 
 def test_pooled_accuracy_is_right_over_scored_per_run_of_positions():
