@@ -1,4 +1,4 @@
-"""`python -m bench [core] [pages] [browser]`: run the benchmark sections (all of them by default),
+"""`python -m bench [core] [pages] [browser] [layout]`: run the benchmark sections (all of them by default),
 print their tables and write bench-results/<section>.json. Exits with 1 when a target is missed."""
 
 from __future__ import annotations
@@ -29,7 +29,13 @@ def _browser(args):
     return pages.run_browser()
 
 
-SECTIONS = {"core": _core, "pages": _pages, "browser": _browser}
+def _layout(args):
+    from bench import layout
+
+    return layout.run(save_shots=args.save_shots, only=args.only)
+
+
+SECTIONS = {"core": _core, "pages": _pages, "browser": _browser, "layout": _layout}
 
 
 def main(argv=None) -> int:
@@ -38,6 +44,9 @@ def main(argv=None) -> int:
                         help=f"which sections to run, of {', '.join(SECTIONS)} (default: all)")
     parser.add_argument("--rounds", type=int, default=7, help="core: timing rounds per size (median)")
     parser.add_argument("--reruns", type=int, default=5, help="pages: timed warm reruns per page (median)")
+    parser.add_argument("--save-shots", action="store_true",
+                        help="layout: a screenshot of every view's first screen in test-artifacts/layout/")
+    parser.add_argument("--only", default="", help="layout: only the views whose name holds this text")
     args = parser.parse_args(argv)
     unknown = [name for name in args.sections if name not in SECTIONS]
     if unknown:

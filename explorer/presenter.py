@@ -27,20 +27,27 @@ TITLE_SIZE = 26
 HEIGHT_SCALE = 1.25
 
 # One constant stylesheet, on every page. Its first rules serve phones: a formula or a table wider than the
-# screen scrolls inside its own box instead of widening the page; a metric's label and value wrap instead of
-# ending in an ellipsis (a cut number reads as another number); a slider's value, drawn above its thumb,
-# gets a band of its own under the label on a phone; on a phone and on a projector the page's first chart
-# comes right under its title, before the knobs and the longer text. The others are the presenter view's
-# larger text; they apply while the sidebar's toggle (key app.present, class st-key-app-present) is on.
+# screen scrolls inside its own box instead of widening the page; a metric's label and value and a link wrap
+# instead of ending in an ellipsis (a cut number reads as another number), a formula in a metric left to
+# KaTeX's own layout (whose accessible copy stays clipped); a slider's value, drawn above its thumb, gets a
+# band of its own under the label (which may wrap to two lines); a phone draws the titles of a figure's panels
+# (explorer.figures.style.PANEL_TITLE_SIZE, 16 px) smaller; on a phone and on a projector the page's first
+# chart comes right under its title, before the knobs and the longer text. The others are the presenter
+# view's larger text; they apply while the sidebar's toggle (key app.present, class st-key-app-present) is on.
 STYLE = """<style>
 [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; overflow-x: auto; max-width: 100%; }
-[data-testid="stMain"] [data-testid="stMetricLabel"], [data-testid="stMain"] [data-testid="stMetricLabel"] *,
-[data-testid="stMain"] [data-testid="stMetricValue"], [data-testid="stMain"] [data-testid="stMetricValue"] * {
+[data-testid="stMain"] [data-testid="stMetricLabel"],
+[data-testid="stMain"] [data-testid="stMetricLabel"] :not(.katex, .katex *),
+[data-testid="stMain"] [data-testid="stMetricValue"],
+[data-testid="stMain"] [data-testid="stMetricValue"] :not(.katex, .katex *),
+[data-testid="stMain"] [data-testid="stPageLink-NavLink"] span {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
   overflow-wrap: anywhere; height: auto !important; }
+[data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 1.35rem; }
 @media (max-width: 640px) {
-  [data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 1.6rem; }
+  [data-testid="stMain"] .main-svg .annotation-text[style*="font-size: 16px"] {
+    font-size: 10px !important; }
   [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
     > :nth-child(1 of :has([data-testid="stHeading"], h1)) { order: -2; }
   [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]

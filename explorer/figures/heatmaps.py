@@ -13,12 +13,18 @@ from plotly.subplots import make_subplots
 from .style import DIVERGING, MARK, PANEL_TITLES, SEQUENTIAL, styled
 
 
+def colorbar(title: str) -> dict:
+    """A colour bar with its title along its right side: on top, a title wider than the bar reaches over the
+    chart, and in the presenter view's larger text it sits on the bar's top number."""
+    return {"title": {"text": title, "side": "right"}}
+
+
 def heatmap(z: np.ndarray, *, title: str, x_title: str, y_title: str, x=None, y=None,
             colorscale: str = DIVERGING, zmid: float | None = 0.0, colorbar_title: str = "",
             height: int | None = None, reversed_y: bool = True) -> go.Figure:
     """A matrix as a heatmap; rows go down when reversed_y, like a printed matrix."""
     fig = go.Figure(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, zmid=zmid,
-                               colorbar={"title": {"text": colorbar_title}}))
+                               colorbar=colorbar(colorbar_title)))
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False,
            **({"height": height} if height else {}))
     if reversed_y:
@@ -32,15 +38,15 @@ def heatmap_grid(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: st
                  height: int | None = None) -> go.Figure:
     """One heatmap per entry of `panels` ({panel title: matrix}), all on one colour scale, so
     that equal colours mean equal values across panels. x, y: the shared axis labels of a matrix
-    (rows go down, like a printed matrix)."""
+    (rows go down, like a printed matrix; numbered once, at the left of each row of panels)."""
     rows = math.ceil(len(panels) / columns)
-    fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels),
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), shared_yaxes=True,
                         horizontal_spacing=0.08, vertical_spacing=0.22 if rows > 1 else 0.1)
     for i, z in enumerate(panels.values()):
         fig.add_trace(go.Heatmap(z=z, x=x, y=y, coloraxis="coloraxis"), row=i // columns + 1,
                       col=i % columns + 1)
     fig.update_layout(coloraxis={"colorscale": colorscale, "cmid": zmid, "cmin": zmin, "cmax": zmax,
-                                 "colorbar": {"title": {"text": colorbar_title}}})
+                                 "colorbar": colorbar(colorbar_title)})
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 340 * rows + 100)
     fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})  # the panels' titles under the title
     fig.update_yaxes(autorange="reversed")
@@ -53,8 +59,8 @@ def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: 
     smallest to its largest entry, with no colour bar: for comparing shapes (is every diagonal constant?), not values.
     x, y: the shared axis labels; rows go down, like a printed matrix."""
     rows = math.ceil(len(panels) / columns)
-    fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.06,
-                        vertical_spacing=0.24 if rows > 1 else 0.1)
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.04,
+                        shared_yaxes=True, vertical_spacing=0.24 if rows > 1 else 0.1)
     for i, z in enumerate(panels.values()):
         fig.add_trace(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, showscale=False),
                       row=i // columns + 1, col=i % columns + 1)
@@ -71,7 +77,7 @@ def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: 
     map}) side by side on one colour scale, each with the query cell (row, col) marked (hovering the
     mark shows `query_name`)."""
     columns = len(panels)
-    fig = make_subplots(rows=1, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.05)
+    fig = make_subplots(rows=1, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.08)
     row, col = query
     for i, z in enumerate(panels.values()):
         rows, cols = z.shape
@@ -81,12 +87,13 @@ def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: 
                                  marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": "white"}}),
                       row=1, col=i + 1)
     fig.update_layout(coloraxis={"colorscale": colorscale, "cmid": zmid,
-                                 "colorbar": {"title": {"text": colorbar_title}}})
+                                 "colorbar": colorbar(colorbar_title)})
     styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or 380, legend=False)
     fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
     fig.update_yaxes(autorange="reversed")
     for i in range(columns):
-        fig.update_yaxes(scaleanchor=f"x{i + 1 if i else ''}", scaleratio=1, constrain="domain", row=1, col=i + 1)
+        fig.update_yaxes(scaleanchor=f"x{i + 1 if i else ''}", scaleratio=1, constrain="domain", row=1, col=i + 1,
+                         showticklabels=i == 0)  # the same rows in every panel: numbered once, at the left
         fig.update_xaxes(constrain="domain", row=1, col=i + 1)
     return fig
 
@@ -94,7 +101,8 @@ def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: 
 def matrix_panels(matrices: list[np.ndarray], panel_titles: list[str], *, title: str, x_title: str,
                   y_title: str, digits: int = 4, height: int = 300) -> go.Figure:
     """Small matrices side by side as heatmaps on one colour scale (-1..1), each cell showing its number."""
-    fig = make_subplots(rows=1, cols=len(matrices), subplot_titles=panel_titles, horizontal_spacing=0.05)
+    fig = make_subplots(rows=1, cols=len(matrices), subplot_titles=panel_titles, horizontal_spacing=0.08,
+                        shared_yaxes=True)
     for j, mat in enumerate(matrices):
         labels = [str(i + 1) for i in range(mat.shape[0])]
         fig.add_trace(go.Heatmap(z=mat, x=labels, y=labels, zmin=-1, zmax=1, colorscale=DIVERGING,

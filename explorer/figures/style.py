@@ -43,6 +43,7 @@ def _merged(base: dict, extra: dict) -> dict:
 LEGEND_ROW = 18  # pixels added to a figure's height for each legend entry past the second
 PANEL_LINE = 16  # pixels more at the top for each line a wrapped panel title gains
 PANEL_TITLES = 30  # pixels more at the top of a figure of panels, for the panels' own titles
+PANEL_TITLE_SIZE = 16  # their font size (make_subplots' own); a phone's stylesheet draws them smaller
 FIRST_LINE = 52  # pixels from the top to the foot of a title's first line: the toolbar's band stays above it
 TITLE_WIDTH = 40  # a title's line, in display units (a CJK character is two): fits a phone's 390 px at 16 px
 
@@ -79,8 +80,9 @@ def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
 
 def _wrap_panel_titles(annotations: list[dict]) -> int:
     """Wrap the panels' titles (make_subplots' annotations: paper coordinates, no arrow, anchored at their
-    foot) to their share of a line: a row of n panels gives each 1/n of a line a little narrower than a
-    title. Returns how many lines the tallest one gained."""
+    foot) to their share of a line: a row of n panels gives each 1/n of a title's line,
+    what a phone's share of 390 px holds in the smaller size its stylesheet gives them (PANEL_TITLE_SIZE).
+    Returns how many lines the tallest one gained."""
     rows: dict[float, list[dict]] = {}
     for note in annotations:
         if note.get("yref") == "paper" and note.get("showarrow") is False and note.get("yanchor") == "bottom":
@@ -88,9 +90,28 @@ def _wrap_panel_titles(annotations: list[dict]) -> int:
     gained = 0
     for row in rows.values():
         for note in row:
-            note["text"], lines = wrapped(str(note.get("text", "")), max(8, (TITLE_WIDTH - 8) // len(row)))
+            note["text"], lines = wrapped(str(note.get("text", "")), max(8, TITLE_WIDTH // len(row)))
             gained = max(gained, lines - 1)
     return gained
+
+
+def _outer_axes(layout: dict, axes: set[str]) -> set[str]:
+    """The axes of a grid of panels that carry the shared axis titles: x axes of the lowest row, y axes of
+    the leftmost column (a title between two panels would sit on the neighbour's tick labels)."""
+    def start(name: str) -> float:
+        return (layout.get(name, {}).get("domain") or (0, 1))[0]
+
+    def anchored(name: str) -> str:  # "xaxis2" is anchored to "y2", which is the axis "yaxis2"
+        anchor = layout.get(name, {}).get("anchor") or ("y" if name[0] == "x" else "x")
+        return anchor[0] + "axis" + anchor[1:] if anchor[0] in "xy" else ""
+
+    outer = set()
+    for letter in "xy":
+        own = [name for name in axes if name[0] == letter and not layout.get(name, {}).get("overlaying")]
+        lowest = min((start(anchored(name)) for name in own), default=0)
+        outer |= {name for name in own if start(anchored(name)) <= lowest + 1e-9}
+        outer |= {name for name in axes if name[0] == letter and layout.get(name, {}).get("overlaying")}
+    return outer
 
 
 def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: str | None = None,
@@ -128,10 +149,11 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
     layout = fig.layout.to_plotly_json()
     style["margin"]["t"] += PANEL_LINE * _wrap_panel_titles(layout.get("annotations", []))
     axes = {name for name in layout if name[1:5] == "axis" and name[0] in "xy"} | {"xaxis", "yaxis"}
+    outer = _outer_axes(layout, axes)
     for name in sorted(axes):
         axis = {"gridcolor": GRID, "zerolinecolor": AXIS_LINE, "linecolor": AXIS_LINE, "automargin": True}
         axis_title, log = (x_title, log_x) if name[0] == "x" else (y_title, log_y)
-        if axis_title is not None:
+        if axis_title is not None and name in outer:
             axis["title"] = {"text": axis_title}
         if log:
             axis["type"] = "log"

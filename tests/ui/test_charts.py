@@ -96,3 +96,26 @@ def test_titles_break_after_a_dash_but_never_inside_a_tag():
     text, lines = style.wrapped("content–content: x W x<sup>T</sup>", width=14)
     assert text.split("<br>")[0] == "content–" and lines >= 2
     assert "<sup>T</sup>" in text  # what a tag holds stays with it
+
+
+def test_a_grid_of_panels_names_its_axes_once_at_the_left_and_the_foot():
+    """2x2 panels: the y title on the left column's axes, the x title on the bottom row's, none between
+    panels (where it would sit on the neighbour's tick labels)."""
+    from explorer.figures import heatmap_grid
+    fig = heatmap_grid({f"p{i}": np.eye(3) for i in range(4)}, x=[0, 1, 2], y=[0, 1, 2], title="t",
+                       x_title="key n", y_title="query m")
+    layout = fig.layout.to_plotly_json()
+    titled = {name: layout[name].get("title", {}).get("text") for name in layout if name[1:5] == "axis"}
+    left = {name for name in titled if name[0] == "y" and layout[f"x{name[1:]}"]["domain"][0] == 0}
+    foot = {name for name in titled if name[0] == "x" and layout[f"y{name[1:]}"]["domain"][0] == 0}
+    assert len(left) == 2 and len(foot) == 2
+    assert {name for name, text in titled.items() if text} == left | foot
+    assert all(titled[name] == "query m" for name in left) and all(titled[name] == "key n" for name in foot)
+
+
+def test_a_phone_draws_panel_titles_of_the_size_figures_give_them_smaller():
+    from explorer.figures import heatmap_grid
+    from explorer.presenter import STYLE
+    fig = heatmap_grid({"a": np.eye(2), "b": np.eye(2)}, x=[0, 1], y=[0, 1], title="t", x_title="x", y_title="y")
+    assert {note.font.size for note in fig.layout.annotations} == {style.PANEL_TITLE_SIZE}
+    assert f'.annotation-text[style*="font-size: {style.PANEL_TITLE_SIZE}px"]' in STYLE

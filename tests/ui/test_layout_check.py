@@ -1,0 +1,29 @@
+"""The layout check's judgement (support.layout_check.judge), on boxes laid out by hand."""
+
+from support.layout_check import LANGS, VIEWS, WINDOWS, judge
+from explorer.pages import PAGES
+
+
+def box(kind, x, y, w=50, h=20, within=None):
+    return {"kind": kind, "text": kind, "x": x, "y": y, "w": w, "h": h, "within": within}
+
+
+def test_every_page_in_every_window_and_language():
+    assert len(VIEWS) == len(PAGES) * len(WINDOWS) * len(LANGS)
+    assert len({view.name for view in VIEWS}) == len(VIEWS)
+
+
+def test_boxes_that_cover_each_other_overlap():
+    """Two boxes that share more than a few pixels both ways overlap; touching or apart, they do not; text
+    past its chart's edge is cut; a first plot below the first screen is reported."""
+    view = VIEWS[0]
+    chart = {"x": 0, "y": 0, "w": 400, "h": 300}
+    apart = judge(view, {"boxes": [box("chart title", 10, 10, within=chart), box("legend", 10, 32, within=chart)],
+                         "cut": [], "firstPlot": 100})
+    assert apart.clean
+    over = judge(view, {"boxes": [box("chart title", 10, 10), box("legend", 30, 20)], "cut": [], "firstPlot": 100})
+    assert len(over.overlaps) == 1
+    past = judge(view, {"boxes": [box("chart title", 380, 10, within=chart)], "cut": [], "firstPlot": 100})
+    assert past.truncated and not past.overlaps
+    low = judge(view, {"boxes": [], "cut": [], "firstPlot": view.viewport["height"] - 10})
+    assert low.off_first_screen and not low.clean
