@@ -4,7 +4,7 @@ distance, their logit matrices, and a table of what depends on m - n only and wh
 import streamlit as st
 
 import explorer as ui
-from explorer.figures import distance_chart, heatmap_panels
+from explorer.figures import concept_color, distance_chart, heatmap_panels
 from explorer.layout import knob_row, say, table
 from explorer.views import biases as view
 
@@ -19,13 +19,13 @@ past_the_longest = ui.cached(view.past_the_longest)
 @ui.figure
 def expected_figure(max_r: int, dim: int, base: float, heads: int, scale_base: int, seed: int):
     curves = profiles(max_r, dim, base, heads, scale_base, seed)
-    nope = ui.t("biases.nope_series")
-    return distance_chart(curves["distances"], {ui.t("biases.rope_series"): curves["rope"],
-                                                ui.t("biases.xpos_series", s=scale_base): curves["xpos"],
-                                                nope: curves["nope"]},
+    names = {"rope": ui.t("biases.rope_series"), "xpos": ui.t("biases.xpos_series", s=scale_base),
+             "nope": ui.t("biases.nope_series")}
+    return distance_chart(curves["distances"], {names[name]: curves[name] for name in names},
                           marks={ui.t("biases.longest_mark"): max_r},
                           title=ui.t("biases.expected_title", dim=dim, samples=view.SAMPLES),
-                          x_title=ui.t("biases.distance_axis"), y_title=ui.t("biases.expected_axis"), dashed=(nope,))
+                          x_title=ui.t("biases.distance_axis"), y_title=ui.t("biases.expected_axis"),
+                          dashed=(names["nope"],), colors={names[name]: concept_color(name) for name in names})
 
 
 @ui.figure

@@ -5,7 +5,7 @@ import streamlit as st
 
 import explorer as ui
 from explorer import latex as tex
-from explorer.figures import heatmap, heatmap_grid, line_chart
+from explorer.figures import concept_color, heatmap, heatmap_grid, line_chart
 from explorer.glossary import glossary
 from explorer.layout import knob_row, labelled, metric_row, section, table
 from explorer.tryit import try_buttons
@@ -67,9 +67,11 @@ ui.chart(heatmap_grid({ui.t(f"versus.{enc}_panel"): moved["drawn"][enc] for enc 
 section("versus.norm")
 lengths = norms(seq, dim, base, seed, str(device))
 names = {enc: ui.t(f"versus.norm_{enc}") for enc in lengths["lengths"]}
-ui.chart(line_chart(list(range(seq)), {names[enc]: lengths["lengths"][enc] for enc in ("sinusoidal", "rope", "none")},
+concepts = {"sinusoidal": "sinusoidal", "rope": "rope", "none": "nope"}  # no encoding at all: NoPE's colour
+ui.chart(line_chart(list(range(seq)), {names[enc]: lengths["lengths"][enc] for enc in concepts},
                     title=ui.t("versus.norm_title"), x_title=ui.t("common.position"),
-                    y_title=ui.t("versus.norm_axis"), dashed=(names["none"],)), key="norms")
+                    y_title=ui.t("versus.norm_axis"), dashed=(names["none"],),
+                    colors={names[enc]: concept_color(concept) for enc, concept in concepts.items()}), key="norms")
 
 st.subheader(ui.t("versus.compare_header"))
 st.markdown(ui.t("versus.compare_text", device=describe(device)))

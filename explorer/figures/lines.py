@@ -9,7 +9,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from .style import MARK, color, rgba, styled
+from .style import MARK, color, concept_color, rgba, styled
 
 
 THRESHOLD_COLOR = "#3a3a3a"
@@ -21,14 +21,17 @@ FAINT = 0.3  # the opacity of a line kept for context beside the one in focus
 
 def line_chart(x, series: dict, *, title: str, x_title: str, y_title: str, log_x: bool = False,
                log_y: bool = False, markers: bool = False, dashed: tuple = (), faint: tuple = (),
-               height: int | None = None) -> go.Figure:
+               colors: dict | None = None, height: int | None = None) -> go.Figure:
     """One line per entry of `series` ({legend name: y values}) over the shared x values; the names in
-    `dashed` drawn dashed, those in `faint` thin and pale (context beside the lines in focus)."""
+    `dashed` drawn dashed, those in `faint` thin and pale (context beside the lines in focus). `colors`
+    ({legend name: colour}) pins a series' colour (a concept's, style.concept_color), so that one thing looks
+    the same in every chart; the others take the palette in order."""
     fig = go.Figure()
     for i, (name, y) in enumerate(series.items()):
         fig.add_trace(go.Scatter(
             x=x, y=y, name=name, mode="lines+markers" if markers else "lines", opacity=FAINT if name in faint else 1,
-            line={"color": color(i), "width": 1.5 if name in faint else 2.5 if faint else 2,
+            marker={"color": (colors or {}).get(name, color(i))},
+            line={"color": (colors or {}).get(name, color(i)), "width": 1.5 if name in faint else 2.5 if faint else 2,
                   "dash": "dash" if name in dashed else "solid"},
         ))
     kwargs = {"height": height} if height else {}
@@ -62,16 +65,11 @@ def marked_lines(x, series: dict, *, marks: dict, title: str, x_title: str, y_ti
                  thresholds: dict | None = None, height: int | None = None) -> go.Figure:
     """`line_chart` of `series` ({legend name: y values}) over x, with a dotted vertical line at every entry
     of `marks` ({label: x value}, labelled at the top of the plot) and a dashed, darker one at every entry of
-    `thresholds` (labelled at the bottom, clear of the marks). `colors` ({legend name: colour}) pins a
-    series' colour, so that one series looks the same in several charts. A log y axis reads in powers of 10.
+    `thresholds` (labelled at the bottom, clear of the marks). `colors` as in line_chart. A log y axis reads
+    in powers of 10.
     """
     fig = line_chart(x, series, title=title, x_title=x_title, y_title=y_title, log_x=log_x, log_y=log_y,
-                     markers=markers, dashed=dashed, height=height)
-    for trace in fig.data:
-        if colors and trace.name in colors:
-            trace.line.color = colors[trace.name]
-            if markers:
-                trace.marker.color = colors[trace.name]
+                     markers=markers, dashed=dashed, colors=colors, height=height)
     for label, at, shift in _staggered(marks):
         _vertical(fig, at, label, log_x=log_x, top=True, color=MARK, dash="dot", yshift=shift)
     for label, at, shift in _staggered(thresholds or {}):
@@ -82,9 +80,11 @@ def marked_lines(x, series: dict, *, marks: dict, title: str, x_title: str, y_ti
 
 
 def distance_chart(x, series: dict, *, marks: dict[str, float], title: str, x_title: str, y_title: str,
-                   dashed: tuple = (), line_shape: str = "linear", height: int | None = None) -> go.Figure:
+                   dashed: tuple = (), colors: dict | None = None, line_shape: str = "linear",
+                   height: int | None = None) -> go.Figure:
     """line_chart with a dotted vertical line at each marked x ({label: x}), labelled at the top."""
-    fig = line_chart(x, series, title=title, x_title=x_title, y_title=y_title, dashed=dashed, height=height)
+    fig = line_chart(x, series, title=title, x_title=x_title, y_title=y_title, dashed=dashed, colors=colors,
+                     height=height)
     fig.update_traces(line_shape=line_shape)
     for label, where, shift in _staggered(marks):
         fig.add_vline(x=where, line_dash="dot", line_color=MARK, annotation_text=label,
@@ -94,12 +94,16 @@ def distance_chart(x, series: dict, *, marks: dict[str, float], title: str, x_ti
 
 def shaded_lines(x, series: dict, *, band: tuple[float, float], band_name: str, title: str, x_title: str,
                  y_title: str, log_x: bool = False, log_y: bool = False, dashed: tuple = (), faint: tuple = (),
-                 height: int | None = None) -> go.Figure:
-    """`line_chart` with the x range band = (x0, x1) shaded and labelled `band_name`."""
+                 colors: dict | None = None, height: int | None = None) -> go.Figure:
+    """`line_chart` with the x range band = (x0, x1) shaded and labelled `band_name`. On a log x axis the
+    band starts at the first positive x (where a log axis starts)."""
     fig = line_chart(x, series, title=title, x_title=x_title, y_title=y_title, log_x=log_x, log_y=log_y,
-                     dashed=dashed, faint=faint, height=height)
-    fig.add_vrect(x0=band[0], x1=band[1], fillcolor=BAND_FILL, line_width=0, layer="below",
-                  annotation_text=band_name, annotation_position="top left")
+                     dashed=dashed, faint=faint, colors=colors, height=height)
+    x0 = min(v for v in np.asarray(x, dtype=float) if v > 0) if log_x else band[0]
+    x0 = max(x0, band[0])
+    fig.add_vrect(x0=x0, x1=band[1], fillcolor=BAND_FILL, line_width=0, layer="below")
+    fig.add_annotation(x=math.log10(x0) if log_x else x0, xref="x", y=1, yref="paper", text=band_name,
+                       showarrow=False, xanchor="left", yanchor="top", xshift=2, font={"size": 11})
     return fig
 
 
@@ -110,11 +114,12 @@ def band_lines(series: list[dict], *, marks: dict[str, float], title: str, x_tit
     marked x ({label: x}). x_ticks: the x values to label (default: Plotly's choice).
 
     An entry: {"name", "x", "y"} and optionally "low", "high" (the band, drawn when given), "dash" (a line
-    dash name, default "solid"), "markers" (bool), "color" (a palette index, default its position), "group"
+    dash name, default "solid"), "markers" (bool), "concept" (a key of style.CONCEPTS: its colour; else the
+    palette's colour at "color", an index, default its position), "group"
     (a legend group: entries of one group toggle together)."""
     fig = go.Figure()
     for i, s in enumerate(series):
-        c = color(s.get("color", i))
+        c = concept_color(s["concept"]) if "concept" in s else color(s.get("color", i))
         group = s.get("group", s["name"])
         if s.get("low") is not None and s.get("high") is not None:
             fig.add_trace(go.Scatter(x=s["x"], y=s["high"], mode="lines", line={"width": 0}, hoverinfo="skip",

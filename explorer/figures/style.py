@@ -7,7 +7,20 @@ import unicodedata
 
 import plotly.graph_objects as go
 
-PALETTE = ("#d1495b", "#00798c", "#edae49", "#30638e", "#66a182", "#8d6a9f", "#003d5b", "#e07a5f")
+PALETTE = ("#d1495b", "#00798c", "#edae49", "#30638e", "#66a182", "#8d6a9f", "#003d5b", "#e07a5f",
+           "#8c5e3c", "#5fa8d3", "#c46fb0", "#9aa33a")
+# One colour per concept (a palette index), the same on every page and in both languages. Within a family
+# every member has its own; the position encodings and the scaling methods, which meet on the trained-models
+# page, never share one; the newer schemes, which meet only the plain encodings, reuse scaling colours.
+CONCEPTS = {
+    # position encodings
+    "rope": 0, "sinusoidal": 1, "alibi": 2, "nope": 3, "t5": 4, "xpos": 5,
+    # scaling methods for a longer context ("linear" is position interpolation, "pi"; "model": a config's own)
+    "linear": 7, "pi": 7, "ntk": 6, "dynamic": 9, "yarn": 10, "llama3": 8, "longrope": 11, "model": 5,
+    # the 2025-26 schemes trained here
+    "nope-every-4th": 6, "nope-every-4th+temperature": 9, "local-rope+global-nope": 10, "p-rope": 11,
+    "partial-rope": 8,
+}
 DIVERGING = "RdBu_r"
 SEQUENTIAL = "Viridis"
 # the page's own typeface (the theme's `font` in .streamlit/config.toml, the same list): Streamlit's bundled
@@ -24,6 +37,11 @@ MARK = "#555555"  # reference lines and marks laid over the data (a trained leng
 
 def color(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
+
+
+def concept_color(name: str) -> str:
+    """The colour of a concept of CONCEPTS (an encoding, a scaling method, a scheme)."""
+    return PALETTE[CONCEPTS[name]]
 
 
 def rgba(hex_color: str, alpha: float) -> str:

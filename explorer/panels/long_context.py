@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.cache import cached, figure
-from explorer.figures import line_chart, shaded_lines
+from explorer.figures import concept_color, line_chart, shaded_lines
+from explorer.figures.style import MARK
 from explorer.layout import named
 from explorer.session import t
 from explorer.views import long_context as view
@@ -16,28 +17,32 @@ scaling_curves = cached(view.scaling_curves, max_entries=32)
 expected_scores = cached(view.expected_scores)
 softmax_row = cached(view.softmax_row)
 dynamic_trap = cached(view.dynamic_trap)
+REFERENCE = "#9a9a9a"  # the target length's line, beside the trained length's (MARK)
 method_name = named("long_context.method_")  # a method's name in legends and notices ("model": the config's own)
 
 
 def _named(setting: view.Setting, focus: str):
-    """The curves of a setting, the methods' legend names, and the names drawn faint (not in focus)."""
+    """The curves of a setting, the methods' legend names, the names drawn faint (not in focus) and each
+    method's colour by its legend name (plain RoPE's too)."""
     curves = scaling_curves(*setting)
     names = {name: method_name(name) for name in curves["methods"]}
-    return curves, names, tuple(label for name, label in names.items() if name != focus)
+    colors = {label: concept_color(name) for name, label in names.items()}
+    colors[t("long_context.plain_series")] = concept_color("rope")
+    return curves, names, tuple(label for name, label in names.items() if name != focus), colors
 
 
 @figure
 def factors(setting: view.Setting, focus: str):
-    curves, names, others = _named(setting, focus)
+    curves, names, others, colors = _named(setting, focus)
     return line_chart(curves["pairs"], {label: curves["methods"][name]["factors"] for name, label in names.items()},
                       title=t("long_context.factors_title", factor=curves["factor"]),
                       x_title=t("long_context.pair_axis"), y_title=t("long_context.factor_axis"), log_y=True,
-                      faint=others)
+                      faint=others, colors=colors)
 
 
 @figure
 def wavelengths(setting: view.Setting, focus: str):
-    curves, names, others = _named(setting, focus)
+    curves, names, others, colors = _named(setting, focus)
     half = len(curves["pairs"])
     series = {t("long_context.plain_series"): curves["plain_wavelength"]}
     series.update({label: curves["methods"][name]["wavelength"] for name, label in names.items()})
@@ -47,32 +52,34 @@ def wavelengths(setting: view.Setting, focus: str):
     series[target_name] = np.full(half, curves["target"], dtype=np.float32)
     return line_chart(curves["pairs"], series, title=t("long_context.wavelength_title"),
                       x_title=t("long_context.pair_axis"), y_title=t("long_context.wavelength_axis"),
-                      log_y=True, faint=others, dashed=(original_name, target_name))
+                      log_y=True, faint=others, dashed=(original_name, target_name),
+                      colors={**colors, original_name: MARK, target_name: REFERENCE})
 
 
 @figure
 def angles(setting: view.Setting, focus: str):
-    curves, names, others = _named(setting, focus)
-    series = {t("long_context.trained_series", n=curves["original"]): curves["trained_angle"],
-              t("long_context.plain_at_target", n=curves["target"]): curves["plain_angle"]}
+    curves, names, others, colors = _named(setting, focus)
+    trained, plain = (t("long_context.trained_series", n=curves["original"]),
+                      t("long_context.plain_at_target", n=curves["target"]))
+    series = {trained: curves["trained_angle"], plain: curves["plain_angle"]}
     series.update({label: curves["methods"][name]["angle"] for name, label in names.items()})
     return line_chart(curves["pairs"], series, title=t("long_context.angles_title", target=curves["target"]),
                       x_title=t("long_context.pair_axis"), y_title=t("long_context.angle_axis"), log_y=True,
-                      faint=others)
+                      faint=others, colors={**colors, trained: MARK, plain: concept_color("rope")})
 
 
 @figure
 def scores(setting: view.Setting, focus: str, samples: int, seed: int):
     """The expected scores against distance, entries free and tied (q = k): two figures."""
-    curves, names, others = _named(setting, focus)
+    curves, names, others, colors = _named(setting, focus)
     model, target, original = setting.model, curves["target"], curves["original"]
     found = expected_scores(model["rotary_dim"], model["base"],
                             {name: curves["methods"][name]["inv_freq"] for name in names}, target, samples, seed)
     score_names = {"plain": t("long_context.plain_series"), **names}
     return tuple(shaded_lines(found["distances"], {label: found[kind][name] for name, label in score_names.items()},
                               band=(0, min(original, target)), band_name=t("long_context.trained_band"),
-                              title=t(f"long_context.{kind}_title"), x_title=t("long_context.distance_axis"),
-                              y_title=t("long_context.score_axis"), faint=others)
+                              title=t(f"long_context.{kind}_title"), x_title=t("long_context.distance_log_axis"),
+                              y_title=t("long_context.score_axis"), faint=others, colors=colors, log_x=True)
                  for kind in ("free", "tied"))
 
 
@@ -81,8 +88,8 @@ def softmax(dim: int, inv_freq: list, attention_factor: float, target: int, seed
     row = softmax_row(dim, inv_freq, attention_factor, target, seed)
     without, with_factor = t("long_context.without_factor"), t("long_context.with_factor", a=attention_factor)
     return line_chart(row["distances"], {without: row["weights_without"], with_factor: row["weights_with"]},
-                      title=t("long_context.row_title", n=row["keys"]), x_title=t("long_context.distance_axis"),
-                      y_title=t("long_context.weight_axis"), log_y=True)
+                      title=t("long_context.row_title", n=row["keys"]), x_title=t("long_context.distance_log_axis"),
+                      y_title=t("long_context.weight_axis"), log_x=True, log_y=True)
 
 
 @figure

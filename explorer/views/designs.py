@@ -82,9 +82,9 @@ def scheme_phrase(scheme: str) -> Phrase:
 
 
 def accuracy_series(data: dict) -> dict:
-    """band_lines series (named by Phrases, one colour per scheme) and the training length's mark."""
+    """band_lines series (named by Phrases, each in its scheme's colour) and the training length's mark."""
     series = [{"name": scheme_phrase(c["encoding"]), "x": c["lengths"], "y": c["mean"], "low": c["low"],
-               "high": c["high"], "color": SCHEMES.index(c["encoding"])} for c in data["curves"]]
+               "high": c["high"], "concept": c["encoding"]} for c in data["curves"]]
     marks = [] if not data["train_len"] else [(phrase("designs.train_len_mark", n=data["train_len"]),
                                                data["train_len"])]
     ticks = sorted({float(v) for s in series for v in s["x"]})

@@ -141,8 +141,9 @@ def scaling_curves(model: dict, target: int, original: int, factor: float, beta_
 
 def expected_scores(dim: int, base: float, inv_freqs: dict, target: int, samples: int, seed: int) -> dict:
     """Mean q . R_r k (entries uniform in [0, 1); `free` independent, `tied` q = k) at up to DECAY_POINTS
-    distances from 0 to target, plain RoPE ("plain") and each method of `inv_freqs` ({name: list})."""
-    grid = distance_grid(target, DECAY_POINTS)
+    distances from 0 to target, spaced evenly on a log axis, plain RoPE ("plain") and each method of
+    `inv_freqs` ({name: list})."""
+    grid = distance_grid(target, DECAY_POINTS, log=True)
     out = {"distances": to_numpy(grid), "free": {}, "tied": {}}
     for name, freqs in {"plain": None, **inv_freqs}.items():
         for kind, tied in (("free", False), ("tied", True)):

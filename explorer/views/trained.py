@@ -215,8 +215,7 @@ def locked_heads(folder: str, stamp: float | None, task: str, factor: float, sca
 # --- what the page says about them ---------------------------------------------------------------------------
 UNLEARNED = 0.5           # below this mean accuracy at 1x, an encoding never learned the task
 KEPT, WEAKENED = 0.8, 0.4  # a head's share past the length over its share at 1x: kept from 0.8, weakened from 0.4
-SCALED_COLOR = 3           # palette index of the first inference-time stretch (after the plain encodings)
-LIVE_COLOR, YOUR_COLOR = 6, 7
+YOUR_WIDTH, OTHER_WIDTH = 3.5, 2  # a live run's line: the visitor's own drawn wider than another visitor's
 
 
 def pct(value: float) -> str:
@@ -233,8 +232,9 @@ def _scal(name: str) -> Phrase:
 
 def accuracy_chart(data: dict, runs: list[dict], task: str, owner: str, show_scalings: bool) -> dict:
     """The accuracy chart of `task`: the shipped curves (`data`, from shipped_curves; stretched RoPE only with
-    `show_scalings`) as band_lines series named by Phrases, then the finished live `runs` of the task, dotted
-    (the one `owner` started in its own colour); marks (Phrase, length) at the grid's training length and at
+    `show_scalings`) as band_lines series named by Phrases, each in its concept's colour (its encoding's, or
+    a stretched one's scaling's), then the finished live `runs` of the task, dotted in the same colours (the
+    ones `owner` started drawn wider); marks (Phrase, length) at the grid's training length and at
     each live run's other one; x_ticks at every length drawn."""
     series, marks = [], []
     for curve in data["curves"]:
@@ -244,8 +244,7 @@ def accuracy_chart(data: dict, runs: list[dict], task: str, owner: str, show_sca
                            else phrase("trained.rope_scaled", scaling=_scal(curve["scaling"])),
                            "x": curve["lengths"], "y": curve["mean"], "low": curve["low"], "high": curve["high"],
                            "dash": "solid" if plain else "dash",
-                           "color": ENCODING_ORDER.index(curve["encoding"]) if plain
-                           else SCALED_COLOR + SCALING_ORDER.index(curve["scaling"])})
+                           "concept": curve["encoding"] if plain else curve["scaling"]})
     if data["train_len"]:
         marks.append((phrase("trained.train_len_mark", n=data["train_len"]), data["train_len"]))
     for run in runs:
@@ -258,8 +257,9 @@ def accuracy_chart(data: dict, runs: list[dict], task: str, owner: str, show_sca
             if curve["scaling"] == "none" or show_scalings:
                 name = label if curve["scaling"] == "none" else phrase("trained.live_scaled", run=label,
                                                                        scaling=_scal(curve["scaling"]))
-                series.append({"name": name, "x": curve["lengths"], "y": curve["mean"], "dash": "dot", "width": 3,
-                               "color": YOUR_COLOR if mine else LIVE_COLOR, "group": f"live{run['id']}"})
+                series.append({"name": name, "x": curve["lengths"], "y": curve["mean"], "dash": "dot",
+                               "width": YOUR_WIDTH if mine else OTHER_WIDTH, "group": f"live{run['id']}",
+                               "concept": curve["encoding"] if curve["scaling"] == "none" else curve["scaling"]})
         mark = (phrase("trained.live_len_mark", n=run["train_len"]), run["train_len"])
         if run["train_len"] != data["train_len"] and mark not in marks:
             marks.append(mark)

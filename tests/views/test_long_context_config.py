@@ -89,8 +89,9 @@ def test_the_two_configs_that_raised_are_refused_with_their_reasons():
 
 
 def test_the_limit_is_what_the_scores_fit_in_the_budget(monkeypatch):
-    """At the samples knob's top, the largest accepted rotary size computes the expected scores and one
-    pair more is over the core's element budget (a small budget keeps the test quick)."""
+    """At the samples knob's top, the largest accepted rotary size computes the expected scores and the
+    dynamic-NTK trap, and one pair more is over the core's element budget for the trap (the expected scores,
+    on a log-spaced grid, use fewer distances than DECAY_POINTS; a small budget keeps the test quick)."""
     assert PAGE_KNOBS["long_context"]["samples"].hi == view.MAX_SAMPLES
     assert view.max_rotary_dim() == (1 << 27) // (128 * 256) == 4096
     monkeypatch.setenv("ROPE_VIZ_MAX_ELEMENTS", str(128 * 256 * 16))
@@ -99,7 +100,7 @@ def test_the_limit_is_what_the_scores_fit_in_the_budget(monkeypatch):
     view.expected_scores(limit, 10000.0, {}, 1 << 20, view.MAX_SAMPLES, 0)
     view.dynamic_trap(limit, 10000.0, 512, 4.0, 1 << 19, 1 << 20, view.MAX_SAMPLES, 0)
     with pytest.raises(ValueError, match="budget"):
-        view.expected_scores(limit + 2, 10000.0, {}, 1 << 20, view.MAX_SAMPLES, 0)
+        view.dynamic_trap(limit + 2, 10000.0, 512, 4.0, 1 << 19, 1 << 20, view.MAX_SAMPLES, 0)
     just_over = _check(json.dumps({"head_dim": limit + 2, "num_attention_heads": 1, "hidden_size": limit + 2}))
     assert just_over["refused"] == ("too_large", (limit + 2, limit))
     assert _check(json.dumps({"head_dim": limit, "num_attention_heads": 1, "hidden_size": limit}))["pasted"]

@@ -150,19 +150,19 @@ def test_accuracy_chart_series_marks_and_ticks():
                                         _curve("alibi", "none", [0.8, 0.7])]}
     plain = view.accuracy_chart(data, [], "offset", "me", show_scalings=False)
     assert [s["name"] for s in plain["series"]] == [phrase("trained.enc_rope"), phrase("trained.enc_alibi")]
-    assert [s["color"] for s in plain["series"]] == [view.ENCODING_ORDER.index("rope"),
-                                                     view.ENCODING_ORDER.index("alibi")]
+    assert [s["concept"] for s in plain["series"]] == ["rope", "alibi"]
     assert plain["marks"] == [(phrase("trained.train_len_mark", n=16), 16)]
     assert plain["x_ticks"] == [16.0, 64.0]
     runs = [_run("me", train_len=8, run_id=1), _run("you", train_len=8, run_id=2), _run("me", doc=False, run_id=3),
             _run("me", task="recall", run_id=4)]
     full = view.accuracy_chart(data, runs, "offset", "me", show_scalings=True)
     scaled = full["series"][1]
-    assert scaled["dash"] == "dash" and scaled["color"] == view.SCALED_COLOR + view.SCALING_ORDER.index("pi")
+    assert scaled["dash"] == "dash" and scaled["concept"] == "pi"
     assert scaled["name"].args["scaling"] == phrase("trained.scaling_pi")
     live = full["series"][3:]
-    assert [(s["name"].key, s["color"], s["group"]) for s in live] == [
-        ("trained.your_run", view.YOUR_COLOR, "live1"), ("trained.other_run", view.LIVE_COLOR, "live2")]
+    assert [(s["name"].key, s["concept"], s["width"], s["group"]) for s in live] == [
+        ("trained.your_run", "rope", view.YOUR_WIDTH, "live1"),
+        ("trained.other_run", "rope", view.OTHER_WIDTH, "live2")]
     assert full["marks"] == [(phrase("trained.train_len_mark", n=16), 16),
                              (phrase("trained.live_len_mark", n=8), 8)]  # two runs at 8: one mark
     assert full["x_ticks"] == [8.0, 16.0, 32.0, 64.0]

@@ -1,0 +1,48 @@
+"""One colour per concept across pages: an encoding, a scaling method or a scheme is drawn in the same colour
+on every page that shows it (explorer.figures.style.CONCEPTS), and in both languages."""
+
+import pytest
+
+from explorer import text
+from explorer.figures.style import CONCEPTS, concept_color
+from support.apptest import chart_specs, open_page
+
+pytestmark = pytest.mark.slow
+
+# (page, {concept: the text key of its legend name on that page})
+PAGES = (
+    ("long_context", {"rope": "long_context.plain_series", "linear": "long_context.method_linear",
+                      "ntk": "long_context.method_ntk", "yarn": "long_context.method_yarn",
+                      "llama3": "long_context.method_llama3"}),
+    ("trained", {"rope": "trained.enc_rope", "sinusoidal": "trained.enc_sinusoidal", "alibi": "trained.enc_alibi",
+                 "nope": "trained.enc_nope"}),
+    ("designs", {"rope": "designs.scheme_rope", "nope": "designs.scheme_nope", "alibi": "designs.scheme_alibi",
+                 "p-rope": "designs.scheme_p-rope", "local-rope+global-nope": "designs.scheme_local-rope+global-nope"}),
+    ("biases", {"rope": "biases.rope_series", "nope": "biases.nope_series"}),
+    ("versus", {"rope": "versus.norm_rope", "sinusoidal": "versus.norm_sinusoidal"}),
+)
+
+
+def test_concepts_that_meet_in_a_chart_never_share_a_colour():
+    meetings = {"trained": ("rope", "sinusoidal", "alibi", "nope", "pi", "ntk", "yarn"),
+                "long context": ("rope", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "model"),
+                "biases": ("rope", "sinusoidal", "alibi", "nope", "t5", "xpos"),
+                "designs": ("rope", "nope", "alibi", "nope-every-4th", "nope-every-4th+temperature",
+                            "local-rope+global-nope", "p-rope", "partial-rope")}
+    for where, together in meetings.items():
+        assert len({CONCEPTS[name] for name in together}) == len(together), where
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_page_draws_a_concept_in_its_colour(lang):
+    seen = {}
+    for page, legend_keys in PAGES:
+        at = open_page(page, lang=lang)
+        drawn = [(trace.get("name"), trace.get("line", {}).get("color")) for spec in chart_specs(at)
+                 for trace in spec["data"] if trace.get("line", {}).get("color")]
+        for concept, key in legend_keys.items():
+            name = text.text(key, lang)
+            colours = {colour for trace_name, colour in drawn if trace_name == name}
+            assert colours == {concept_color(concept)}, (page, concept, name, colours)
+            seen.setdefault(concept, set()).add(page)
+    assert len(seen["rope"]) == len(PAGES)  # the same red for RoPE on every one of these pages
