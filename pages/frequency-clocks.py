@@ -3,7 +3,7 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.animation_export import clocks_gif
+from explorer.animation_export import clocks_file
 from explorer.figures import clock_animation, heatmap, line_chart, plane_vectors
 from explorer.glossary import glossary
 from explorer.layout import knob_row, metric_stack, say, section
@@ -38,7 +38,7 @@ def clock_figure(dim: int, base: float, max_pos: int, pairs: tuple, m: int):
 
 hands = clocks(dim, base, max_pos, tuple(pairs))
 ui.chart(clock_figure(dim, base, max_pos, tuple(pairs), m), key="clocks",
-         gif=lambda: clocks_gif(hands["positions"], hands["cos"], hands["sin"]))
+         gif=lambda: clocks_file(hands, tuple(pairs), ui.lang()))
 freqs = frequencies(dim, base, max_pos)
 st.caption(" · ".join(say(line) for line in view.clock_lines(freqs, pairs)))
 # the rule the clocks follow, under them: the clocks come on the first screen of a projector

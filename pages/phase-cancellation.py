@@ -3,7 +3,7 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.animation_export import phase_gif
+from explorer.animation_export import phase_file
 from explorer.components import drag
 from explorer.figures import heatmap, line_chart, matrix_panels, pair_turn_animation
 from explorer.glossary import glossary
@@ -73,7 +73,7 @@ def slide_figure(m: int, n: int, dim: int, base: float, pair: int, seed: int):
 path = slide(m, n, dim, base, pair, seed)
 steps = path["shifts"]
 ui.chart(slide_figure(m, n, dim, base, pair, seed), key="slide",
-         gif=lambda: phase_gif(steps, path["query"], path["key"]))
+         gif=lambda: phase_file(path, m, n, ui.lang()))
 st.markdown(ui.t("phase.spread", frames=len(steps), last=steps[-1], spread=path["spread"]))
 
 section("phase.dims")

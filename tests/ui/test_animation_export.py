@@ -40,7 +40,8 @@ def test_clock_frames_show_each_hand_at_its_angle(dim, base, max_pos, pairs):
     kept = gif.frame_indices(len(positions))
     assert image.n_frames == len(kept) == min(len(positions), gif.MAX_FRAMES)
     columns, rows, cell = gif.clock_layout(len(pairs))
-    assert image.size == (columns * cell, rows * cell + gif.LABEL) and image.size[0] <= gif.MAX_WIDTH
+    assert image.size == (columns * cell, gif.HEADER + rows * (cell + gif.NAME) + gif.LABEL)
+    assert image.size[0] <= gif.MAX_WIDTH
     for k in sorted({0, 1, len(kept) // 2, len(kept) - 1}):
         frame = rgb_frame(image, k)
         m = positions[kept[k]]
@@ -61,7 +62,7 @@ def test_phase_frames_show_query_and_key_at_their_angles():
     path = phase.slide(m, n, dim, base, pair, seed)
     image = decode(gif.phase_gif(path["shifts"], path["query"], path["key"]))
     assert image.n_frames == len(path["shifts"]) == 61
-    assert image.size == (gif.PLANE, gif.PLANE + gif.LABEL)
+    assert image.size == (gif.PLANE, gif.HEADER + gif.PLANE + gif.LEGEND + gif.LABEL)
     q, k = phase.query_and_key(dim, seed)
     q, k = q[2 * pair: 2 * pair + 2].numpy(), k[2 * pair: 2 * pair + 2].numpy()
     theta = base ** (-2 * pair / dim)
@@ -83,3 +84,60 @@ def test_gifs_stay_small():
     assert len(data) < 2_000_000
     image = decode(data)
     assert image.n_frames == gif.MAX_FRAMES and image.size[0] <= gif.MAX_WIDTH
+
+
+def ink(frame: Image.Image, box: tuple[int, int, int, int], colour) -> int:
+    """How many pixels of `box` (left, top, right, bottom) have `colour`."""
+    pixels = np.asarray(frame.crop(box))
+    return int(np.all(pixels == np.array(colour), axis=-1).sum())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_clock_file_carries_its_title_names_and_counter(lang):
+    """Text in the title band, each clock's name under its face in its hand's colour, and a counter at the
+    foot that changes from frame to frame; Chinese when the server has a Chinese font (this one has)."""
+    pairs = (0, 4)
+    hands = rotations.clocks(16, 10000.0, 24, pairs)
+    image = decode(gif.clocks_file(hands, pairs, lang))
+    assert gif.file_lang(lang) == lang, "install a Chinese font (fonts-noto-cjk) for the Chinese GIFs"
+    first, last = rgb_frame(image, 0), rgb_frame(image, image.n_frames - 1)
+    width, height = first.size
+    black = (0, 0, 0)
+    assert ink(first, (0, 0, width, gif.HEADER), black) > 50  # the title
+    columns, _, cell = gif.clock_layout(len(pairs))
+    for j in range(len(pairs)):
+        x, y, _ = gif.clock_centre(j, len(pairs))
+        name_band = (int(x - cell / 2), int(y + cell / 2), int(x + cell / 2), int(y + cell / 2 + gif.NAME))
+        assert ink(first, name_band, gif.COLOURS[j]) > 20, j  # the name, in the hand's colour
+    foot = (0, height - gif.LABEL, width, height)
+    assert ink(first, foot, black) > 10
+    assert np.any(np.asarray(first.crop(foot)) != np.asarray(last.crop(foot)))  # m = 0 ... m = 23
+
+
+def test_the_phase_file_has_a_legend_line_per_arrow_and_the_frames_dot_product():
+    path = phase.slide(2, 9, 16, 10000.0, 1, 0)
+    image = decode(gif.phase_file(path, 2, 9, "en"))
+    frame = rgb_frame(image, 0)
+    legend = gif.HEADER + gif.PLANE
+    for j in range(2):
+        assert ink(frame, (0, legend + j * gif.LINE, gif.PLANE, legend + (j + 1) * gif.LINE), gif.COLOURS[j]) > 30
+    assert ink(frame, (0, 0, gif.PLANE, gif.HEADER), (0, 0, 0)) > 50
+
+
+def test_without_a_chinese_font_the_file_is_written_in_english(monkeypatch):
+    monkeypatch.setattr(gif, "CJK_FONTS", (("/nonexistent/font.ttc", 0),))
+    gif._cjk_font.cache_clear()
+    try:
+        assert gif.file_lang("zh") == "en" and gif.file_lang("en") == "en"
+        hands = rotations.clocks(16, 10000.0, 8, (0,))
+        assert gif.clocks_file(hands, (0,), "zh") == gif.clocks_file(hands, (0,), "en")
+    finally:
+        gif._cjk_font.cache_clear()
+
+
+def test_lines_break_words_and_cjk_runs_within_the_width():
+    font = gif._font("zh")
+    for text in ("The clocks: pair i turns by m·θᵢ at position m", "时钟：第 i 对在位置 m 转过 m·θᵢ，越往后越慢"):
+        lines = gif._lines(text, font, 120)
+        assert len(lines) > 1 and "".join(lines).replace(" ", "") == text.replace(" ", "").replace("ᵢ", "i")
+        assert all(font.getlength(line) <= 120 for line in lines)
