@@ -47,7 +47,7 @@ CJK_FONTS = (("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 2),
              ("/System/Library/Fonts/PingFang.ttc", 0), ("C:/Windows/Fonts/msyh.ttc", 0))
 
 # A fixed palette, so every pixel keeps its exact colour: 0 white, 1 black, 2 circle grey, 3 axis grey,
-# then the chart palette (hand j is colour 4 + j mod 8).
+# then the chart palette (hand j is colour 4 + j mod len(PALETTE)).
 _GREYS = ((255, 255, 255), (0, 0, 0), (200, 200, 200), (170, 170, 170))
 WHITE, BLACK, CIRCLE, AXIS = range(4)
 
@@ -246,7 +246,7 @@ def clocks_file(hands: dict, pairs, lang: str) -> bytes:
     lang = file_lang(lang)
     names = [text.text("rotations.clock_short", lang, i=i, wave=wave) for i, wave in zip(pairs, hands["waves"])]
     return clocks_gif(hands["positions"], hands["cos"], hands["sin"], title=text.text("rotations.clocks_title", lang),
-                      names=names, counter="m = {m}", lang=lang)
+                      names=names, lang=lang)
 
 
 def phase_file(path: dict, m: int, n: int, lang: str) -> bytes:

@@ -83,7 +83,7 @@ seed = ui.knob(PAGE, "seed", where=knob_cols[1])
 with st.spinner(ui.t("long_context.computing")):
     free_fig, tied_fig = panels.scores(setting, focus, samples, seed)
 ui.charts_side_by_side(free_fig, "scores_free", tied_fig, "scores_tied")
-st.caption(ui.t("long_context.scores_caption", points=min(target + 1, view.DECAY_POINTS), samples=samples))
+st.caption(ui.t("long_context.scores_caption", points=view.score_points(target), samples=samples))
 
 section("long_context.entropy")
 st.latex(r"\mathrm{softmax}\Big(\frac{a^2\,(\mathcal{R}_m q)^\top \mathcal{R}_n k}{\sqrt{d}}\Big),\qquad "

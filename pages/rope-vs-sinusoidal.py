@@ -67,11 +67,10 @@ ui.chart(heatmap_grid({ui.t(f"versus.{enc}_panel"): moved["drawn"][enc] for enc 
 section("versus.norm")
 lengths = norms(seq, dim, base, seed, str(device))
 names = {enc: ui.t(f"versus.norm_{enc}") for enc in lengths["lengths"]}
-concepts = {"sinusoidal": "sinusoidal", "rope": "rope", "none": "nope"}  # no encoding at all: NoPE's colour
-ui.chart(line_chart(list(range(seq)), {names[enc]: lengths["lengths"][enc] for enc in concepts},
+ui.chart(line_chart(list(range(seq)), {names[enc]: lengths["lengths"][enc] for enc in view.NORM_CONCEPTS},
                     title=ui.t("versus.norm_title"), x_title=ui.t("common.position"),
                     y_title=ui.t("versus.norm_axis"), dashed=(names["none"],),
-                    colors={names[enc]: concept_color(concept) for enc, concept in concepts.items()}), key="norms")
+                    colors={names[enc]: concept_color(c) for enc, c in view.NORM_CONCEPTS.items()}), key="norms")
 
 st.subheader(ui.t("versus.compare_header"))
 st.markdown(ui.t("versus.compare_text", device=describe(device)))

@@ -28,10 +28,10 @@ def line_chart(x, series: dict, *, title: str, x_title: str, y_title: str, log_x
     the same in every chart; the others take the palette in order."""
     fig = go.Figure()
     for i, (name, y) in enumerate(series.items()):
+        c = (colors or {}).get(name, color(i))
         fig.add_trace(go.Scatter(
             x=x, y=y, name=name, mode="lines+markers" if markers else "lines", opacity=FAINT if name in faint else 1,
-            marker={"color": (colors or {}).get(name, color(i))},
-            line={"color": (colors or {}).get(name, color(i)), "width": 1.5 if name in faint else 2.5 if faint else 2,
+            marker={"color": c}, line={"color": c, "width": 1.5 if name in faint else 2.5 if faint else 2,
                   "dash": "dash" if name in dashed else "solid"},
         ))
     kwargs = {"height": height} if height else {}

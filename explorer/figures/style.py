@@ -98,9 +98,9 @@ def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
 
 def _wrap_panel_titles(annotations: list[dict]) -> int:
     """Wrap the panels' titles (make_subplots' annotations: paper coordinates, no arrow, anchored at their
-    foot) to their share of a line: a row of n panels gives each 1/n of a title's line,
-    what a phone's share of 390 px holds in the smaller size its stylesheet gives them (PANEL_TITLE_SIZE).
-    Returns how many lines the tallest one gained."""
+    foot) to their share of a line: a row of n panels gives each 1/n of a title's line, which a phone's
+    share of 390 px holds at the smaller size its stylesheet draws them (below PANEL_TITLE_SIZE). Returns
+    how many lines the tallest one gained."""
     rows: dict[float, list[dict]] = {}
     for note in annotations:
         if note.get("yref") == "paper" and note.get("showarrow") is False and note.get("yanchor") == "bottom":

@@ -139,11 +139,22 @@ def scaling_curves(model: dict, target: int, original: int, factor: float, beta_
     return out
 
 
+def score_grid(target: int):
+    """The distances of the expected scores: up to DECAY_POINTS from 0 to target, log-spaced (integers, so
+    the first decades hold fewer)."""
+    return distance_grid(target, DECAY_POINTS, log=True)
+
+
+def score_points(target: int) -> int:
+    """How many distances the expected scores are drawn at (the caption's count)."""
+    return len(score_grid(target))
+
+
 def expected_scores(dim: int, base: float, inv_freqs: dict, target: int, samples: int, seed: int) -> dict:
     """Mean q . R_r k (entries uniform in [0, 1); `free` independent, `tied` q = k) at up to DECAY_POINTS
     distances from 0 to target, spaced evenly on a log axis, plain RoPE ("plain") and each method of
     `inv_freqs` ({name: list})."""
-    grid = distance_grid(target, DECAY_POINTS, log=True)
+    grid = score_grid(target)
     out = {"distances": to_numpy(grid), "free": {}, "tied": {}}
     for name, freqs in {"plain": None, **inv_freqs}.items():
         for kind, tied in (("free", False), ("tied", True)):

@@ -17,6 +17,8 @@ TABLE_SIDE = 256  # rows of the encoding table drawn (its columns are never thin
 GRID_SIDE = 128  # rows and columns drawn per panel of the multi-panel heatmaps
 TERMS = ("content_content", "content_position", "position_content", "position_position")
 ENCODINGS = ("rope", "sinusoidal")
+# the norm chart's lines, in drawing order, each with the concept whose colour it takes (no encoding: NoPE)
+NORM_CONCEPTS = {"sinusoidal": "sinusoidal", "rope": "rope", "none": "nope"}
 COST_TOKENS = 4096
 
 

@@ -60,6 +60,11 @@ def test_defaults_draw_every_section():
     assert float(shown["Largest score shift"]) > 0  # keys cached at 4,096 with plain RoPE, the query stretched
     # the trained range is shaded on both score charts
     assert specs[3]["layout"]["shapes"][0]["x1"] == LLAMA31_L
+    # the score charts: distances log-spaced from 0 to 131,072 on a log axis, as many as the caption says
+    distances = spec_array(specs[3]["data"][0]["x"])
+    assert distances[0] == 0 and distances[-1] == 131072 and specs[3]["layout"]["xaxis"]["type"] == "log"
+    assert np.sum(distances <= 100) > np.sum(distances >= 131072 - 100)  # dense in the first decades
+    assert f"{len(distances)} distances, each the mean over" in text
 
 
 def test_softmax_row_weights_sum_to_one():
