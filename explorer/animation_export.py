@@ -25,7 +25,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from explorer import text
-from explorer.figures import PALETTE
+from explorer.figures import PALETTE, concept_color
 
 MAX_FRAMES = 120
 MAX_WIDTH = 640
@@ -47,7 +47,7 @@ CJK_FONTS = (("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 2),
              ("/System/Library/Fonts/PingFang.ttc", 0), ("C:/Windows/Fonts/msyh.ttc", 0))
 
 # A fixed palette, so every pixel keeps its exact colour: 0 white, 1 black, 2 circle grey, 3 axis grey,
-# then the chart palette (hand j is colour 4 + j mod len(PALETTE)).
+# then the chart palette (hand j is colour 4 + j mod len(PALETTE)), then the query's and the key's colours.
 _GREYS = ((255, 255, 255), (0, 0, 0), (200, 200, 200), (170, 170, 170))
 WHITE, BLACK, CIRCLE, AXIS = range(4)
 
@@ -57,7 +57,9 @@ def hex_rgb(value: str) -> tuple[int, int, int]:
 
 
 COLOURS = tuple(hex_rgb(c) for c in PALETTE)
-_PALETTE_BYTES = [channel for rgb in (*_GREYS, *COLOURS) for channel in rgb]
+ARROWS = tuple(hex_rgb(concept_color(c)) for c in ("query", "key"))  # the phase slide's two arrows
+_ARROW_INDICES = tuple(range(len(_GREYS) + len(COLOURS), len(_GREYS) + len(COLOURS) + len(ARROWS)))
+_PALETTE_BYTES = [channel for rgb in (*_GREYS, *COLOURS, *ARROWS) for channel in rgb]
 
 
 def colour_index(j: int) -> int:
@@ -207,7 +209,7 @@ def arrow_tip(point, scale: float) -> tuple[int, int]:
 
 def phase_gif(shifts, query: np.ndarray, key: np.ndarray, *, title: str = "", names=(), counter=None,
               lang: str = "en", frame_ms: int = 150) -> bytes:
-    """The query (colour 0) and the key (colour 1) of one pair turning together, one frame per shift s
+    """The query and the key of one pair (in their colours, ARROWS) turning together, one frame per shift s
     (query, key: (frames, 2), as explorer.views.phase.slide returns them); `title` on top, a legend line per
     arrow (`names`, in `lang`, in the arrow's colour) under the plane, and at the foot `counter(k)`, the
     text of frame k (default "s = <shift>")."""
@@ -220,21 +222,21 @@ def phase_gif(shifts, query: np.ndarray, key: np.ndarray, *, title: str = "", na
     draw = ImageDraw.Draw(base)
     draw.line(((0, HEADER + centre), (PLANE, HEADER + centre)), fill=AXIS, width=1)
     draw.line(((centre, HEADER), (centre, HEADER + PLANE)), fill=AXIS, width=1)
-    for j, path in enumerate((query, key)):  # the tracks the tips run on
+    for fill, path in zip(_ARROW_INDICES, (query, key)):  # the tracks the tips run on
         for point in path:
-            draw.point(arrow_tip(point, scale), fill=colour_index(j))
-    for j, name in enumerate(names):
+            draw.point(arrow_tip(point, scale), fill=fill)
+    for j, (fill, name) in enumerate(zip(_ARROW_INDICES, names)):
         top = HEADER + PLANE + 2 + j * LINE
-        draw.rectangle((8, top + 5, 24, top + 9), fill=colour_index(j))
-        draw.text((30, top), name, fill=colour_index(j), font=font)
+        draw.rectangle((8, top + 5, 24, top + 9), fill=fill)
+        draw.text((30, top), name, fill=fill, font=font)
     frames = []
     for f in frame_indices(len(shifts)):
         image = base.copy()
         draw = ImageDraw.Draw(image)
-        for j, path in enumerate((query, key)):
+        for fill, path in zip(_ARROW_INDICES, (query, key)):
             tip = arrow_tip(path[f], scale)
-            draw.line(((centre, HEADER + centre), tip), fill=colour_index(j), width=4)
-            draw.ellipse((tip[0] - 5, tip[1] - 5, tip[0] + 5, tip[1] + 5), fill=colour_index(j))
+            draw.line(((centre, HEADER + centre), tip), fill=fill, width=4)
+            draw.ellipse((tip[0] - 5, tip[1] - 5, tip[0] + 5, tip[1] + 5), fill=fill)
         text = counter(f) if counter is not None else f"s = {int(shifts[f])}"
         _write(draw, (PLANE / 2, height - LABEL + 2), text, font, PLANE - 8, most=1)
         frames.append(image)

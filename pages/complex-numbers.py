@@ -14,9 +14,9 @@ PAGE = "complex_plane"
 
 
 def diagram(drawn: dict, title: str):
-    """plane_diagram of a view's points and arcs (and dashed names), on the complex plane's axes."""
+    """plane_diagram of a view's points and arcs (and dashed arrows), on the complex plane's axes."""
     return plane_diagram(labelled(drawn["points"]), arcs=tuple(labelled(drawn["arcs"])),
-                         dashed=tuple(say(name) for name in drawn.get("dashed", ())), title=title,
+                         dashes=dict(labelled(drawn["dashes"])), title=title,
                          x_title=ui.t("complex_plane.re_axis"), y_title=ui.t("complex_plane.im_axis"))
 
 

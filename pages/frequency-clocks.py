@@ -4,7 +4,7 @@ import streamlit as st
 
 import explorer as ui
 from explorer.animation_export import clocks_file
-from explorer.figures import clock_animation, heatmap, line_chart, plane_vectors
+from explorer.figures import clock_animation, heatmap, line_chart, plane_diagram
 from explorer.glossary import glossary
 from explorer.layout import knob_row, metric_stack, say, section
 from explorer.tryit import try_buttons
@@ -81,10 +81,10 @@ pair, seed = knob_row(PAGE, "pair", "seed", widths=[1, 1, 1], pair={"hi": dim //
 @ui.figure
 def vector_figure(dim: int, base: float, m: int, seed: int, pair: int):
     vector = turned_vector(dim, base, m, seed, pair)
-    return plane_vectors([(ui.t("rotations.before"), *vector["before"]),
-                          (ui.t("rotations.after", m=m), *vector["after"])],
-                         title=ui.t("rotations.vector_title", i=pair, m=m), x_title=ui.t("rotations.x_axis"),
-                         y_title=ui.t("rotations.y_axis"))
+    after = ui.t("rotations.after", m=m)
+    return plane_diagram([(ui.t("rotations.before"), *vector["before"], "query"), (after, *vector["after"], "query")],
+                         dashes={after: "dash"}, title=ui.t("rotations.vector_title", i=pair, m=m),
+                         x_title=ui.t("rotations.x_axis"), y_title=ui.t("rotations.y_axis"))
 
 
 with ui.chart_beside(vector_figure(dim, base, m, seed, pair), key="vector"):

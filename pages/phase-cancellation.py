@@ -5,7 +5,7 @@ import streamlit as st
 import explorer as ui
 from explorer.animation_export import phase_file
 from explorer.components import drag
-from explorer.figures import heatmap, line_chart, matrix_panels, pair_turn_animation
+from explorer.figures import concept_color, heatmap, line_chart, matrix_panels, pair_turn_animation
 from explorer.glossary import glossary
 from explorer.layout import knob_row, metric_row, metric_stack, say, section
 from explorer.tryit import try_buttons
@@ -26,7 +26,8 @@ try_buttons(PAGE, {"far": {"m": 100, "n": 103}, "same": {"m": 40, "n": 40}, "big
 dims = all_pairs(m, n, dim, base, seed)
 scores = {ui.t("phase.both_series"): dims["both"], ui.t("phase.key_series"): dims["key_only"]}
 ui.chart(line_chart(dims["shifts"], scores, title=ui.t("phase.shift_title"), x_title=ui.t("phase.shift_axis"),
-                    y_title=ui.t("phase.score_axis"), height=360), key="shift")
+                    y_title=ui.t("phase.score_axis"), height=360,  # the kept offset's colour, the moved key's
+                    colors=dict(zip(scores, (concept_color("offset"), concept_color("key"))))), key="shift")
 st.caption(ui.t("phase.shift_caption"))
 
 ui.explain(ui.t(f"{PAGE}.intro"))

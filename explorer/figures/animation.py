@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .style import color, styled, wrapped
+from .style import color, concept_color, styled, wrapped
 
 
 def animation_controls(frame_names: list[str], *, play: str, pause: str, slider_prefix: str,
@@ -103,18 +103,20 @@ def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair
 def pair_turn_animation(frame_names: list[str], query: np.ndarray, key: np.ndarray, frame_titles: list[str],
                         *, names: tuple[str, str], x_title: str, y_title: str, play: str, pause: str,
                         slider_prefix: str, frame_ms: int = 150) -> go.Figure:
-    """Two arrows (query and key, each (frames, 2)) turning frame by frame; each frame sets its own title.
+    """Two arrows (query and key, each (frames, 2), in their concepts' colours) turning frame by frame; each frame
+    sets its own title.
 
     The faint tracks are the points the arrow tips visit, so the circles they run on are visible.
     """
     extent = float(max(np.abs(query).max(initial=0.0), np.abs(key).max(initial=0.0), 1e-9)) * 1.25
     fig = go.Figure()
-    for j, path in enumerate((query, key)):
+    colours = (concept_color("query"), concept_color("key"))
+    for colour, path in zip(colours, (query, key)):
         fig.add_trace(go.Scatter(x=path[:, 0], y=path[:, 1], mode="markers", hoverinfo="skip",
-                                 showlegend=False, marker={"color": color(j), "size": 4, "opacity": 0.5}))
-    for j, (name, path) in enumerate(zip(names, (query, key))):
+                                 showlegend=False, marker={"color": colour, "size": 4, "opacity": 0.5}))
+    for colour, name, path in zip(colours, names, (query, key)):
         fig.add_trace(go.Scatter(x=[0.0, float(path[0, 0])], y=[0.0, float(path[0, 1])], mode="lines+markers",
-                                 name=name, line={"color": color(j), "width": 4},
+                                 name=name, line={"color": colour, "width": 4},
                                  marker={"size": [0, 11], "symbol": "arrow", "angleref": "previous"}))
     fig.frames = [
         go.Frame(name=frame, traces=[2, 3], layout={"title": {"text": wrapped(text)[0]}},

@@ -9,10 +9,11 @@ import plotly.graph_objects as go
 
 PALETTE = ("#d1495b", "#00798c", "#edae49", "#30638e", "#66a182", "#8d6a9f", "#003d5b", "#e07a5f",
            "#8c5e3c", "#5fa8d3", "#c46fb0", "#9aa33a")
-# One colour per concept (a palette index), the same on every page and in both languages. Within a family
-# every member has its own; the position encodings and the scaling methods, which meet on the trained-models
-# page, never share one; the newer schemes, which meet only the plain encodings, reuse scaling colours.
-CONCEPTS = {
+# One colour per concept, the same on every page and in both languages. Within a family every member has its
+# own; the position encodings and the scaling methods, which meet on the trained-models page, never share one;
+# the newer schemes, which meet only the plain encodings, reuse scaling colours. The query, the key and their
+# offset m − n have colours of their own, outside the palette, so no series ever takes them by its order.
+_INDICES = {
     # position encodings
     "rope": 0, "sinusoidal": 1, "alibi": 2, "nope": 3, "t5": 4, "xpos": 5,
     # scaling methods for a longer context ("linear" is position interpolation, "pi"; "model": a config's own)
@@ -21,6 +22,9 @@ CONCEPTS = {
     "nope-every-4th": 6, "nope-every-4th+temperature": 9, "local-rope+global-nope": 10, "p-rope": 11,
     "partial-rope": 8,
 }
+CONCEPTS = {**{name: PALETTE[index] for name, index in _INDICES.items()},
+            # the vectors RoPE turns and their distance
+            "query": "#f28c28", "key": "#4361ee", "offset": "#343a40"}
 DIVERGING = "RdBu_r"
 SEQUENTIAL = "Viridis"
 # the page's own typeface (the theme's `font` in .streamlit/config.toml, the same list): Streamlit's bundled
@@ -40,8 +44,8 @@ def color(i: int) -> str:
 
 
 def concept_color(name: str) -> str:
-    """The colour of a concept of CONCEPTS (an encoding, a scaling method, a scheme)."""
-    return PALETTE[CONCEPTS[name]]
+    """The colour of a concept of CONCEPTS (an encoding, a scaling method, a scheme, the query or the key)."""
+    return CONCEPTS[name]
 
 
 def rgba(hex_color: str, alpha: float) -> str:

@@ -4,7 +4,7 @@ coordinates each layout pairs, partial rotary's untouched coordinates, and the v
 from __future__ import annotations
 
 from explorer.cache import cached
-from explorer.figures import bar_chart, heatmap, line_chart, plane_vectors, series_bars
+from explorer.figures import bar_chart, heatmap, line_chart, plane_diagram, series_bars
 from explorer.layout import named
 from explorer.session import t
 from explorer.views import implementation as view
@@ -19,9 +19,10 @@ method_name = named("implementation.method_")
 
 
 def worked(rot, m: int):
-    return plane_vectors([(t("implementation.worked_before"), *rot.q), (t("implementation.worked_after", m=m),
-                                                                        *rot.result)],
-                         title=t("implementation.worked_plot_title", angle=rot.angle),
+    """The query's pair before and after the turn (dashed), in the query's colour."""
+    after = t("implementation.worked_after", m=m)
+    return plane_diagram([(t("implementation.worked_before"), *rot.q, "query"), (after, *rot.result, "query")],
+                         dashes={after: "dash"}, title=t("implementation.worked_plot_title", angle=rot.angle),
                          x_title=t("implementation.first_coord"), y_title=t("implementation.second_coord"))
 
 

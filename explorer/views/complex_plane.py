@@ -81,15 +81,21 @@ def rotor_turn(a: float, b: float, theta_deg: float) -> dict:
             "arc": arc_points(0.5 * modulus, angle, angle + theta) if modulus else None}
 
 
-# What the page draws and writes: points and arcs for plane_diagram named by Phrases, tables, metrics.
+# What the page draws and writes: points and arcs for plane_diagram named by Phrases, tables, metrics. z is
+# drawn as the query (RoPE turns a query's pair the same way), the number it is multiplied by as RoPE's turn,
+# and what the product gives as the query again, dashed (dotted when turned back).
+PRODUCT_CONCEPTS = {"z": "query", "w": "rope", "zw": "query"}
+
+
 def _name(which: str) -> Phrase:
     return phrase(f"complex_plane.{which}_name")
 
 
 def quarter_diagram(quarter: dict) -> dict:
     """z and i·z (quarter_turn) with the +90° arc (none at the origin)."""
-    arcs = [] if quarter["arc"] is None else [(phrase("complex_plane.arc_90"), *quarter["arc"], 1)]
-    return {"points": [(_name("z"), *quarter["z"]), (_name("iz"), *quarter["iz"])], "arcs": arcs}
+    arcs = [] if quarter["arc"] is None else [(phrase("complex_plane.arc_90"), *quarter["arc"], "rope")]
+    return {"points": [(_name("z"), *quarter["z"], "query"), (_name("iz"), *quarter["iz"], "query")], "arcs": arcs,
+            "dashes": [(_name("iz"), "dash")]}
 
 
 def quarter_notes(quarter: dict, a: float, b: float) -> dict:
@@ -105,9 +111,11 @@ def quarter_notes(quarter: dict, a: float, b: float) -> dict:
 
 def product_diagram(prod: dict) -> dict:
     """z, w and z·w (product) with the arcs of arg z, arg w and their sum."""
-    return {"points": [(_name(which), *prod[which]) for which in ("z", "w", "zw")],
-            "arcs": [(phrase(f"complex_plane.arc_{which}"), *points, index)
-                     for index, (which, points) in enumerate(zip(("z", "w", "sum"), prod["arcs"]))]}
+    return {"points": [(_name(which), *prod[which], concept) for which, concept in PRODUCT_CONCEPTS.items()],
+            "arcs": [(phrase(f"complex_plane.arc_{which}"), *points, concept)
+                     for (which, concept), points in zip({"z": "query", "w": "rope", "sum": "query"}.items(),
+                                                         prod["arcs"])],
+            "dashes": [(_name("zw"), "dash")]}
 
 
 def product_table(prod: dict) -> dict:
@@ -129,10 +137,10 @@ def product_check(prod: dict) -> Phrase:
 
 def rotor_diagram(turn: dict) -> dict:
     """z, the rotor, z turned and turned back (dashed), with the θ arc (none at the origin)."""
-    arcs = [] if turn["arc"] is None else [(phrase("complex_plane.arc_theta"), *turn["arc"], 2)]
-    return {"points": [(_name(which), *turn[key]) for which, key in
-                       (("z", "z"), ("rotor", "rotor"), ("turned", "turned"), ("back", "back"))],
-            "arcs": arcs, "dashed": [_name("back")]}
+    arcs = [] if turn["arc"] is None else [(phrase("complex_plane.arc_theta"), *turn["arc"], "rope")]
+    return {"points": [(_name(which), *turn[which], concept) for which, concept in
+                       (("z", "query"), ("rotor", "rope"), ("turned", "query"), ("back", "query"))],
+            "arcs": arcs, "dashes": [(_name("turned"), "dash"), (_name("back"), "dot")]}
 
 
 def rotor_metrics(turn: dict) -> list[Metric]:
@@ -161,13 +169,14 @@ def _knob_ranges(*names: str) -> dict:
 def drag_plane(a: float, b: float, w_modulus: float, w_deg: float) -> dict:
     """The drag component's plane (explorer.components): z by its coordinates (knobs a, b) and w by its length
     and angle (knobs w_mod, w_angle), each within its knobs' declared range and decimals, and z·w drawn from
-    them; colours by index as in product_diagram. Plain JSON but for the Phrases of the labels."""
+    them; colours by concept as in product_diagram. Plain JSON but for the Phrases of the labels."""
     return {"kind": "plane", "knobs": ["a", "b", "w_mod", "w_angle"], "height": 360, "side": 320, "extent": 3.5,
             "key_step": 0.1,
-            "points": [{"id": "z", "name": "z", "form": "xy", "color": 0, "values": [a, b], **_knob_ranges("a", "b")},
-                       {"id": "w", "name": "w", "form": "polar", "color": 1, "values": [w_modulus, w_deg],
-                        **_knob_ranges("w_mod", "w_angle")}],
-            "product": {"name": "z·w", "color": 2, "of": ["z", "w"]},
+            "points": [{"id": "z", "name": "z", "form": "xy", "color": PRODUCT_CONCEPTS["z"], "values": [a, b],
+                        **_knob_ranges("a", "b")},
+                       {"id": "w", "name": "w", "form": "polar", "color": PRODUCT_CONCEPTS["w"],
+                        "values": [w_modulus, w_deg], **_knob_ranges("w_mod", "w_angle")}],
+            "product": {"name": "z·w", "color": PRODUCT_CONCEPTS["zw"], "of": ["z", "w"]},
             "labels": {"group": phrase("complex_plane.drag_group"), "hint": phrase("complex_plane.drag_hint"),
                        "x_axis": phrase("complex_plane.re_axis"), "y_axis": phrase("complex_plane.im_axis")},
             "aria": {"z": phrase("complex_plane.drag_z"), "w": phrase("complex_plane.drag_w")}}

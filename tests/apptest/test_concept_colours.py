@@ -1,10 +1,10 @@
-"""One colour per concept across pages: an encoding, a scaling method or a scheme is drawn in the same colour
-on every page that shows it (explorer.figures.style.CONCEPTS), and in both languages."""
+"""One colour per concept across pages: an encoding, a scaling method, a scheme, the query or the key is drawn in
+the same colour on every page that shows it (explorer.figures.style.CONCEPTS), and in both languages."""
 
 import pytest
 
 from explorer import text
-from explorer.figures.style import CONCEPTS, concept_color
+from explorer.figures.style import CONCEPTS, PALETTE, concept_color
 from support.apptest import chart_specs, open_page
 
 pytestmark = pytest.mark.slow
@@ -20,6 +20,10 @@ PAGES = (
                  "p-rope": "designs.scheme_p-rope", "local-rope+global-nope": "designs.scheme_local-rope+global-nope"}),
     ("biases", {"rope": "biases.rope_series", "nope": "biases.nope_series"}),
     ("versus", {"rope": "versus.norm_rope", "sinusoidal": "versus.norm_sinusoidal"}),
+    ("phase", {"query": "phase.query_name", "key": "phase.key_name", "offset": "phase.both_series"}),
+    ("complex_plane", {"query": "complex_plane.z_name", "rope": "complex_plane.rotor_name"}),
+    ("rotations", {"query": "rotations.before"}),
+    ("implementation", {"query": "implementation.worked_before"}),
 )
 
 
@@ -45,4 +49,7 @@ def test_every_page_draws_a_concept_in_its_colour(lang):
             colours = {colour for trace_name, colour in drawn if trace_name == name}
             assert colours == {concept_color(concept)}, (page, concept, name, colours)
             seen.setdefault(concept, set()).add(page)
-    assert len(seen["rope"]) == len(PAGES)  # the same red for RoPE on every one of these pages
+    assert len(seen["rope"]) == 6 and len(seen["query"]) == 4  # one red for RoPE, one orange for the query
+    # the query and the key never take a palette colour, so no series drawn by its order looks like them
+    assert not {concept_color("query"), concept_color("key")} & set(PALETTE)
+    assert concept_color("query") != concept_color("key")

@@ -11,6 +11,7 @@ import pytest
 from rope_viz.complex2d import score_identity
 from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, assert_clean
+from explorer.figures import concept_color
 from explorer.views.phase import query_and_key
 
 pytestmark = pytest.mark.browser
@@ -74,6 +75,8 @@ def test_dragging_z_sets_a_and_b_once_on_release(page, open_app):
     z_line = frame.locator("[data-line=z]")
     assert complex_in(z_line.inner_text()) == (2.0, 1.0)
     page.wait_for_timeout(500)  # let the session go quiet after its first run
+    assert [frame.locator(f"[data-id={point}] .ring").get_attribute("fill") for point in ("z", "w")] == [
+        concept_color("query"), concept_color("rope")]  # as in the page's charts
 
     x, y = centre(frame.locator("[data-id=z] .ring"))
     units = (x - centre(frame.locator("[data-id=w] .ring"))[0]) / 1.25  # pixels per unit: Re z = 2, Re w = 0.75
@@ -153,6 +156,9 @@ def test_dragging_the_key_changes_the_offset_and_the_score(page, open_app):
     x, y = centre(frame.locator("[data-id=n] .ring"))
     m_x = centre(frame.locator("[data-id=m] .ring"))[0]
     per_position = (x - m_x) / 3  # m = 2 and n = 5 are three positions apart
+    # the query, the key and the band between them (their offset) in their colours on every page
+    assert [frame.locator(f"[data-id={handle}] .ring").get_attribute("fill") for handle in ("m", "n", "both")] == [
+        concept_color(name) for name in ("query", "key", "offset")]
     before = len(sent)
     page.mouse.move(x, y)
     page.mouse.down()

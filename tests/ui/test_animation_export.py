@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from explorer import animation_export as gif
+from explorer.figures import concept_color
 from explorer.views import phase, rotations
 
 
@@ -75,7 +76,7 @@ def test_phase_frames_show_query_and_key_at_their_angles():
             c, sn = math.cos(position * theta), math.sin(position * theta)
             turned = (vector[0] * c - vector[1] * sn, vector[0] * sn + vector[1] * c)
             tip = gif.arrow_tip(turned, scale)
-            assert frame.getpixel(tip) == gif.COLOURS[j], (f, j)
+            assert frame.getpixel(tip) == gif.hex_rgb(concept_color(("query", "key")[j])), (f, j)  # as the page
 
 
 def test_gifs_stay_small():
@@ -120,7 +121,7 @@ def test_the_phase_file_has_a_legend_line_per_arrow_and_the_frames_dot_product()
     frame = rgb_frame(image, 0)
     legend = gif.HEADER + gif.PLANE
     for j in range(2):
-        assert ink(frame, (0, legend + j * gif.LINE, gif.PLANE, legend + (j + 1) * gif.LINE), gif.COLOURS[j]) > 30
+        assert ink(frame, (0, legend + j * gif.LINE, gif.PLANE, legend + (j + 1) * gif.LINE), gif.ARROWS[j]) > 30
     assert ink(frame, (0, 0, gif.PLANE, gif.HEADER), (0, 0, 0)) > 50
 
 

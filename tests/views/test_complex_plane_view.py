@@ -103,9 +103,11 @@ def test_rotor_turn_against_python_complex_and_the_matrix_by_hand(a, b, theta_de
 def test_what_the_page_draws_and_writes():
     quarter = quarter_turn(3.0, 4.0)
     drawn = view.quarter_diagram(quarter)
-    assert [(name.key, x, y) for name, x, y in drawn["points"]] == [("complex_plane.z_name", 3.0, 4.0),
-                                                                     ("complex_plane.iz_name", -4.0, 3.0)]
-    assert len(drawn["arcs"]) == 1 and drawn["arcs"][0][-1] == 1
+    assert [(name.key, x, y, concept) for name, x, y, concept in drawn["points"]] == [
+        ("complex_plane.z_name", 3.0, 4.0, "query"), ("complex_plane.iz_name", -4.0, 3.0, "query")]
+    # the turned copy dashed, the turn (the arc) in RoPE's colour
+    assert drawn["dashes"] == [(phrase("complex_plane.iz_name"), "dash")]
+    assert len(drawn["arcs"]) == 1 and drawn["arcs"][0][-1] == "rope"
     notes = view.quarter_notes(quarter, 3.0, 4.0)
     assert notes["metric"].value == phrase("complex_plane.iz_value", x=-4.0, y=3.0)
     assert notes["polar"].key == "complex_plane.z_polar" and notes["polar"].args["modulus"] == 5.0
@@ -118,12 +120,16 @@ def test_what_the_page_draws_and_writes():
     assert rows["complex_plane.col_modulus"][2] == f"{2 * math.sqrt(2):.4f}"
     assert rows["complex_plane.col_angle"] == ["45.00", "90.00", "135.00"]
     assert view.product_check(prod).args["angle"] == pytest.approx(135.0)
-    assert [name.key for name, *_ in view.product_diagram(prod)["arcs"]] == [
-        "complex_plane.arc_z", "complex_plane.arc_w", "complex_plane.arc_sum"]
+    drawn = view.product_diagram(prod)
+    assert [(name.key, concept) for name, *_, concept in drawn["arcs"]] == [
+        ("complex_plane.arc_z", "query"), ("complex_plane.arc_w", "rope"), ("complex_plane.arc_sum", "query")]
+    assert [concept for *_, concept in drawn["points"]] == ["query", "rope", "query"]
     turn = rotor_turn(1.0, 0.0, 90.0)
     rotor = view.rotor_diagram(turn)
-    assert rotor["dashed"] == [phrase("complex_plane.back_name")] and len(rotor["points"]) == 4
-    assert rotor["points"][2][1:] == pytest.approx((0.0, 1.0), abs=1e-15)
+    assert rotor["dashes"] == [(phrase("complex_plane.turned_name"), "dash"),
+                               (phrase("complex_plane.back_name"), "dot")]
+    assert len(rotor["points"]) == 4
+    assert rotor["points"][2][1:3] == pytest.approx((0.0, 1.0), abs=1e-15)
     assert [m.value for m in view.rotor_metrics(turn)][1] == "1.000000 → 1.000000"
     assert view.rotor_diagram(rotor_turn(0.0, 0.0, 90.0))["arcs"] == []
     digits = view.digits_table(turn)
@@ -142,7 +148,7 @@ def test_drag_plane_bounds_each_point_by_its_knobs():
     assert (w["form"], w["knobs"], w["values"], w["lo"], w["hi"], w["digits"]) == (
         "polar", ["w_mod", "w_angle"], [0.5, -120], [0.0, -180], [3.0, 180], [2, 0])
     assert args["product"]["of"] == ["z", "w"]
-    # the product diagram's colours: z, w, z·w are colours 0, 1, 2 there too
-    assert [z["color"], w["color"], args["product"]["color"]] == [0, 1, 2]
+    # the product diagram's concepts: z and z·w the query's, w RoPE's turn
+    assert [z["color"], w["color"], args["product"]["color"]] == ["query", "rope", "query"]
     assert set(args["aria"]) == {"z", "w"}
     assert args["labels"]["x_axis"] == phrase("complex_plane.re_axis")

@@ -164,10 +164,10 @@
     });
   }
 
-  // colour `index` of the app's palette (the page's charts colour the same things the same way)
-  function paint(args, index) {
-    const palette = Array.isArray(args.palette) ? args.palette : [];
-    return text(palette[Number(index)] || "#555555");
+  // the colour of a concept ("query", "key", "offset", "rope", ...): the page's charts colour it the same way
+  function paint(args, concept) {
+    const concepts = args.concepts && typeof args.concepts === "object" ? args.concepts : {};
+    return text(concepts[text(concept)] || "#555555");
   }
 
   function handleGroup(parent, label) {
@@ -361,14 +361,15 @@
 
   function trackView(args) {
     const labels = args.labels || {};
-    const colors = { query: paint(args, 0), key: paint(args, 1) };  // as the page's pair animation
+    const colors = { query: paint(args, "query"), key: paint(args, "key"), offset: paint(args, "offset") };
     const state = { lo: 0, hi: 1, m: 0, n: 0, pair: 0, thetas: [], query: [], key: [] };
     const svg = svgNode("svg", { role: "group" }, root);
     svg.setAttribute("aria-label", text(labels.group));
     const axis = svgNode("g", {}, svg);
     const band = handleGroup(svg, labels.both);
     band.dataset.id = "both";
-    const bandRect = svgNode("rect", { class: "ring", height: 10, rx: 5, fill: "#9aa0a6", "fill-opacity": 0.6 }, band);
+    const bandRect = svgNode("rect", { class: "ring", height: 10, rx: 5, fill: colors.offset, "fill-opacity": 0.6 },
+      band);
     const handles = {};
     for (const [id, color, dy] of [["m", colors.query, -1], ["n", colors.key, 1]]) {
       const handle = handleGroup(svg, labels["aria_" + id]);
@@ -536,7 +537,7 @@
   }
 
   function show(args) {
-    const signature = JSON.stringify([args.kind, args.labels, args.aria, args.palette,
+    const signature = JSON.stringify([args.kind, args.labels, args.aria, args.concepts,
       (args.points || []).map((p) => [p.id, p.name, p.form, p.knobs, p.lo, p.hi, p.digits, p.color]), args.product]);
     if (!view || view.signature !== signature) {
       const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.id : null;
