@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+import numpy as np
 import plotly.graph_objects as go
 
 PALETTE = ("#d1495b", "#00798c", "#edae49", "#30638e", "#66a182", "#8d6a9f", "#003d5b", "#e07a5f",
@@ -136,6 +137,15 @@ def _outer_axes(layout: dict, axes: set[str]) -> set[str]:
     return outer
 
 
+def _decades(fig: go.Figure, letter: str) -> float:
+    """How many powers of ten the positive values of the traces' x (letter "x") or y span."""
+    values = [np.asarray(getattr(trace, letter), dtype=np.float64).ravel() for trace in fig.data
+              if getattr(trace, letter, None) is not None]
+    values = np.concatenate(values) if values else np.empty(0)
+    positive = values[np.isfinite(values) & (values > 0)]
+    return float(np.log10(positive.max() / positive.min())) if positive.size else 0.0
+
+
 def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: str | None = None,
            height: int = HEIGHT, log_x: bool = False, log_y: bool = False, equal_axes: bool = False,
            legend: bool = True) -> go.Figure:
@@ -179,6 +189,8 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
             axis["title"] = {"text": axis_title}
         if log:
             axis["type"] = "log"
+            if _decades(fig, name[0]) >= 2:  # a label per power of ten, not one per digit between them
+                axis["dtick"] = 1
         if equal_axes and name[0] == "y":
             axis.update(scaleanchor="x", scaleratio=1)
         style[name] = axis

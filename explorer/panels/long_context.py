@@ -85,11 +85,16 @@ def scores(setting: view.Setting, focus: str, samples: int, seed: int):
 
 @figure
 def softmax(dim: int, inv_freq: list, attention_factor: float, target: int, seed: int):
+    """The share of the row's softmax weight held by its k largest weights, without and with YaRN's factor,
+    beside a flat row's: the sharper the softmax, the faster the curve climbs."""
     row = softmax_row(dim, inv_freq, attention_factor, target, seed)
     without, with_factor = t("long_context.without_factor"), t("long_context.with_factor", a=attention_factor)
-    return line_chart(row["distances"], {without: row["weights_without"], with_factor: row["weights_with"]},
-                      title=t("long_context.row_title", n=row["keys"]), x_title=t("long_context.distance_log_axis"),
-                      y_title=t("long_context.weight_axis"), log_x=True, log_y=True)
+    flat = t("long_context.flat_share")
+    return line_chart(row["ranks"], {without: row["share_without"], with_factor: row["share_with"],
+                                     flat: row["share_flat"]},
+                      title=t("long_context.row_title", n=row["keys"]), x_title=t("long_context.rank_axis"),
+                      y_title=t("long_context.share_axis"), log_x=True, dashed=(flat,),
+                      colors={with_factor: concept_color("yarn"), without: MARK, flat: REFERENCE})
 
 
 @figure

@@ -165,16 +165,20 @@ def expected_scores(dim: int, base: float, inv_freqs: dict, target: int, samples
 
 def softmax_row(dim: int, inv_freq: list, attention_factor: float, target: int, seed: int) -> dict:
     """One query at the last of n = min(target, ROW_KEYS) positions against keys at every position, YaRN's
-    frequencies: softmax weights against distance and their entropy without and with the attention factor
-    (which multiplies every logit by its square)."""
+    frequencies, without and with the attention factor (which multiplies every logit by its square): the
+    entropy of the softmax weights, e^entropy (the number of equal weights with that entropy), and the share
+    of the weight held by the k largest, k = 1..n ("ranks"; "share_<name>", float32, rising to 1; a flat
+    row's is k / n, "share_flat")."""
     n = min(target, ROW_KEYS)
     keys = np.arange(n, dtype=np.float64)
-    out = {"keys": n, "distances": (n - 1 - keys).astype(np.float32), "log_n": float(np.log(n)),
-           "attention_factor": attention_factor}
+    ranks = np.arange(1, n + 1)
+    out = {"keys": n, "ranks": ranks.astype(np.float32), "log_n": float(np.log(n)),
+           "share_flat": (ranks / n).astype(np.float32), "attention_factor": attention_factor}
     for name, factor in (("without", 1.0), ("with", attention_factor)):
         scores = row_scores(dim, n - 1, keys, inv_freq, attention_factor=factor, seed=seed)
         out[f"entropy_{name}"] = float(softmax_entropy(scores))
-        out[f"weights_{name}"] = to_numpy(scores.softmax(dim=-1))
+        out[f"effective_{name}"] = float(np.exp(out[f"entropy_{name}"]))
+        out[f"share_{name}"] = to_numpy(scores.softmax(dim=-1).sort(descending=True).values.cumsum(dim=0))
     return out
 
 
@@ -278,7 +282,8 @@ def entropy_metrics(row: dict) -> list[Metric]:
 def entropy_result(row: dict) -> Phrase:
     a = row["attention_factor"]
     return phrase("long_context.entropy_result", a=a, a2=a ** 2, without=row["entropy_without"],
-                  with_=row["entropy_with"], n=row["keys"])
+                  with_=row["entropy_with"], n=row["keys"], keys_without=row["effective_without"],
+                  keys_with=row["effective_with"])
 
 
 def trap_args(setting: Setting, curves: dict, prompt: int, samples: int, seed: int) -> tuple | None:

@@ -67,12 +67,25 @@ def test_defaults_draw_every_section():
     assert f"{len(distances)} distances, each the mean over" in text
 
 
-def test_softmax_row_weights_sum_to_one():
+def test_softmax_row_is_the_share_of_the_largest_weights_with_the_entropy_shown():
     at = open_page("long_context", {"target": 2048, "preset": "Qwen2.5-7B-Instruct + YaRN"})
     row = chart_specs(at)[5]
-    for trace in row["data"]:
-        weights = spec_array(trace["y"])
-        assert len(weights) == 2048 and weights.sum() == pytest.approx(1.0, rel=1e-4)
+    assert row["layout"]["xaxis"]["type"] == "log"
+    shown = metrics(at)
+    without, with_factor, flat = row["data"]
+    ranks = spec_array(without["x"])
+    assert np.array_equal(ranks, np.arange(1, 2049))
+    np.testing.assert_allclose(spec_array(flat["y"]), ranks / 2048, rtol=1e-6)  # a flat row: k of n keys
+    for trace, label in ((without, "Entropy without a"), (with_factor, "Entropy with a")):
+        share = spec_array(trace["y"]).astype(np.float64)
+        assert share[-1] == pytest.approx(1.0, rel=1e-4) and np.all(np.diff(share) >= -1e-7)
+        weights = np.diff(share, prepend=0.0)  # the weights back, largest first
+        assert np.all(np.diff(weights) <= 1e-6)
+        # the entropy by hand from the charted weights is the one the page states
+        p = weights[weights > 0]
+        assert -np.sum(p * np.log(p)) == pytest.approx(float(shown[label]), abs=2e-2)
+    # the factor sharpens the row: its k largest weights hold more for every k
+    assert np.all(spec_array(with_factor["y"]) >= spec_array(without["y"]) - 1e-4)
 
 
 def test_a_pasted_longrope_config_adds_its_factors():

@@ -92,6 +92,18 @@ def test_a_legend_sits_at_the_foot_and_grows_the_figure():
     assert fig.layout.margin.t >= 56
 
 
+@pytest.mark.parametrize(("low", "high", "decades_only"), [(1, 300, True), (1e-6, 0.02, True), (64, 1024, False)])
+def test_a_log_axis_over_decades_labels_the_powers_of_ten_only(low, high, decades_only):
+    """Over two decades or more a log axis labels 1, 10, 100 (Plotly's dtick 1), not every digit between them;
+    over a shorter span it keeps Plotly's own ticks, so that it still has some."""
+    import plotly.graph_objects as go
+    fig = go.Figure([go.Scatter(x=[1, 2, 3], y=[low, high, 0.0])])  # a zero never counts on a log axis
+    style.styled(fig, title="t", log_y=True)
+    assert fig.layout.yaxis.type == "log"
+    assert (fig.layout.yaxis.dtick == 1) is decades_only
+    assert fig.layout.xaxis.dtick is None
+
+
 def test_titles_break_after_a_dash_but_never_inside_a_tag():
     text, lines = style.wrapped("content–content: x W x<sup>T</sup>", width=14)
     assert text.split("<br>")[0] == "content–" and lines >= 2
