@@ -10,10 +10,20 @@ import streamlit as st
 
 from explorer.figures import profile_band
 
-from . import presenter, session
+from . import presenter, session, text
 from .exports import figure_csv, file_name
 from .session import t
 from .widgets import url_params
+
+
+def toolbar_locale(lang: str) -> dict:
+    """Plotly config that writes the chart toolbar's tooltips and notes in `lang` (none for English, Plotly's
+    own): a locale named `lang` whose dictionary maps each English message (text/en/toolbar.toml) to its
+    translation."""
+    if lang == "en":
+        return {}
+    keys = [key for key in text.STRINGS["en"] if key.startswith("toolbar.")]
+    return {"locale": lang, "locales": {lang: {"dictionary": {text.text(key): text.text(key, lang) for key in keys}}}}
 
 
 def chart(fig, key: str, *, gif=None, on_pick=None) -> None:
@@ -31,7 +41,7 @@ def chart(fig, key: str, *, gif=None, on_pick=None) -> None:
                                           "selection_mode": "points"}
     st.plotly_chart(shown, width="stretch", theme=None, key=key,
                     config={"displaylogo": False, "responsive": True, "displayModeBar": "hover",
-                            "toImageButtonOptions": image}, **picking)
+                            "toImageButtonOptions": image, **toolbar_locale(session.lang())}, **picking)
     with st.container(horizontal=True, gap="small"):
         st.download_button(t("common.download_csv"), data=lambda: figure_csv(fig), file_name=f"{name}.csv",
                            mime="text/csv", key=f"{key}.csv", on_click="ignore", type="tertiary",

@@ -6,6 +6,7 @@ DevTools protocol, which platform font it actually used for a Chinese heading.""
 import pytest
 
 from browser_checks import assert_clean
+from explorer import text
 
 pytestmark = pytest.mark.browser
 SIMPLIFIED = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "PingFang SC",
@@ -56,3 +57,19 @@ def test_chinese_chart_text_is_drawn_with_a_simplified_chinese_font(page, open_a
     cjk = {family: glyphs for family, glyphs in used.items() if "CJK" in family or "Han" in family
            or family in SIMPLIFIED}
     assert cjk and all(family in SIMPLIFIED for family in cjk), f"the Chinese chart title was drawn with {used}"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_chart_toolbar_speaks_the_pages_language(page, open_app, lang):
+    """The toolbar's tooltips come from Plotly in English; in Chinese each one is translated (all but
+    Streamlit's own Fullscreen button)."""
+    open_app("frequency-clocks", f"lang={lang}")
+    assert_clean(page)
+    chart = page.locator("[data-testid=stPlotlyChart]").first
+    chart.scroll_into_view_if_needed()
+    chart.hover()
+    page.locator(".modebar-btn").first.wait_for()
+    titles = [button.get_attribute("data-title") for button in chart.locator(".modebar-btn").all()]
+    expected = [text.text(f"toolbar.{key}", lang) for key in ("png", "zoom", "pan", "zoom_in", "zoom_out",
+                                                              "autoscale", "reset")]
+    assert titles[:-1] == expected and titles[-1] == "Fullscreen", titles

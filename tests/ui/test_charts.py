@@ -131,3 +131,20 @@ def test_a_phone_draws_panel_titles_of_the_size_figures_give_them_smaller():
     fig = heatmap_grid({"a": np.eye(2), "b": np.eye(2)}, x=[0, 1], y=[0, 1], title="t", x_title="x", y_title="y")
     assert {note.font.size for note in fig.layout.annotations} == {style.PANEL_TITLE_SIZE}
     assert f'.annotation-text[style*="font-size: {style.PANEL_TITLE_SIZE}px"]' in STYLE
+
+
+def test_every_toolbar_message_is_one_plotly_looks_up():
+    """The English toolbar texts are the keys Plotly translates by: each must be a message of the plotly.js
+    that Streamlit ships (read from its bundle), else its translation would never show."""
+    import streamlit
+
+    from explorer import text
+    from explorer.charts import toolbar_locale
+    bundle = "".join(path.read_text(errors="ignore")
+                     for path in (Path(streamlit.__file__).parent / "static").rglob("*.js"))
+    messages = [value for key, value in text.STRINGS["en"].items() if key.startswith("toolbar.")]
+    assert len(messages) >= 10
+    assert [m for m in messages if f"`{m}`" not in bundle and f"'{m}'" not in bundle and f'"{m}"' not in bundle] == []
+    assert toolbar_locale("en") == {}
+    dictionary = toolbar_locale("zh")["locales"]["zh"]["dictionary"]
+    assert set(dictionary) == set(messages) and dictionary["Zoom in"] == text.text("toolbar.zoom_in", "zh")
