@@ -136,7 +136,7 @@ def product_check(prod: dict) -> Phrase:
 
 
 def rotor_diagram(turn: dict) -> dict:
-    """z, the rotor, z turned and turned back (dashed), with the θ arc (none at the origin)."""
+    """z, the rotor, z turned (dashed) and turned back (dotted), with the θ arc (none at the origin)."""
     arcs = [] if turn["arc"] is None else [(phrase("complex_plane.arc_theta"), *turn["arc"], "rope")]
     return {"points": [(_name(which), *turn[which], concept) for which, concept in
                        (("z", "query"), ("rotor", "rope"), ("turned", "query"), ("back", "query"))],
