@@ -112,9 +112,8 @@ def quarter_notes(quarter: dict, a: float, b: float) -> dict:
 def product_diagram(prod: dict) -> dict:
     """z, w and z·w (product) with the arcs of arg z, arg w and their sum."""
     return {"points": [(_name(which), *prod[which], concept) for which, concept in PRODUCT_CONCEPTS.items()],
-            "arcs": [(phrase(f"complex_plane.arc_{which}"), *points, concept)
-                     for (which, concept), points in zip({"z": "query", "w": "rope", "sum": "query"}.items(),
-                                                         prod["arcs"])],
+            "arcs": [(phrase(f"complex_plane.arc_{arc}"), *points, PRODUCT_CONCEPTS[which])  # arg z·w: the sum
+                     for arc, which, points in zip(("z", "w", "sum"), ("z", "w", "zw"), prod["arcs"])],
             "dashes": [(_name("zw"), "dash")]}
 
 
