@@ -15,7 +15,7 @@ presets (rope_viz/data/model_configs.json: each model's published config.json, w
     m.layers[0].rotate(q, positions)          # exactly the model's rotation of q in layer 0
     inv_freq, attention_factor = m.inv_freq(seq_len=32768)   # the first rotary full-attention layer
 
-Each family's own modeling code in transformers 5.23 decides what a key means (see FAMILIES): plain
+Each family's own modeling code in transformers 5.24 decides what a key means (see FAMILIES): plain
 Llama and Qwen3 ignore `partial_rotary_factor` while GLM, Phi-3 and Qwen3.5 honour it; Llama 4, GLM
 and DeepSeek pair neighbouring dims; `no_rope_layers` holds 1 where a layer *uses* RoPE.
 """
@@ -760,6 +760,10 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
         settings = by_kind.get(kind)
         rotary = bool(rope) and kind != "linear_attention" and settings is not None
         window = _window(r, kind)
+        if window is not None and max_position_embeddings is not None and window >= max_position_embeddings:
+            # transformers' sliding or chunked mask hides no key within the context (Phi-4-mini's 262,144 over
+            # 131,072 positions): the layer attends fully
+            kind, window = "full_attention", None
         common = dict(index=index, attention=kind, window=window, layout=layout,
                       max_position_embeddings=max_position_embeddings)
         if rotary:
@@ -767,8 +771,10 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
                                     **settings, **common))
         else:
             layer_head = settings["head_dim"] if settings else head_dim
+            # an M-RoPE model hands every layer its (3, seq) ids, those without RoPE included
+            sections = {key: settings[key] for key in ("mrope_section", "mrope_interleaved")} if settings else {}
             layers.append(LayerRoPE(rotary=False, rope_type=None, base=None, head_dim=layer_head, rotary_dim=0,
-                                    temperature=_temperature(r, family, False, None, where), **common))
+                                    temperature=_temperature(r, family, False, None, where), **sections, **common))
     for layer in {layer.attention: layer for layer in layers if layer.rotary}.values():
         layer.inv_freq()  # validates each layer type's scaling against its rotary size and context length
     if name is None:

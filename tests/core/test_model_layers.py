@@ -1,4 +1,4 @@
-"""rope_viz.models layer by layer against transformers 5.23: for every family, its own config class
+"""rope_viz.models layer by layer against transformers 5.24: for every family, its own config class
 (defaults, 4.x and 5.x files, seeded variations), its own rotary embedding module and the apply
 function of its modeling file; never a whole model. Largest differences are printed at the end."""
 
@@ -40,7 +40,7 @@ def hf_text_config(config: dict):
     """transformers' own config object of the language model in `config` (a config.json dict)."""
     kwargs = json.loads(json.dumps({key: value for key, value in config.items() if key != "model_type"}))
     if (kwargs.get("rope_scaling") or {}).get("type") == "su":
-        # transformers 5.23 renames "su" only after standardising, then misses original_max_position_embeddings:
+        # transformers 5.24 renames "su" only after standardising, then misses original_max_position_embeddings:
         # give it the later name of the same method
         kwargs["rope_scaling"]["type"] = "longrope"
     hf = AutoConfig.for_model(config["model_type"], **kwargs)
@@ -72,7 +72,20 @@ def hf_layer_facts(model_type: str, hf, index: int) -> dict:
     if kind == "linear_attention":
         rotary = False
     window = {"sliding_attention": sliding, "chunked_attention": getattr(hf, "attention_chunk_size", None)}.get(kind)
+    if window is not None and hides_no_key(kind, window, hf.max_position_embeddings):
+        kind, window = "full_attention", None
     return {"attention": kind, "rotary": rotary, "window": window}
+
+
+def hides_no_key(kind: str, window: int, context: int) -> bool:
+    """Whether transformers' mask of this layer type lets the last position of the context see the first."""
+    from transformers import masking_utils
+
+    if kind == "sliding_attention":
+        mask = masking_utils.sliding_window_causal_mask_function(window)
+    else:
+        mask = masking_utils.chunked_causal_mask_function(window, torch.zeros(1, dtype=torch.long))
+    return bool(mask(0, 0, torch.tensor(context - 1), torch.tensor(0)))
 
 
 def hf_rotate(model_type: str, module, rotary, hf, layer, q: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
@@ -147,6 +160,8 @@ def check_against_transformers(config: dict, family: str, seed: int = 0) -> None
             assert layer.rope_type is None and layer.base is None and layer.rotary_dim == 0
             x = torch.randn(2, 3, layer.head_dim, generator=gen)
             assert layer.rotate(x, torch.arange(3)) is x
+            if any(other.mrope_section is not None for other in model.layers if other.rotary):
+                assert layer.rotate(x, torch.arange(3).expand(3, -1)) is x  # the (3, seq) ids the model hands it
             continue
         key = (layer.attention, layer.head_dim)
         if key in checked:
@@ -357,6 +372,8 @@ def test_presets_read_their_published_values():
     assert [layer.window for layer in gemma.layers[:6]] == [512] * 5 + [None]
     phi = model_presets()["microsoft/Phi-4-mini-instruct"]
     assert (phi.head_dim, phi.rotary_dim, phi.rope_type) == (128, 96, "longrope")
+    # sliding_window 262,144 over 131,072 positions: transformers' sliding mask hides nothing
+    assert {(layer.attention, layer.window) for layer in phi.layers} == {("full_attention", None)}
     ministral = model_presets()["mistralai/Ministral-3-3B-Reasoning-2512"]
     assert ministral.layers[0].query_scale([0, 16383, 16384]).tolist() == pytest.approx(
         [1.0, 1.0, 1 + 0.1 * math.log(2)])
@@ -473,7 +490,7 @@ def test_gemma4_forces_its_last_layer_to_full_attention():
 def test_report_measured_differences(capsys):
     with capsys.disabled():
         for key in sorted(MEASURED):
-            print(f"\n  largest difference vs transformers 5.23, {key}: {MEASURED[key]:.3g}", end="")
+            print(f"\n  largest difference vs transformers 5.24, {key}: {MEASURED[key]:.3g}", end="")
 
 
 def test_family_defaults_are_transformers_config_defaults():
