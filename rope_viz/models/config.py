@@ -101,6 +101,17 @@ class Reader:
         return next((key for key in keys if self.get(key) is not None), None)
 
 
+def per_layer_list(value, key: str, length: int, truncates: bool = False) -> list:
+    """A per-layer list of `length` entries (truncates: a longer list is cut to its first `length`, as
+    transformers' DeepSeek-V4 config does with the entry its files add for the next-token layer)."""
+    if isinstance(value, list) and truncates:
+        value = value[:length]
+    if not isinstance(value, list) or len(value) != length:
+        got = f"{len(value)} entries" if isinstance(value, list) else type(value).__name__
+        raise ValueError(f"{key} must list one entry per layer ({length}), got {got}")
+    return value
+
+
 def _int_list(value, key: str, length: int) -> list[int]:
     if not isinstance(value, list) or len(value) != length or not all(
             isinstance(item, numbers.Integral) and not isinstance(item, bool) for item in value):
@@ -177,14 +188,12 @@ def _layer_types(r: Reader, family: Family, layers: int, uses_rope: list[bool]) 
     if value is None:
         kinds = family.pattern(r, layers, uses_rope)
     else:
-        if not isinstance(value, list) or len(value) != layers:
-            got = f"{len(value)} entries" if isinstance(value, list) else type(value).__name__
-            raise ValueError(f"{r.name('layer_types')} must list one layer type per layer ({layers}), got {got}")
+        value = per_layer_list(value, r.name("layer_types"), layers, family.truncates_layer_lists)
         kinds = [_LEGACY_LAYER_TYPES.get(kind, kind) if isinstance(kind, str) else kind for kind in value]
-        bad = next((kind for kind in kinds if kind not in ATTENTION_KINDS), None)
+        allowed = family.attention_kinds or ATTENTION_KINDS
+        bad = next((kind for kind in kinds if kind not in allowed), None)
         if bad is not None:
-            raise ValueError(f"{r.name('layer_types')} holds {bad!r}; supported layer types: "
-                             f"{', '.join(ATTENTION_KINDS)}")
+            raise ValueError(f"{r.name('layer_types')} holds {bad!r}; supported layer types: {', '.join(allowed)}")
     if family.last_layer_full and kinds:
         kinds = [*kinds[:-1], "full_attention"]
     return kinds
@@ -341,8 +350,8 @@ def _temperature(r: Reader, family: Family, rotary: bool, params: dict | None, w
     return None
 
 
-def _window(r: Reader, kind: str) -> int | None:
-    key = {"sliding_attention": "sliding_window", "chunked_attention": "attention_chunk_size"}.get(kind)
+def _window(r: Reader, family: Family, kind: str) -> int | None:
+    key = family.window_keys.get(kind)
     if key is None or r.get(key) is None:
         return None
     return r.int(key, maximum=MAX_CONTEXT)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .config import MAX_LAYERS, Reader
+from .._checks import check_positive
+from .config import MAX_HEAD_DIM, MAX_LAYERS, Reader, _check_rope_dict, per_layer_list
 
 # Families with no rotary embedding at all (absolute, relative-bias or ALiBi positions)
 NO_ROPE_MODEL_TYPES = frozenset({"bert", "roberta", "xlm-roberta", "distilbert", "albert", "electra", "gpt2",
@@ -67,6 +68,91 @@ def _indexed(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
     return ["indexed_attention"] * layers
 
 
+_WINDOW_KEYS = {"sliding_attention": "sliding_window", "chunked_attention": "attention_chunk_size"}
+
+
+# ----------------------------------------------------------------------------- DeepSeek-V4
+
+_V4_KINDS = ("sliding_attention", "compressed_sparse_attention", "heavily_compressed_attention")
+_V4_RATIO_KINDS = {0: "sliding_attention", 4: "compressed_sparse_attention", 128: "heavily_compressed_attention"}
+_V4_LABELS = ("main", "compress")
+
+
+def _v4_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    """DeepSeek-V4 without layer_types: its files' compress_ratios (0, 4 or 128 per layer, one more entry
+    than layers for the next-token layer), else two heavily compressed layers, then compressed sparse
+    and heavily compressed in turn."""
+    ratios = r.get("compress_ratios")
+    if ratios is None:
+        return (["heavily_compressed_attention"] * min(layers, 2)
+                + ["compressed_sparse_attention" if i % 2 else "heavily_compressed_attention"
+                   for i in range(max(layers - 2, 0))])
+    ratios = per_layer_list(ratios, r.name("compress_ratios"), layers, truncates=True)
+    bad = next((ratio for ratio in ratios if isinstance(ratio, bool) or not isinstance(ratio, int)
+                or ratio not in _V4_RATIO_KINDS), None)
+    if bad is not None:
+        raise ValueError(f"{r.name('compress_ratios')} holds {bad!r}; each entry must be 0, 4 or 128")
+    return [_V4_RATIO_KINDS[ratio] for ratio in ratios]
+
+
+def _v4_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
+    """DeepSeek-V4's two RoPE dicts, keyed by the labels "main" (sliding layers) and "compress" (compressed
+    layers, their compressors and indexer), built as DeepseekV4Config.__post_init__ builds them: a config
+    with both labels as objects is taken as is; otherwise the flat rope_parameters / rope_scaling goes to
+    "compress" with base compress_rope_theta (a YaRN one with attention_factor 1), and "main" is plain RoPE
+    with base rope_theta; partial_rotary_factor is qk_rope_head_dim / head_dim, else 64 / 512."""
+    key = "rope_scaling" if r.get("rope_scaling") else "rope_parameters"
+    where = r.name(key)
+    raw = r.get(key) or {}
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"{where} must be a JSON object or null, got {type(raw).__name__}")
+    labelled = {name: value for name, value in raw.items() if isinstance(value, Mapping)}
+    stray = next((name for name in labelled if name not in _V4_LABELS), None)
+    if stray is not None or (labelled and set(labelled) != set(_V4_LABELS)):
+        name = stray if stray is not None else next(label for label in _V4_LABELS if label not in labelled)
+        raise ValueError(f"{where} is keyed by the labels 'main' and 'compress' (both objects) in a deepseek_v4 "
+                         f"config; {name!r} is {'not one of them' if stray is not None else 'missing'}")
+    if labelled:
+        dicts = {label: _check_rope_dict(raw[label], f"{where}[{label!r}]") for label in _V4_LABELS}
+        wheres = {label: f"{where}[{label!r}]" for label in _V4_LABELS}
+    else:
+        head_dim = r.int("head_dim", maximum=MAX_HEAD_DIM)
+        partial = r.number("partial_rotary_factor")
+        if partial is None:
+            rope_dims = r.get("qk_rope_head_dim")
+            partial = 64 / 512 if rope_dims is None else r.int("qk_rope_head_dim", maximum=head_dim) / head_dim
+        flat = {name: value for name, value in _check_rope_dict(raw, where).items() if name not in _V4_LABELS}
+        compress = dict(flat, rope_theta=r.number("compress_rope_theta"), partial_rotary_factor=partial)
+        compress.setdefault("rope_type", compress.get("type", "default"))
+        if compress["rope_type"] == "yarn":
+            compress.setdefault("attention_factor", 1.0)
+        dicts = {"main": {"rope_type": "default", "rope_theta": r.number("rope_theta"),
+                          "partial_rotary_factor": partial}, "compress": compress}
+        wheres = {"main": r.where, "compress": where}
+    for label, params in dicts.items():  # both are built whichever layers use them
+        params.setdefault("partial_rotary_factor", 1.0)
+        check_positive(params.get("rope_theta"), f"{wheres[label]}['rope_theta']")
+    label = {kind: "main" if kind == "sliding_attention" else "compress" for kind in set(kinds)}
+    return {kind: dicts[label[kind]] for kind in label}, {kind: wheres[label[kind]] for kind in label}
+
+
+def _v4_compress(r: Reader, kind: str) -> int | None:
+    """Tokens per compressed key: compress_rates by layer type (default 4 and 128), the older
+    compress_rate_csa / compress_rate_hca overriding it."""
+    if kind == "sliding_attention":
+        return None
+    rates = r.get("compress_rates") or {}
+    if not isinstance(rates, Mapping):
+        raise ValueError(f"{r.name('compress_rates')} must be a JSON object, got {type(rates).__name__}")
+    legacy = {"compressed_sparse_attention": "compress_rate_csa", "heavily_compressed_attention": "compress_rate_hca"}
+    if r.get(legacy[kind]) is not None:
+        return r.int(legacy[kind], maximum=MAX_HEAD_DIM)
+    value = rates.get(kind, {"compressed_sparse_attention": 4, "heavily_compressed_attention": 128}[kind])
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_HEAD_DIM:
+        raise ValueError(f"{r.name('compress_rates')}[{kind!r}] must be a positive integer, got {value!r}")
+    return value
+
+
 # ----------------------------------------------------------------------------- the registry
 
 @dataclass(frozen=True)
@@ -82,7 +168,13 @@ class Family:
     rope_interleave false switches to the half layout); query_scale: "llama4" or "beta"; defaults:
     the config class's defaults for keys hub files omit; rope_types: the rope types its config class
     accepts (None: any); head_dim_keys: layer type -> the key holding that type's head size;
-    last_layer_full: the last layer attends fully whatever layer_types says.
+    last_layer_full: the last layer attends fully whatever layer_types says; attention_kinds: the layer
+    types its config class allows (None: transformers' generic ones); truncates_layer_lists: a per-layer
+    list longer than the model is cut to its length; window_keys: layer type -> the key holding its
+    window; rotates_last: the rotated dims sit last in each head; rope_reader: a function (reader, layer
+    types) -> ({layer type: RoPE dict}, {layer type: where that dict sits}) replacing the generic reading
+    of rope_parameters; compress: a function (reader, layer type) -> tokens per compressed key or None;
+    output_rotation: the attention output's rotated dims turn back by the query's angle.
     """
 
     source: str
@@ -103,6 +195,13 @@ class Family:
     rope_types: tuple | None = None
     head_dim_keys: Mapping = field(default_factory=dict)
     last_layer_full: bool = False
+    attention_kinds: tuple | None = None
+    truncates_layer_lists: bool = False
+    window_keys: Mapping = field(default_factory=lambda: dict(_WINDOW_KEYS))
+    rotates_last: bool = False
+    rope_reader: Callable | None = None
+    compress: Callable | None = None
+    output_rotation: bool = False
 
 
 GENERIC = Family(source="modeling_rope_utils.py")
@@ -115,7 +214,7 @@ def _m(name: str) -> str:
 
 _QWEN35 = dict(partial="honour", default_partial=0.25, mrope="interleaved", mrope_section=(11, 11, 10),
                pattern=_every_nth_full("full_attention_interval", 4, "linear_attention"))
-_DEEPSEEK = dict(layout="interleaved", partial="ignore", mla=True, reads_rope_interleave=True,
+_DEEPSEEK = dict(layout="interleaved", partial="ignore", mla=True, reads_rope_interleave=True, rotates_last=True,
                  defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "kv_lora_rank": 512})
 _GEMMA3_DEFAULTS = {"hidden_size": 2304, "num_attention_heads": 8, "head_dim": 256, "num_hidden_layers": 26,
                     "max_position_embeddings": 131072, "sliding_window": 4096}
@@ -175,6 +274,13 @@ FAMILIES: dict[str, Family] = {
     "glm4_moe": Family(_m("glm4_moe"), default_partial=0.5),
     "phi3": Family(_m("phi3"), pattern=_all_sliding_when_windowed, rope_types=("default", "longrope")),
     "gptj": Family(_m("gptj"), layout="interleaved"),
+    "deepseek_v4": Family(_m("deepseek_v4"), layout="interleaved", pattern=_v4_pattern, attention_kinds=_V4_KINDS,
+                          truncates_layer_lists=True, window_keys={kind: "sliding_window" for kind in _V4_KINDS},
+                          rotates_last=True, rope_reader=_v4_rope, compress=_v4_compress, output_rotation=True,
+                          defaults={"hidden_size": 4096, "num_attention_heads": 64, "head_dim": 512,
+                                    "num_hidden_layers": 43, "max_position_embeddings": 1048576,
+                                    "rope_theta": 10000.0, "compress_rope_theta": 160000.0,
+                                    "sliding_window": 128}),
     **{model_type: Family(_m(model_type.replace("-", "_"))) for model_type in sorted(NO_ROPE_MODEL_TYPES)},
 }
 """model_type -> Family (see the module docstring)."""

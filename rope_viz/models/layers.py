@@ -20,14 +20,18 @@ from ..scaling import MAX_CONTEXT, rope_type_of, scaled_inv_freq
 class LayerRoPE:
     """What one decoder layer does with positions.
 
-    attention: "full_attention", "sliding_attention", "chunked_attention", "linear_attention" or
-    "indexed_attention"; window: the sliding window or attention chunk in tokens (None for full);
+    attention: transformers' own name of the layer type ("full_attention", "sliding_attention",
+    "chunked_attention", "linear_attention", "indexed_attention", DeepSeek-V4's
+    "compressed_sparse_attention" and "heavily_compressed_attention", ...); window: the sliding window
+    or attention chunk in tokens (None for full; DeepSeek-V4: the window of its local keys);
     rotary: False for NoPE and linear-attention layers; rope_type/base: None where not rotary;
     head_dim: the query/key head size (MLA: qk_nope_head_dim + qk_rope_head_dim); rotary_dim: how
     many of its dims turn (0 where not rotary); layout: "half" (i, i + r/2) or "interleaved" (2i, 2i+1);
-    rotated_from: the first rotated dim (MLA: qk_nope_head_dim, the rotated dims sit last);
+    rotated_from: the first rotated dim (MLA and DeepSeek-V4: the rotated dims sit last);
     mrope_section / mrope_interleaved: the multimodal sections (None for 1-D RoPE);
-    temperature: (kind, strength, length) of the query scale, or None.
+    temperature: (kind, strength, length) of the query scale, or None; compress: tokens pooled into
+    each compressed key (DeepSeek-V4: 4 and 128), None where keys are not compressed;
+    output_rotation: the attention output's rotated dims are turned back (see rotate_output).
     """
 
     index: int
@@ -45,6 +49,8 @@ class LayerRoPE:
     mrope_section: tuple | None = None
     mrope_interleaved: bool = False
     temperature: tuple | None = None
+    compress: int | None = None
+    output_rotation: bool = False
 
     @property
     def span(self) -> int:
@@ -81,13 +87,26 @@ class LayerRoPE:
         in this layer, the attention factor included; x itself where the layer is not rotary.
         positions: (seq,) whole-number ids, or (3, seq) time/height/width ids for M-RoPE layers (which
         also take 1-D text ids). Angles are float64; a float32 x gets float32 cos and sin."""
+        return self._turn(x, positions, 1.0)
+
+    def rotate_output(self, x: torch.Tensor, positions) -> torch.Tensor:
+        """The attention output x (..., seq, head_dim) as the model hands it on: x itself, except in layers
+        with output_rotation (DeepSeek-V4, whose values carry the keys' rotation), where the rotated dims
+        turn by minus the query position's angle, the attention factor included as its code multiplies
+        both cos and sin by it. positions: the query positions, as for rotate."""
+        if not self.output_rotation:
+            self._turn(x, positions, 0.0)  # checks x and positions
+            return x
+        return self._turn(x, positions, -1.0)
+
+    def _turn(self, x: torch.Tensor, positions, sign: float) -> torch.Tensor:
         if not isinstance(x, torch.Tensor) or x.dtype not in (torch.float32, torch.float64) or x.dim() < 2:
             raise ValueError(f"x must be a float32 or float64 tensor of shape (..., seq, head_dim={self.head_dim}), "
                              f"got {type(x).__name__}{tuple(getattr(x, 'shape', ()))}")
         if x.shape[-1] != self.head_dim:
             raise ValueError(f"x.shape[-1] must be head_dim={self.head_dim} in layer {self.index}, got {x.shape[-1]}")
         pos = self._positions(positions, x.shape[-2])
-        if not self.rotary:
+        if not self.rotary or not sign:
             return x
         seq_len = int(pos.max().item()) + 1 if pos.numel() else None
         inv_freq, attention_factor = self.inv_freq(seq_len=seq_len)
@@ -99,7 +118,7 @@ class LayerRoPE:
         else:
             table = pos[:, None] * inv_freq
         start, stop = self.rotated_from, self.rotated_from + self.span
-        turned = rotate_pairs(x[..., start:stop], table, layout=self.layout) * attention_factor
+        turned = rotate_pairs(x[..., start:stop], sign * table, layout=self.layout) * attention_factor
         return torch.cat((x[..., :start], turned, x[..., stop:]), dim=-1)
 
     def query_scale(self, positions) -> torch.Tensor:
@@ -150,9 +169,12 @@ class ModelRoPE:
     """The rotary embedding of one model, layer by layer.
 
     layers: one LayerRoPE per decoder layer. name, model_type (the text model's), latent (MLA, else
-    None). head_dim, rotary_dim, base, rope_scaling (read-only, None for plain RoPE), layout and
-    max_position_embeddings describe the first rotary layer of full attention (the first rotary layer
-    when none attends fully); a model with no rotary layer has rotary_dim 0 and base None.
+    None); family: the model_type whose own transformers code the reading follows (a key of
+    rope_viz.models.FAMILIES), None when the model_type is not one this project has checked (its layers
+    are then transformers' generic reading). head_dim, rotary_dim, base, rope_scaling (read-only, None
+    for plain RoPE), layout and max_position_embeddings describe the first rotary layer of full
+    attention (the first rotary layer when none attends fully); a model with no rotary layer has
+    rotary_dim 0 and base None.
     """
 
     name: str
@@ -165,6 +187,7 @@ class ModelRoPE:
     layers: tuple = ()
     model_type: str | None = None
     latent: LatentAttention | None = field(default=None)
+    family: str | None = None
 
     @property
     def rope_type(self) -> str:

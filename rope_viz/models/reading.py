@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .config import (DEFAULT_LAYERS, MAX_HEAD_DIM, MAX_LAYERS, Reader, _head_dim, _latent, _layer_types, _layout,
                      _parse, _rope_parameters, _rotary_dim, _scaling, _temperature, _text_config, _uses_rope, _window)
-from .families import NO_ROPE_MODEL_TYPES, TEXT_AT_TOP_LEVEL, TEXT_MODEL_TYPES, family_of
+from .families import FAMILIES, NO_ROPE_MODEL_TYPES, TEXT_AT_TOP_LEVEL, TEXT_MODEL_TYPES, family_of
 from .layers import LayerRoPE, ModelRoPE, _frozen
 from ..mrope import mrope_axes
 from ..scaling import MAX_CONTEXT
@@ -39,11 +39,17 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
                                                                                       maximum=MAX_HEAD_DIM)
     else:
         head_dim = _head_dim(r)
-    rope_dicts, rope_where = ({}, where) if no_rope else _rope_parameters(r, family, kinds)
+    if no_rope:
+        rope_dicts, wheres = {}, {}
+    elif family.rope_reader is not None:
+        rope_dicts, wheres = family.rope_reader(r, kinds)
+    else:
+        rope_dicts, rope_where = _rope_parameters(r, family, kinds)
+        wheres = {kind: rope_where + (f"[{kind!r}]" if len(rope_dicts) > 1 else "") for kind in rope_dicts}
     layout = "half" if no_rope else _layout(r, family)
     by_kind, latent = {}, None
     for kind, params in rope_dicts.items():
-        where_kind = rope_where + (f"[{kind!r}]" if len(rope_dicts) > 1 else "")
+        where_kind = wheres[kind]
         if params is None:
             by_kind[kind] = None
             continue
@@ -69,15 +75,18 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
     for index, (kind, rope) in enumerate(zip(kinds, uses_rope)):
         settings = by_kind.get(kind)
         rotary = bool(rope) and kind != "linear_attention" and settings is not None
-        window = _window(r, kind)
-        if window is not None and max_position_embeddings is not None and window >= max_position_embeddings:
+        window = _window(r, family, kind)
+        if kind in ("sliding_attention", "chunked_attention") and window is not None \
+                and max_position_embeddings is not None and window >= max_position_embeddings:
             # transformers' sliding or chunked mask hides no key within the context (Phi-4-mini's 262,144 over
             # 131,072 positions): the layer attends fully
             kind, window = "full_attention", None
         common = dict(index=index, attention=kind, window=window, layout=layout,
-                      max_position_embeddings=max_position_embeddings)
+                      max_position_embeddings=max_position_embeddings,
+                      compress=family.compress(r, kind) if family.compress else None)
         if rotary:
-            layers.append(LayerRoPE(rotary=True, rotated_from=head_dim - settings["rotary_dim"] if family.mla else 0,
+            rotated_from = settings["head_dim"] - settings["rotary_dim"] if family.rotates_last else 0
+            layers.append(LayerRoPE(rotary=True, rotated_from=rotated_from, output_rotation=family.output_rotation,
                                     **settings, **common))
         else:
             layer_head = settings["head_dim"] if settings else head_dim
@@ -87,6 +96,7 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
                                     temperature=_temperature(r, family, False, None, where), **sections, **common))
     for layer in {layer.attention: layer for layer in layers if layer.rotary}.values():
         layer.inv_freq()  # validates each layer type's scaling against its rotary size and context length
+    checked = model_type if model_type in FAMILIES else None
     if name is None:
         name = next((value for value in (config.get("_name_or_path"), config.get("model_type"))
                      if isinstance(value, str) and value), "custom model")
@@ -94,10 +104,11 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
         raise ValueError(f"name must be a string, got {name!r}")
     model = ModelRoPE(name=name[:200], head_dim=head_dim, rotary_dim=0, base=None, rope_scaling=None,
                       max_position_embeddings=max_position_embeddings, layout=layout, layers=tuple(layers),
-                      model_type=model_type, latent=latent)
+                      model_type=model_type, latent=latent, family=checked)
     if model.has_rope:
         ref = model.reference_layer
         model = ModelRoPE(name=model.name, head_dim=ref.head_dim, rotary_dim=ref.rotary_dim, base=ref.base,
                           rope_scaling=ref.rope_scaling, max_position_embeddings=max_position_embeddings,
-                          layout=ref.layout, layers=model.layers, model_type=model_type, latent=latent)
+                          layout=ref.layout, layers=model.layers, model_type=model_type, latent=latent,
+                          family=checked)
     return model

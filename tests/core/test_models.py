@@ -56,8 +56,14 @@ def test_presets_cover_the_required_models_and_cite_their_source():
     assert len(set(NAMES) - set(ORIGINAL)) >= 10
     for name in NAMES:
         info = preset_info(name)
-        assert info["source"].startswith("https://huggingface.co/") and info["source"].endswith("/config.json")
         assert info["checked"]
+        if info["source"].startswith("https://github.com/ai-dynamo/aiconfigurator/blob/"):
+            # the 2026 presets: a verbatim copy at a fixed commit, named after the hub repository it copies
+            commit, path = info["source"].split("/blob/")[1].split("/", 1)
+            assert len(commit) == 40 and path.endswith(name.replace("/", "--") + "_config.json")
+            assert "Apache-2.0" in info["licence"]
+            continue
+        assert info["source"].startswith("https://huggingface.co/") and info["source"].endswith("/config.json")
         if "/" in name:  # the newer presets are named after the exact hub repository they copy
             assert info["source"] == f"https://huggingface.co/{name}/blob/main/config.json"
 

@@ -1,0 +1,235 @@
+"""The 2026 families of rope_viz.models layer by layer against transformers 5.24: each family's own config
+class, rotary embedding and apply function (class defaults, seeded variations, the published config
+verbatim), layer facts read from transformers' own attention modules built on a tiny copy of the config.
+Per layer: attention, window, compress, rotary, inv_freq and attention factor, rotate and rotate_output at
+positions past the original context, query_scale. Largest differences are printed at the end."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+import torch
+from transformers.models.deepseek_v4 import configuration_deepseek_v4 as v4_config
+from transformers.models.deepseek_v4 import modeling_deepseek_v4 as v4
+from transformers.utils import logging as hf_logging
+
+from rope_viz.models import model_rope, preset_info
+
+hf_logging.set_verbosity_error()
+
+MEASURED: dict[str, float] = {}
+INV_FREQ_RTOL = 3e-6  # transformers computes inv_freq in float32
+
+
+def _record(key: str, value: float) -> None:
+    MEASURED[key] = max(MEASURED.get(key, 0.0), value)
+
+
+# ----------------------------------------------------------------------------- DeepSeek-V4 in transformers
+
+TINY_V4 = dict(hidden_size=64, num_attention_heads=2, q_lora_rank=16, o_groups=1, o_lora_rank=8, index_n_heads=2,
+               index_head_dim=16, moe_intermediate_size=8, n_routed_experts=2, vocab_size=16)
+
+
+class DeepseekV4:
+    """transformers' DeepSeek-V4: config class, rotary embedding, apply function and attention module."""
+
+    def __init__(self, config: dict):
+        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+        self.hf = v4_config.DeepseekV4Config(**kwargs)
+        self.rotary = v4.DeepseekV4RotaryEmbedding(self.hf)
+        # the layer facts come from transformers' attention modules, built on a tiny config of the same layer types
+        tiny = v4_config.DeepseekV4Config(**dict(TINY_V4, num_hidden_layers=self.hf.num_hidden_layers,
+                                                 layer_types=self.hf.layer_types, head_dim=32,
+                                                 sliding_window=self.hf.sliding_window,
+                                                 compress_rates=self.hf.compress_rates))
+        self.attention = {}
+        for kind in set(self.hf.layer_types):
+            index = self.hf.layer_types.index(kind)
+            self.attention[kind] = v4.DeepseekV4Attention(tiny, index)
+
+    def facts(self, index: int) -> dict:
+        kind = self.hf.layer_types[index]
+        attention = self.attention[kind]
+        compressor = attention.compressor
+        return {"attention": kind, "window": attention.sliding_window, "rotary": True,
+                "compress": None if compressor is None else compressor.compress_rate}
+
+    def label(self, layer) -> str:
+        return self.attention[layer.attention].rope_layer_type
+
+    def inv_freq(self, layer) -> tuple[torch.Tensor, float]:
+        label = self.label(layer)
+        factor = float(getattr(self.rotary, f"{label}_attention_scaling"))
+        return getattr(self.rotary, f"{label}_inv_freq").double(), factor
+
+    def rotate(self, layer, q: torch.Tensor, ids: torch.Tensor, sign: float = 1.0) -> torch.Tensor:
+        cos, sin = self.rotary(q, ids[None], layer_type=self.label(layer))
+        return v4.apply_rotary_pos_emb(q, cos, sign * sin)
+
+    def rotate_output(self, layer, out: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        """DeepseekV4Attention.forward's last step: the output (batch, heads, seq, dim) turned at cos, -sin."""
+        return self.rotate(layer, out, ids, sign=-1.0)
+
+    def query_scale(self, index: int, positions: torch.Tensor) -> torch.Tensor:
+        return torch.ones(len(positions), dtype=torch.float64)  # its queries are only scaled by head_dim ** -0.5
+
+
+REFERENCES = {"deepseek_v4": DeepseekV4}
+
+
+# ----------------------------------------------------------------------------- the comparison
+
+def positions_past_context(model, count: int = 12, seed: int = 0) -> torch.Tensor:
+    """0, 1, a few small ones and positions past the original context (up to 2^17)."""
+    rng = random.Random(seed)
+    top = min(model.max_position_embeddings or 8192, 1 << 17)
+    original = top
+    for layer in model.layers:
+        if layer.rotary and layer.rope_scaling is not None:
+            original = min(dict(layer.rope_scaling).get("original_max_position_embeddings") or original, top - 6)
+    picks = {0, 1, 17, original, original + 5, top - 1}
+    while len(picks) < count:
+        picks.add(rng.randrange(top))
+    return torch.tensor(sorted(picks))
+
+
+def check_family(config: dict, family: str, seed: int = 0) -> None:
+    model = model_rope(copy.deepcopy(config))
+    assert model.family == family
+    ref = REFERENCES[family](config)
+    assert len(model.layers) == ref.hf.num_hidden_layers
+    gen = torch.Generator().manual_seed(seed)
+    ids = positions_past_context(model, seed=seed)
+    checked = set()
+    for index, layer in enumerate(model.layers):
+        ours = {"attention": layer.attention, "window": layer.window, "rotary": layer.rotary,
+                "compress": layer.compress}
+        assert ours == ref.facts(index), (family, index)
+        if layer.attention in checked:
+            continue
+        checked.add(layer.attention)
+        inv_freq, factor = layer.inv_freq()
+        theirs, their_factor = ref.inv_freq(layer)
+        assert inv_freq.shape == theirs.shape
+        rel = ((inv_freq - theirs).abs() / theirs).max().item()
+        _record(f"{family} inv_freq (relative)", rel)
+        assert rel < INV_FREQ_RTOL, (family, layer.attention, rel)
+        assert factor == pytest.approx(their_factor, rel=1e-6)
+        q = torch.randn(1, 2, len(ids), layer.head_dim, generator=gen, dtype=torch.float64)
+        allowed = (ids.double() * 4e-6 + 3e-6)[:, None] * q.abs().amax(dim=-1, keepdim=True) * max(factor, 1.0)
+        for name, got, expected in (
+                ("rotate", layer.rotate(q, ids), ref.rotate(layer, q.float(), ids)),
+                ("rotate_output", layer.rotate_output(q, ids), ref.rotate_output(layer, q.float(), ids))):
+            difference = (got - expected.double()).abs()
+            _record(f"{family} {name} (abs)", difference.max().item())
+            assert (difference - allowed).max().item() <= 0, (family, layer.attention, name)
+    positions = torch.tensor([0, 1, 8191, 8192, 65536, 100000])
+    for index, layer in enumerate(model.layers):
+        torch.testing.assert_close(layer.query_scale(positions), ref.query_scale(index, positions), rtol=1e-6, atol=0)
+
+
+# ----------------------------------------------------------------------------- configs
+
+def v4_variation(rng: random.Random) -> dict:
+    layers = rng.choice([3, 5, 6])
+    scaled = rng.choice([None, {"type": "yarn", "factor": rng.choice([4, 16]), "original_max_position_embeddings": 4096,
+                                "beta_fast": 32, "beta_slow": 1}])
+    config = dict(model_type="deepseek_v4", num_hidden_layers=layers, head_dim=64,
+                  qk_rope_head_dim=rng.choice([16, 32]), max_position_embeddings=65536,
+                  rope_theta=rng.choice([1e4, 5e4]),
+                  compress_rope_theta=rng.choice([1.6e5, 1e6]), sliding_window=rng.choice([64, 128]),
+                  compress_ratios=[rng.choice([0, 4, 128]) for _ in range(layers)] + [0])
+    if scaled:
+        config["rope_scaling"] = scaled
+    if rng.random() < 0.5:
+        config["compress_rates"] = {"compressed_sparse_attention": 8, "heavily_compressed_attention": 64}
+    return config
+
+
+def v4_nested(rng: random.Random) -> dict:
+    """rope_parameters keyed by its two labels: taken as is, YaRN's own attention factor kept."""
+    return dict(model_type="deepseek_v4", num_hidden_layers=4, head_dim=64, max_position_embeddings=32768,
+                rope_parameters={"main": {"rope_type": "default", "rope_theta": 1e4, "partial_rotary_factor": 0.25},
+                                 "compress": {"rope_type": "yarn", "factor": 8.0, "rope_theta": 1.6e5,
+                                              "original_max_position_embeddings": 4096, "partial_rotary_factor": 0.5}})
+
+
+def v4_defaults() -> dict:
+    return dict(v4_config.DeepseekV4Config().to_dict(), model_type="deepseek_v4")
+
+
+@pytest.mark.parametrize("case", ["defaults", "seed0", "seed1", "seed2", "nested", "published"])
+def test_deepseek_v4_layers_match_transformers(case):
+    if case == "defaults":
+        config = v4_defaults()
+    elif case == "nested":
+        config = v4_nested(random.Random(0))
+    elif case == "published":
+        config = preset_info("nvidia/DeepSeek-V4-Flash-NVFP4")["config"]
+    else:
+        config = v4_variation(random.Random(int(case[-1])))
+    check_family(config, "deepseek_v4", seed=len(case))
+
+
+def test_deepseek_v4_published_layers():
+    model = model_rope(preset_info("nvidia/DeepSeek-V4-Flash-NVFP4")["config"])
+    kinds = [layer.attention for layer in model.layers]
+    assert kinds[:4] == ["sliding_attention", "sliding_attention", "compressed_sparse_attention",
+                         "heavily_compressed_attention"] and len(kinds) == 43  # compress_ratios' 44th entry dropped
+    csa, hca = model.layers[2], model.layers[3]
+    assert (csa.compress, hca.compress, model.layers[0].compress) == (4, 128, None)
+    assert (csa.base, model.layers[0].base, csa.rotated_from, csa.rotary_dim) == (160000, 10000, 448, 64)
+    assert csa.inv_freq()[1] == 1.0  # YaRN's attention factor is forced to 1
+    x = torch.randn(3, 512, dtype=torch.float64)
+    ids = torch.tensor([0, 7, 70000])
+    # the output rotation undoes the rotation at the same position, and leaves the unrotated dims alone
+    torch.testing.assert_close(csa.rotate_output(csa.rotate(x, ids), ids), x, rtol=0, atol=1e-12)
+    assert torch.equal(csa.rotate_output(x, ids)[:, :448], x[:, :448])
+
+
+@pytest.mark.parametrize("config,match", [
+    (dict(model_type="deepseek_v4", num_hidden_layers=4, compress_ratios=[0, 4, 128]), "compress_ratios"),
+    (dict(model_type="deepseek_v4", num_hidden_layers=3, compress_ratios=[0, 4, 7, 0]), "compress_ratios"),
+    (dict(model_type="deepseek_v4", num_hidden_layers=2, layer_types=["full_attention"] * 2), "layer_types"),
+    (dict(model_type="deepseek_v4", num_hidden_layers=2, rope_parameters={
+        "main": {"rope_type": "default", "rope_theta": -1e4}, "compress": {"rope_type": "default", "rope_theta": 1e4}}),
+     "rope_theta"),
+    (dict(model_type="deepseek_v4", num_hidden_layers=2, rope_parameters={
+        "main": {"rope_type": "default", "rope_theta": 1e4}, "other": {"rope_type": "default", "rope_theta": 1e4}}),
+     "other"),
+])
+def test_broken_deepseek_v4_configs_raise_value_error_naming_the_key(config, match):
+    with pytest.raises(ValueError, match=match):
+        model_rope(config)
+
+
+def test_transformers_refuses_or_breaks_on_the_same_deepseek_v4_configs():
+    """Where transformers refuses, so does model_rope; a negative base and a stray label it accepts
+    (NaN frequencies, a label it ignores with a warning), and model_rope refuses them."""
+    with pytest.raises(Exception, match="layer_types"):
+        v4_config.DeepseekV4Config(num_hidden_layers=4, compress_ratios=[0, 4, 128])
+    with pytest.raises(KeyError):
+        v4_config.DeepseekV4Config(num_hidden_layers=3, compress_ratios=[0, 4, 7, 0])
+    with pytest.raises(Exception, match="layer_types"):
+        v4_config.DeepseekV4Config(num_hidden_layers=2, layer_types=["full_attention"] * 2)
+    negative = v4_config.DeepseekV4Config(num_hidden_layers=2, rope_parameters={
+        "main": {"rope_type": "default", "rope_theta": -1e4}, "compress": {"rope_type": "default", "rope_theta": 1e4}})
+    assert v4.DeepseekV4RotaryEmbedding(negative).main_inv_freq.isnan().any()
+
+
+def test_an_unknown_model_type_reads_with_family_none():
+    config = dict(model_type="made_up_2027", hidden_size=256, num_attention_heads=4, num_hidden_layers=2,
+                  partial_rotary_factor=0.5)
+    model = model_rope(config)
+    assert model.family is None and model.model_type == "made_up_2027"
+    assert model.layers[0].rotary_dim == 32  # transformers' generic reading honours partial_rotary_factor
+    assert model_rope(dict(config, model_type="llama")).family == "llama"
+
+
+def test_report_measured_differences(capsys):
+    with capsys.disabled():
+        for key in sorted(MEASURED):
+            print(f"\n  largest difference vs transformers 5.24, {key}: {MEASURED[key]:.3g}", end="")
