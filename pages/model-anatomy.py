@@ -53,6 +53,8 @@ st.caption(ui.t("model_anatomy.strip_caption"))
 ui.explain(ui.t(f"{PAGE}.intro"))
 for model in models:
     st.markdown(say(model["summary"]))
+    if model["unchecked"]:
+        st.info(ui.t("model_anatomy.unchecked"))
 
 st.subheader(ui.t("model_anatomy.wavelength_header"))
 curves = data["wavelengths"]

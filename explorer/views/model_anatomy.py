@@ -17,7 +17,7 @@ from .phrases import Phrase, metric, phrase
 NONE = "none"  # the empty choice of the second and third model menus
 MAX_MODELS = 3
 ATTENTION_CODES = {"linear_attention": 0, "sliding_attention": 1, "chunked_attention": 2, "full_attention": 3,
-                   "indexed_attention": 3}
+                   "indexed_attention": 3, "compressed_sparse_attention": 4, "heavily_compressed_attention": 5}
 TEMPERATURE_POINTS = 256
 LAYOUT_OFFSET = 1000  # the distance at which the layout trap is measured
 LAYOUT_SAMPLES = 64
@@ -197,7 +197,8 @@ def wavelengths(models: list[dict], context: int) -> dict:
 
 def anatomy(names: tuple[str, ...], config_text: str, context: int) -> dict:
     """Everything the page draws, as plain values (cacheable): per model its label, its number (charts name
-    models by number: legends stay short and in the visitor's language), summary, kinds of layers,
+    models by number: legends stay short and in the visitor's language), summary, whether its model_type
+    is one the project has not checked (read as transformers' generic code), kinds of layers,
     latent-attention metrics and traps; the layer strip, the wavelength and temperature charts of all of
     them; the reason a paste was refused (None when nothing was)."""
     chosen = choose(names, config_text)
@@ -209,7 +210,7 @@ def anatomy(names: tuple[str, ...], config_text: str, context: int) -> dict:
         line = phrase("model_anatomy.summary_line", number=number, name=label, layers=len(model.layers),
                       groups=summary(model))
         out["models"].append({"label": label, "number": number, "pasted": pasted, "layers": len(model.layers),
-                              "summary": line,
+                              "summary": line, "unchecked": model.family is None,
                               "kinds": layer_kinds(model), "latent": latent(model), "traps": traps(model),
                               "context": model.max_position_embeddings})
         curve = temperature(model, context)

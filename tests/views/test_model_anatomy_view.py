@@ -121,3 +121,15 @@ def test_traps_name_the_model_without_rope_and_the_linear_layers():
     assert keys["model_anatomy.trap_linear"] == {"linear": 6, "total": 8}
     assert keys["model_anatomy.trap_partial"] == {"rotary_dim": 32, "head_dim": 128}
     assert model["label"] == Phrase("model_anatomy.pasted_label", {"model_type": "qwen3_next"})
+
+
+def test_deepseek_v4_groups_its_compressed_layers_and_an_unknown_type_is_flagged():
+    pasted = json.dumps({"model_type": "made_up_2027", "hidden_size": 64, "num_attention_heads": 2,
+                         "num_hidden_layers": 2})
+    data = view.anatomy(("nvidia/DeepSeek-V4-Flash-NVFP4",), pasted, 4096)
+    unknown, v4 = data["models"]
+    assert unknown["unchecked"] and not v4["unchecked"]
+    assert counts(v4["summary"]) == [(2, "kind_sliding_attention_window", "rope_group"),
+                                     (21, "kind_compressed_sparse_attention_window", "rope_group"),
+                                     (20, "kind_heavily_compressed_attention_window", "rope_group")]
+    assert data["strip"]["codes"][1, :4].tolist() == [1, 1, 4, 5]
