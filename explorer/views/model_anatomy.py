@@ -17,7 +17,8 @@ from .phrases import Phrase, metric, phrase
 NONE = "none"  # the empty choice of the second and third model menus
 MAX_MODELS = 3
 ATTENTION_CODES = {"linear_attention": 0, "sliding_attention": 1, "chunked_attention": 2, "full_attention": 3,
-                   "indexed_attention": 3, "compressed_sparse_attention": 4, "heavily_compressed_attention": 5}
+                   "indexed_attention": 3, "compressed_sparse_attention": 4, "heavily_compressed_attention": 5,
+                   "moe": 6, "mlp": 6}
 TEMPERATURE_POINTS = 256
 LAYOUT_OFFSET = 1000  # the distance at which the layout trap is measured
 LAYOUT_SAMPLES = 64

@@ -112,6 +112,15 @@ def per_layer_list(value, key: str, length: int, truncates: bool = False) -> lis
     return value
 
 
+def checked_kinds(value: list, key: str, allowed: tuple) -> list[str]:
+    """Layer types with transformers' older names renamed (mamba: linear_attention, ...), each one allowed."""
+    kinds = [_LEGACY_LAYER_TYPES.get(kind, kind) if isinstance(kind, str) else kind for kind in value]
+    bad = next((kind for kind in kinds if kind not in allowed), None)
+    if bad is not None:
+        raise ValueError(f"{key} holds {bad!r}; supported layer types: {', '.join(allowed)}")
+    return kinds
+
+
 def _int_list(value, key: str, length: int) -> list[int]:
     if not isinstance(value, list) or len(value) != length or not all(
             isinstance(item, numbers.Integral) and not isinstance(item, bool) for item in value):
@@ -189,11 +198,7 @@ def _layer_types(r: Reader, family: Family, layers: int, uses_rope: list[bool]) 
         kinds = family.pattern(r, layers, uses_rope)
     else:
         value = per_layer_list(value, r.name("layer_types"), layers, family.truncates_layer_lists)
-        kinds = [_LEGACY_LAYER_TYPES.get(kind, kind) if isinstance(kind, str) else kind for kind in value]
-        allowed = family.attention_kinds or ATTENTION_KINDS
-        bad = next((kind for kind in kinds if kind not in allowed), None)
-        if bad is not None:
-            raise ValueError(f"{r.name('layer_types')} holds {bad!r}; supported layer types: {', '.join(allowed)}")
+        kinds = checked_kinds(value, r.name("layer_types"), family.attention_kinds or ATTENTION_KINDS)
     if family.last_layer_full and kinds:
         kinds = [*kinds[:-1], "full_attention"]
     return kinds
@@ -351,6 +356,8 @@ def _temperature(r: Reader, family: Family, rotary: bool, params: dict | None, w
 
 
 def _window(r: Reader, family: Family, kind: str) -> int | None:
+    if family.window is not None:
+        return family.window(r, kind)
     key = family.window_keys.get(kind)
     if key is None or r.get(key) is None:
         return None

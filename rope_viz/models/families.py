@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .._checks import check_positive
-from .config import MAX_HEAD_DIM, MAX_LAYERS, Reader, _check_rope_dict, per_layer_list
+from ..scaling import MAX_CONTEXT
+from .config import MAX_HEAD_DIM, MAX_LAYERS, Reader, _check_rope_dict, checked_kinds, per_layer_list
 
 # Families with no rotary embedding at all (absolute, relative-bias or ALiBi positions)
 NO_ROPE_MODEL_TYPES = frozenset({"bert", "roberta", "xlm-roberta", "distilbert", "albert", "electra", "gpt2",
@@ -153,6 +154,69 @@ def _v4_compress(r: Reader, kind: str) -> int | None:
     return value
 
 
+# ----------------------------------------------------------------------------- Nemotron-H
+
+_NEMOTRON_KINDS = ("full_attention", "linear_attention", "moe", "mlp")
+_NEMOTRON_PATTERN = {"M": "linear_attention", "E": "moe", "*": "full_attention", "-": "mlp"}
+
+
+def _nemotron_layers(r: Reader) -> list[str]:
+    """Nemotron-H's blocks, one mixer each: layers_block_type (alias layer_types), else the older
+    hybrid_override_pattern (M Mamba-2, E MoE, * attention, - MLP), else its four-block default."""
+    key = r.first("layers_block_type", "layer_types")
+    if key is not None:
+        value = r.get(key)
+        if not isinstance(value, list) or not 1 <= len(value) <= MAX_LAYERS:
+            raise ValueError(f"{r.name(key)} must be a list of 1 to {MAX_LAYERS} block types")
+        return checked_kinds(value, r.name(key), _NEMOTRON_KINDS)
+    pattern = r.get("hybrid_override_pattern")
+    if pattern is None:
+        return ["linear_attention", "moe", "full_attention", "mlp"]
+    if not isinstance(pattern, str) or not 1 <= len(pattern) <= MAX_LAYERS or set(pattern) - set(_NEMOTRON_PATTERN):
+        raise ValueError(f"{r.name('hybrid_override_pattern')} must be 1 to {MAX_LAYERS} of the letters M, E, * "
+                         f"and -, got {pattern!r:.80}")
+    return [_NEMOTRON_PATTERN[letter] for letter in pattern]
+
+
+# ----------------------------------------------------------------------------- MiMo-V2-Flash
+
+def _mimo_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    """MiMo-V2-Flash: full attention on the first layer and every sixth, sliding on the rest (its files'
+    hybrid_layer_pattern is not read)."""
+    return ["full_attention" if i == 0 or not (i + 1) % 6 else "sliding_attention" for i in range(layers)]
+
+
+def _mimo_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
+    """MiMo-V2-Flash's RoPE dict per layer type: rope_parameters keyed by layer type as given, else its
+    built-in pair (full 5,000,000, sliding 10,000, 0.334 of the head each); rope_theta, swa_rope_theta,
+    partial_rotary_factor and rope_scaling at the top level are not read."""
+    where = r.name("rope_parameters")
+    raw = r.get("rope_parameters")
+    if raw is None:
+        raw = {"full_attention": {"rope_type": "default", "rope_theta": 5_000_000.0},
+               "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}}
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"{where} must be a JSON object or null, got {type(raw).__name__}")
+    dicts, wheres = {}, {}
+    for kind in set(kinds):
+        if not isinstance(raw.get(kind), Mapping):
+            raise ValueError(f"{where} must be keyed by layer type in a mimo_v2_flash config; it has no {kind!r}")
+        params = _check_rope_dict(raw[kind], f"{where}[{kind!r}]")
+        params.setdefault("partial_rotary_factor", 0.334 if params.get("rope_type", "default") == "default" else 1.0)
+        dicts[kind], wheres[kind] = params, f"{where}[{kind!r}]"
+    return dicts, wheres
+
+
+def _mimo_window(r: Reader, kind: str) -> int | None:
+    """The sliding layers' window: sliding_window_size + 1 (the query and that many before it) when given,
+    else sliding_window."""
+    if kind != "sliding_attention":
+        return None
+    if r.get("sliding_window_size") is not None:
+        return r.int("sliding_window_size", maximum=MAX_CONTEXT - 1) + 1
+    return r.int("sliding_window", maximum=MAX_CONTEXT)
+
+
 # ----------------------------------------------------------------------------- the registry
 
 @dataclass(frozen=True)
@@ -174,7 +238,10 @@ class Family:
     window; rotates_last: the rotated dims sit last in each head; rope_reader: a function (reader, layer
     types) -> ({layer type: RoPE dict}, {layer type: where that dict sits}) replacing the generic reading
     of rope_parameters; compress: a function (reader, layer type) -> tokens per compressed key or None;
-    output_rotation: the attention output's rotated dims turn back by the query's angle.
+    output_rotation: the attention output's rotated dims turn back by the query's angle; rotary: False
+    where the family's code rotates nothing (its config's RoPE keys are inert); layer_list: a function
+    (reader) -> the layer types, whose length is then the depth (num_hidden_layers ignored); window: a
+    function (reader, layer type) -> its window, replacing window_keys.
     """
 
     source: str
@@ -202,6 +269,9 @@ class Family:
     rope_reader: Callable | None = None
     compress: Callable | None = None
     output_rotation: bool = False
+    rotary: bool = True
+    layer_list: Callable | None = None
+    window: Callable | None = None
 
 
 GENERIC = Family(source="modeling_rope_utils.py")
@@ -274,6 +344,12 @@ FAMILIES: dict[str, Family] = {
     "glm4_moe": Family(_m("glm4_moe"), default_partial=0.5),
     "phi3": Family(_m("phi3"), pattern=_all_sliding_when_windowed, rope_types=("default", "longrope")),
     "gptj": Family(_m("gptj"), layout="interleaved"),
+    "nemotron_h": Family(_m("nemotron_h"), rotary=False, layer_list=_nemotron_layers, attention_kinds=_NEMOTRON_KINDS,
+                         defaults={"head_dim": 128}),
+    "mimo_v2_flash": Family(_m("mimo_v2_flash"), pattern=_mimo_pattern, rope_reader=_mimo_rope, window=_mimo_window,
+                            defaults={"hidden_size": 4096, "num_attention_heads": 64, "head_dim": 192,
+                                      "num_hidden_layers": 48, "max_position_embeddings": 131072,
+                                      "sliding_window": 129}),
     "deepseek_v4": Family(_m("deepseek_v4"), layout="interleaved", pattern=_v4_pattern, attention_kinds=_V4_KINDS,
                           truncates_layer_lists=True, window_keys={kind: "sliding_window" for kind in _V4_KINDS},
                           rotates_last=True, rope_reader=_v4_rope, compress=_v4_compress, output_rotation=True,

@@ -26,14 +26,18 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
     text, model_type, where = _text_config(config, TEXT_MODEL_TYPES, TEXT_AT_TOP_LEVEL)
     family = family_of(model_type)
     r = Reader(text, family.defaults, where)
+    listed = family.layer_list(r) if family.layer_list is not None else None
     layers_key = r.first("num_hidden_layers", "n_layer", "num_layers") or "num_hidden_layers"
-    count = r.int(layers_key, maximum=MAX_LAYERS) if r.get(layers_key) is not None else DEFAULT_LAYERS
+    if listed is not None:
+        count = len(listed)
+    else:
+        count = r.int(layers_key, maximum=MAX_LAYERS) if r.get(layers_key) is not None else DEFAULT_LAYERS
     max_key = r.first("max_position_embeddings", "n_positions") or "max_position_embeddings"
     max_position_embeddings = r.int(max_key, maximum=MAX_CONTEXT, required=False)
-    no_rope = model_type in NO_ROPE_MODEL_TYPES or text.get("position_embedding_type") in (
+    no_rope = not family.rotary or model_type in NO_ROPE_MODEL_TYPES or text.get("position_embedding_type") in (
         "absolute", "relative_key", "relative_key_query")
     uses_rope = [False] * count if no_rope else _uses_rope(r, family, count)
-    kinds = _layer_types(r, family, count, uses_rope)
+    kinds = listed if listed is not None else _layer_types(r, family, count, uses_rope)
     if family.mla:
         head_dim = r.int("qk_nope_head_dim", maximum=MAX_HEAD_DIM, minimum=0) + r.int("qk_rope_head_dim",
                                                                                       maximum=MAX_HEAD_DIM)

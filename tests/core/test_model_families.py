@@ -7,12 +7,17 @@ positions past the original context, query_scale. Largest differences are printe
 from __future__ import annotations
 
 import copy
+import inspect
 import random
 
 import pytest
 import torch
 from transformers.models.deepseek_v4 import configuration_deepseek_v4 as v4_config
 from transformers.models.deepseek_v4 import modeling_deepseek_v4 as v4
+from transformers.models.mimo_v2_flash import configuration_mimo_v2_flash as mimo_config
+from transformers.models.mimo_v2_flash import modeling_mimo_v2_flash as mimo
+from transformers.models.nemotron_h import configuration_nemotron_h as nemotron_config
+from transformers.models.nemotron_h import modeling_nemotron_h as nemotron
 from transformers.utils import logging as hf_logging
 
 from rope_viz.models import model_rope, preset_info
@@ -77,7 +82,60 @@ class DeepseekV4:
         return torch.ones(len(positions), dtype=torch.float64)  # its queries are only scaled by head_dim ** -0.5
 
 
-REFERENCES = {"deepseek_v4": DeepseekV4}
+class NemotronH:
+    """transformers' Nemotron-H: its config class lists the blocks; its attention takes no positions."""
+
+    def __init__(self, config: dict):
+        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+        self.hf = nemotron_config.NemotronHConfig(**kwargs)
+        self.attention_takes_positions = any(
+            name in inspect.signature(nemotron.NemotronHAttention.forward).parameters
+            for name in ("position_embeddings", "position_ids"))
+
+    def facts(self, index: int) -> dict:
+        kind = self.hf.layers_block_type[index]
+        return {"attention": kind, "window": None, "compress": None,
+                "rotary": kind == "full_attention" and self.attention_takes_positions}
+
+    def query_scale(self, index: int, positions: torch.Tensor) -> torch.Tensor:
+        return torch.ones(len(positions), dtype=torch.float64)
+
+
+class MiMoV2Flash:
+    """transformers' MiMo-V2-Flash: config class, rotary embedding per layer type, apply function and the
+    attention module's window (built on a tiny copy of the config)."""
+
+    def __init__(self, config: dict):
+        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+        self.hf = mimo_config.MiMoV2FlashConfig(**kwargs)
+        self.rotary = mimo.MiMoV2FlashRotaryEmbedding(self.hf)
+        tiny = mimo_config.MiMoV2FlashConfig(hidden_size=64, num_attention_heads=2, num_key_value_heads=1, head_dim=32,
+                                             v_head_dim=16, num_hidden_layers=self.hf.num_hidden_layers,
+                                             layer_types=self.hf.layer_types, sliding_window=self.hf.sliding_window,
+                                             n_routed_experts=2, moe_intermediate_size=8, vocab_size=16)
+        self.attention = {kind: mimo.MiMoV2FlashAttention(tiny, self.hf.layer_types.index(kind))
+                          for kind in set(self.hf.layer_types)}
+
+    def facts(self, index: int) -> dict:
+        kind = self.hf.layer_types[index]
+        return {"attention": kind, "window": self.attention[kind].sliding_window, "rotary": True, "compress": None}
+
+    def inv_freq(self, layer) -> tuple[torch.Tensor, float]:
+        factor = float(getattr(self.rotary, f"{layer.attention}_attention_scaling"))
+        return getattr(self.rotary, f"{layer.attention}_inv_freq").double(), factor
+
+    def rotate(self, layer, q: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        cos, sin = self.rotary(q, ids[None], layer_type=layer.attention)
+        return mimo.apply_rotary_pos_emb(q, q, cos, sin)[0]
+
+    def rotate_output(self, layer, out: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        return out  # its attention hands the output on unturned
+
+    def query_scale(self, index: int, positions: torch.Tensor) -> torch.Tensor:
+        return torch.ones(len(positions), dtype=torch.float64)
+
+
+REFERENCES = {"deepseek_v4": DeepseekV4, "nemotron_h": NemotronH, "mimo_v2_flash": MiMoV2Flash}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -108,6 +166,11 @@ def check_family(config: dict, family: str, seed: int = 0) -> None:
         ours = {"attention": layer.attention, "window": layer.window, "rotary": layer.rotary,
                 "compress": layer.compress}
         assert ours == ref.facts(index), (family, index)
+        if not layer.rotary:
+            x = torch.randn(2, 3, layer.head_dim, generator=gen, dtype=torch.float64)
+            assert layer.rotate(x, torch.arange(3)) is x and layer.rotate_output(x, torch.arange(3)) is x
+            assert layer.inv_freq()[0].numel() == 0
+            continue
         if layer.attention in checked:
             continue
         checked.add(layer.attention)
@@ -172,6 +235,50 @@ def test_deepseek_v4_layers_match_transformers(case):
     else:
         config = v4_variation(random.Random(int(case[-1])))
     check_family(config, "deepseek_v4", seed=len(case))
+
+
+def nemotron_variation(rng: random.Random) -> dict:
+    pattern = "".join(rng.choice("ME*-") for _ in range(rng.randint(3, 9)))
+    return dict(model_type="nemotron_h", hybrid_override_pattern=pattern, num_hidden_layers=99, rope_theta=1e4,
+                partial_rotary_factor=0.5, head_dim=64)
+
+
+@pytest.mark.parametrize("case", ["defaults", "seed0", "seed1", "legacy names", "published"])
+def test_nemotron_h_layers_match_transformers(case):
+    if case == "defaults":
+        config = dict(nemotron_config.NemotronHConfig().to_dict(), model_type="nemotron_h")
+    elif case == "legacy names":
+        config = dict(model_type="nemotron_h", layers_block_type=["mamba", "attention", "moe", "mlp", "mamba"])
+    elif case == "published":
+        config = preset_info("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16")["config"]
+    else:
+        config = nemotron_variation(random.Random(int(case[-1])))
+    check_family(config, "nemotron_h")
+
+
+def mimo_variation(rng: random.Random) -> dict:
+    layers = rng.choice([3, 7, 12])
+    config = dict(model_type="mimo_v2_flash", num_hidden_layers=layers, head_dim=rng.choice([96, 192]),
+                  max_position_embeddings=32768, rope_theta=123.0, partial_rotary_factor=1.0)
+    if rng.random() < 0.5:
+        config["layer_types"] = [rng.choice(["full_attention", "sliding_attention"]) for _ in range(layers - 1)]
+        config["layer_types"].append("sliding_attention")
+        config["rope_parameters"] = {
+            "full_attention": {"rope_type": "default", "rope_theta": rng.choice([1e6, 5e6])},
+            "sliding_attention": {"rope_type": "default", "rope_theta": 1e4, "partial_rotary_factor": 0.5}}
+    config["sliding_window" if rng.random() < 0.5 else "sliding_window_size"] = rng.choice([64, 128])
+    return config
+
+
+@pytest.mark.parametrize("case", ["defaults", "seed0", "seed1", "seed2", "published"])
+def test_mimo_v2_flash_layers_match_transformers(case):
+    if case == "defaults":
+        config = dict(mimo_config.MiMoV2FlashConfig().to_dict(), model_type="mimo_v2_flash")
+    elif case == "published":
+        config = preset_info("XiaomiMiMo/MiMo-V2-Flash")["config"]
+    else:
+        config = mimo_variation(random.Random(int(case[-1])))
+    check_family(config, "mimo_v2_flash", seed=len(case))
 
 
 def test_deepseek_v4_published_layers():

@@ -57,8 +57,10 @@ def test_presets_cover_the_required_models_and_cite_their_source():
     for name in NAMES:
         info = preset_info(name)
         assert info["checked"]
-        if info["source"].startswith("https://github.com/ai-dynamo/aiconfigurator/blob/"):
-            # the 2026 presets: a verbatim copy at a fixed commit, named after the hub repository it copies
+        if info["source"].startswith(("https://github.com/ai-dynamo/aiconfigurator/blob/",
+                                      "https://github.com/xiaowanCN/aiconfigurator/blob/")):
+            # the 2026 presets: a verbatim copy in aiconfigurator (or a fork of it) at a fixed commit, named after
+            # the hub repository it copies
             commit, path = info["source"].split("/blob/")[1].split("/", 1)
             assert len(commit) == 40 and path.endswith(name.replace("/", "--") + "_config.json")
             assert "Apache-2.0" in info["licence"]
