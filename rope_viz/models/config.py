@@ -295,7 +295,8 @@ def _scaling(params: dict, where: str, r: Reader) -> tuple[str, float, dict | No
 def _rotary_dim(r: Reader, family: Family, head_dim: int, rope_type: str, fraction: float, where: str) -> int:
     if family.mla:
         rotary_dim, key = r.int("qk_rope_head_dim", maximum=MAX_HEAD_DIM), r.name("qk_rope_head_dim")
-    elif r.get("rotary_dim") is not None:
+    elif r.get("rotary_dim") is not None and not (family.partial_over_rotary_dim
+                                                   and r.get("partial_rotary_factor") is not None):
         rotary_dim, key = r.int("rotary_dim", maximum=MAX_HEAD_DIM), r.name("rotary_dim")
     elif rope_type == "proportional":
         rotary_dim, key = 2 * int(fraction * head_dim // 2), f"{where}['partial_rotary_factor']"

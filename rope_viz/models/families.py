@@ -241,7 +241,8 @@ class Family:
     output_rotation: the attention output's rotated dims turn back by the query's angle; rotary: False
     where the family's code rotates nothing (its config's RoPE keys are inert); layer_list: a function
     (reader) -> the layer types, whose length is then the depth (num_hidden_layers ignored); window: a
-    function (reader, layer type) -> its window, replacing window_keys.
+    function (reader, layer type) -> its window, replacing window_keys; partial_over_rotary_dim: an explicit
+    partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one).
     """
 
     source: str
@@ -270,6 +271,7 @@ class Family:
     compress: Callable | None = None
     output_rotation: bool = False
     rotary: bool = True
+    partial_over_rotary_dim: bool = False
     layer_list: Callable | None = None
     window: Callable | None = None
 
@@ -344,6 +346,13 @@ FAMILIES: dict[str, Family] = {
     "glm4_moe": Family(_m("glm4_moe"), default_partial=0.5),
     "phi3": Family(_m("phi3"), pattern=_all_sliding_when_windowed, rope_types=("default", "longrope")),
     "gptj": Family(_m("gptj"), layout="interleaved"),
+    "glm_moe_dsa": Family(_m("glm_moe_dsa"), **dict(_DEEPSEEK, pattern=_indexed, reads_rope_interleave=False,
+                                                    defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 192,
+                                                              "v_head_dim": 256, "kv_lora_rank": 512,
+                                                              "num_hidden_layers": 78, "num_attention_heads": 64,
+                                                              "max_position_embeddings": 202752})),
+    "minimax_m2": Family(_m("minimax_m2"), partial_over_rotary_dim=True,
+                         defaults={"head_dim": 128, "max_position_embeddings": 196608}),
     "nemotron_h": Family(_m("nemotron_h"), rotary=False, layer_list=_nemotron_layers, attention_kinds=_NEMOTRON_KINDS,
                          defaults={"head_dim": 128}),
     "mimo_v2_flash": Family(_m("mimo_v2_flash"), pattern=_mimo_pattern, rope_reader=_mimo_rope, window=_mimo_window,

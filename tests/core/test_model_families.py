@@ -7,11 +7,13 @@ positions past the original context, query_scale. Largest differences are printe
 from __future__ import annotations
 
 import copy
+import importlib
 import inspect
 import random
 
 import pytest
 import torch
+from transformers import AutoConfig
 from transformers.models.deepseek_v4 import configuration_deepseek_v4 as v4_config
 from transformers.models.deepseek_v4 import modeling_deepseek_v4 as v4
 from transformers.models.mimo_v2_flash import configuration_mimo_v2_flash as mimo_config
@@ -135,7 +137,46 @@ class MiMoV2Flash:
         return torch.ones(len(positions), dtype=torch.float64)
 
 
-REFERENCES = {"deepseek_v4": DeepseekV4, "nemotron_h": NemotronH, "mimo_v2_flash": MiMoV2Flash}
+class SingleRotary:
+    """A family with one rotary embedding for every layer: its config class, rotary class and apply function;
+    every layer attends fully unless the config class lists layer types."""
+
+    def __init__(self, config: dict):
+        module = importlib.import_module(f"transformers.models.{config['model_type']}.modeling_{config['model_type']}")
+        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+        self.hf = AutoConfig.for_model(config["model_type"], **kwargs)
+        self.module = module
+        cls = next(obj for name, obj in vars(module).items() if name.endswith("RotaryEmbedding"))
+        self.rotary = cls(self.hf)
+
+    def facts(self, index: int) -> dict:
+        kinds = getattr(self.hf, "layer_types", None)
+        return {"attention": kinds[index] if kinds else "full_attention", "window": None, "rotary": True,
+                "compress": None}
+
+    def inv_freq(self, layer) -> tuple[torch.Tensor, float]:
+        return self.rotary.inv_freq.double(), float(self.rotary.attention_scaling)
+
+    def rotate(self, layer, q: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        cos, sin = self.rotary(q, ids[None])
+        if hasattr(self.module, "apply_rotary_pos_emb_interleave"):  # MLA: the last dims, returned [evens | odds]
+            start = layer.rotated_from
+            turned, _ = self.module.apply_rotary_pos_emb_interleave(q[..., start:], q[..., start:], cos, sin)
+            half = turned.shape[-1] // 2
+            back = torch.empty_like(turned)
+            back[..., 0::2], back[..., 1::2] = turned[..., :half], turned[..., half:]
+            return torch.cat((q[..., :start], back), dim=-1)
+        return self.module.apply_rotary_pos_emb(q, q, cos, sin)[0]
+
+    def rotate_output(self, layer, out: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        return out
+
+    def query_scale(self, index: int, positions: torch.Tensor) -> torch.Tensor:
+        return torch.ones(len(positions), dtype=torch.float64)
+
+
+REFERENCES = {"deepseek_v4": DeepseekV4, "nemotron_h": NemotronH, "mimo_v2_flash": MiMoV2Flash,
+              "glm_moe_dsa": SingleRotary, "minimax_m2": SingleRotary}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -279,6 +320,49 @@ def test_mimo_v2_flash_layers_match_transformers(case):
     else:
         config = mimo_variation(random.Random(int(case[-1])))
     check_family(config, "mimo_v2_flash", seed=len(case))
+
+
+def single_rotary_variation(family: str, rng: random.Random) -> dict:
+    scaled = rng.choice([None, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
+                                "beta_fast": 32.0, "beta_slow": 1.0}])
+    common = dict(model_type=family, num_hidden_layers=rng.choice([2, 4]), hidden_size=256, num_attention_heads=4,
+                  num_key_value_heads=2, max_position_embeddings=16384, rope_theta=rng.choice([1e4, 1e6]))
+    if family == "glm_moe_dsa":
+        params = dict(scaled or {"rope_type": "default"}, rope_theta=common.pop("rope_theta"))
+        if scaled:
+            params.update(mscale=1.0, mscale_all_dim=rng.choice([0.0, 1.0]))
+        return dict(common, qk_rope_head_dim=rng.choice([16, 32]), qk_nope_head_dim=rng.choice([32, 64]),
+                    v_head_dim=32, kv_lora_rank=64, q_lora_rank=64, rope_parameters=params,
+                    layer_types=rng.choice([None, ["deepseek_sparse_attention"] * common["num_hidden_layers"]]))
+    config = dict(common, head_dim=64, rotary_dim=rng.choice([16, 32, 64]))
+    if rng.random() < 0.5:
+        config["partial_rotary_factor"] = 0.75  # wins over rotary_dim
+    if scaled:
+        config["rope_scaling"] = scaled
+    return config
+
+
+@pytest.mark.parametrize("case", ["defaults", "seed0", "seed1", "seed2", "published"])
+@pytest.mark.parametrize("family", ["glm_moe_dsa", "minimax_m2"])
+def test_single_rotary_families_match_transformers(family, case):
+    if case == "defaults":
+        config = dict(AutoConfig.for_model(family).to_dict(), model_type=family)
+    elif case == "published":
+        name = {"glm_moe_dsa": "zai-org/GLM-5.1", "minimax_m2": "MiniMaxAI/MiniMax-M2.5"}[family]
+        config = preset_info(name)["config"]
+    else:
+        config = single_rotary_variation(family, random.Random(int(case[-1])))
+    check_family(config, family, seed=len(case))
+
+
+def test_glm_moe_dsa_softmax_scale_matches_transformers():
+    from transformers.models.glm_moe_dsa.modeling_glm_moe_dsa import GlmMoeDsaAttention
+
+    config = single_rotary_variation("glm_moe_dsa", random.Random(0))
+    config["rope_parameters"] = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
+                                 "rope_theta": 1e4, "mscale": 1.0, "mscale_all_dim": 1.0}
+    hf = AutoConfig.for_model("glm_moe_dsa", **{k: v for k, v in config.items() if k != "model_type"})
+    assert model_rope(config).latent.softmax_scale == pytest.approx(GlmMoeDsaAttention(hf, 0).scaling, rel=1e-12)
 
 
 def test_deepseek_v4_published_layers():
