@@ -173,8 +173,9 @@ class ModelRoPE:
     rope_viz.models.FAMILIES), None when the model_type is not one this project has checked (its layers
     are then transformers' generic reading). head_dim, rotary_dim, base, rope_scaling (read-only, None
     for plain RoPE), layout and max_position_embeddings describe the first rotary layer of full
-    attention (the first rotary layer when none attends fully); a model with no rotary layer has
-    rotary_dim 0 and base None.
+    attention (when none attends fully: the first rotary layer the config scales, as DeepSeek-V4's
+    compressed layers, else the first rotary layer); a model with no rotary layer has rotary_dim 0 and
+    base None.
     """
 
     name: str
@@ -203,7 +204,8 @@ class ModelRoPE:
         rotary = [layer for layer in self.layers if layer.rotary]
         if not rotary:
             raise ValueError(f"{self.name} has no rotary layer (its positions are not encoded by RoPE)")
-        return next((layer for layer in rotary if layer.attention == "full_attention"), rotary[0])
+        return next((layer for layer in rotary if layer.attention == "full_attention"),
+                    next((layer for layer in rotary if layer.rope_scaling is not None), rotary[0]))
 
     def inv_freq(self, seq_len: int | None = None) -> tuple[torch.Tensor, float]:
         """(inv_freq float64, attention_factor) of the reference layer (see LayerRoPE.inv_freq)."""

@@ -374,6 +374,8 @@ def test_deepseek_v4_published_layers():
     assert (csa.compress, hca.compress, model.layers[0].compress) == (4, 128, None)
     assert (csa.base, model.layers[0].base, csa.rotated_from, csa.rotary_dim) == (160000, 10000, 448, 64)
     assert csa.inv_freq()[1] == 1.0  # YaRN's attention factor is forced to 1
+    # no layer attends fully: the model-level values (the long-context page's) are the first scaled layer's
+    assert model.reference_layer is csa and (model.rope_type, model.base) == ("yarn", 160000)
     x = torch.randn(3, 512, dtype=torch.float64)
     ids = torch.tensor([0, 7, 70000])
     # the output rotation undoes the rotation at the same position, and leaves the unrotated dims alone
