@@ -23,9 +23,10 @@ NO_ROPE_MODEL_TYPES = frozenset({"bert", "roberta", "xlm-roberta", "distilbert",
 TEXT_MODEL_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": "llama4_text",
                     "qwen3_vl": "qwen3_vl_text", "qwen3_vl_moe": "qwen3_vl_moe_text", "qwen3_5": "qwen3_5_text",
                     "qwen3_5_moe": "qwen3_5_moe_text", "qwen2_5_vl": "qwen2_5_vl_text", "qwen2_vl": "qwen2_vl_text",
-                    "mistral3": "mistral", "kimi_k25": "deepseek_v3"}
-# Multimodal wrappers that keep the language model's keys at the top level (Qwen2-VL, Qwen2.5-VL)
-TEXT_AT_TOP_LEVEL = frozenset({"qwen2_vl", "qwen2_5_vl"})
+                    "mistral3": "mistral", "kimi_k25": "deepseek_v3", "step3p7": "step3p5"}
+# Multimodal wrappers whose files may keep the language model's keys at the top level (Qwen2-VL, Qwen2.5-VL;
+# Step-3.7's remote-code files, which transformers' Step3p7Config would replace by its defaults)
+TEXT_AT_TOP_LEVEL = frozenset({"qwen2_vl", "qwen2_5_vl", "step3p7"})
 
 
 # ----------------------------------------------------------------------------- layer patterns
@@ -217,6 +218,68 @@ def _mimo_window(r: Reader, kind: str) -> int | None:
     return r.int("sliding_window", maximum=MAX_CONTEXT)
 
 
+# ----------------------------------------------------------------------------- Step-3.5 / Step-3.7
+
+def _step_depth(r: Reader) -> tuple[int, int]:
+    layers = r.int("num_hidden_layers", maximum=MAX_LAYERS)
+    extra = r.get("num_nextn_predict_layers") or 0
+    if isinstance(extra, bool) or not isinstance(extra, int) or not 0 <= extra <= MAX_LAYERS:
+        raise ValueError(f"{r.name('num_nextn_predict_layers')} must be an integer between 0 and {MAX_LAYERS}")
+    return layers, extra
+
+
+def _step_list(r: Reader, key: str, layers: int, extra: int) -> list:
+    """A per-layer list of Step's: its files add num_nextn_predict_layers entries for the next-token layers,
+    cut off here; any other length than the layers' is refused."""
+    value = r.get(key)
+    if isinstance(value, list) and extra and len(value) == layers + extra:
+        value = value[:layers]
+    return per_layer_list(value, r.name(key), layers)
+
+
+def _step_layers(r: Reader) -> list[str]:
+    """Step-3.5's layers: layer_types (full or sliding), else full attention throughout."""
+    layers, extra = _step_depth(r)
+    if r.get("layer_types") is None:
+        return ["full_attention"] * layers
+    return checked_kinds(_step_list(r, "layer_types", layers, extra), r.name("layer_types"),
+                         ("full_attention", "sliding_attention"))
+
+
+def _step_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
+    """Step-3.5's RoPE dict per layer type, as Step3p7TextConfig builds it: rope_parameters keyed by every
+    layer type as given; else rope_theta (a number, or one per layer) and partial_rotary_factors (one per
+    layer) taken from the first layer of each type, rope_scaling added to the full-attention layers only."""
+    raw = r.get("rope_parameters") or {}
+    if isinstance(raw, Mapping) and raw and all(isinstance(raw.get(kind), Mapping) for kind in set(kinds)):
+        where = r.name("rope_parameters")
+        return ({kind: _check_rope_dict(raw[kind], f"{where}[{kind!r}]") for kind in set(kinds)},
+                {kind: f"{where}[{kind!r}]" for kind in set(kinds)})
+    layers, extra = _step_depth(r)
+    theta = r.get("rope_theta")
+    thetas = _step_list(r, "rope_theta", layers, extra) if isinstance(theta, list) else [theta or 10000.0] * layers
+    for index, value in enumerate(thetas):
+        check_positive(value, f"{r.name('rope_theta')}[{index}]" if isinstance(theta, list) else r.name("rope_theta"))
+    fractions = None
+    if r.get("partial_rotary_factors") is not None:
+        fractions = _step_list(r, "partial_rotary_factors", layers, extra)
+        for index, value in enumerate(fractions):
+            check_positive(value, f"{r.name('partial_rotary_factors')}[{index}]")
+    scaling = r.get("rope_scaling")
+    if scaling is not None and not isinstance(scaling, Mapping):
+        raise ValueError(f"{r.name('rope_scaling')} must be a JSON object or null, got {type(scaling).__name__}")
+    dicts, wheres = {}, {}
+    for kind in set(kinds):
+        first = kinds.index(kind)
+        params = {"rope_type": "default", "rope_theta": thetas[first]}
+        if fractions:
+            params["partial_rotary_factor"] = fractions[first]
+        if scaling and kind == "full_attention":
+            params.update(_check_rope_dict(scaling, r.name("rope_scaling")))
+        dicts[kind], wheres[kind] = params, r.name("rope_scaling") if scaling and kind == "full_attention" else r.where
+    return dicts, wheres
+
+
 # ----------------------------------------------------------------------------- the registry
 
 @dataclass(frozen=True)
@@ -353,6 +416,9 @@ FAMILIES: dict[str, Family] = {
                                                               "max_position_embeddings": 202752})),
     "minimax_m2": Family(_m("minimax_m2"), partial_over_rotary_dim=True,
                          defaults={"head_dim": 128, "max_position_embeddings": 196608}),
+    "step3p5": Family(_m("step3p7"), layer_list=_step_layers, rope_reader=_step_rope,
+                      defaults={"hidden_size": 4096, "num_attention_heads": 64, "head_dim": 128,
+                                "num_hidden_layers": 45, "max_position_embeddings": 128000}),
     "nemotron_h": Family(_m("nemotron_h"), rotary=False, layer_list=_nemotron_layers, attention_kinds=_NEMOTRON_KINDS,
                          defaults={"head_dim": 128}),
     "mimo_v2_flash": Family(_m("mimo_v2_flash"), pattern=_mimo_pattern, rope_reader=_mimo_rope, window=_mimo_window,

@@ -20,6 +20,8 @@ from transformers.models.mimo_v2_flash import configuration_mimo_v2_flash as mim
 from transformers.models.mimo_v2_flash import modeling_mimo_v2_flash as mimo
 from transformers.models.nemotron_h import configuration_nemotron_h as nemotron_config
 from transformers.models.nemotron_h import modeling_nemotron_h as nemotron
+from transformers.models.step3p7 import configuration_step3p7 as step_config
+from transformers.models.step3p7 import modeling_step3p7 as step
 from transformers.utils import logging as hf_logging
 
 from rope_viz.models import model_rope, preset_info
@@ -175,7 +177,28 @@ class SingleRotary:
         return torch.ones(len(positions), dtype=torch.float64)
 
 
-REFERENCES = {"deepseek_v4": DeepseekV4, "nemotron_h": NemotronH, "mimo_v2_flash": MiMoV2Flash,
+class Step3p5(MiMoV2Flash):
+    """transformers' Step-3.5 text model (in its step3p7 folder): text config class, rotary embedding per
+    layer type, apply function and the attention module's window (built on a tiny copy of the config)."""
+
+    def __init__(self, config: dict):
+        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+        self.hf = step_config.Step3p7TextConfig(**kwargs)
+        self.rotary = step.Step3p7RotaryEmbedding(self.hf)
+        tiny = step_config.Step3p7TextConfig(hidden_size=64, num_attention_heads=2, num_key_value_heads=1, head_dim=32,
+                                             num_hidden_layers=self.hf.num_hidden_layers,
+                                             layer_types=self.hf.layer_types, sliding_window=self.hf.sliding_window,
+                                             vocab_size=16, moe_intermediate_size=8, n_routed_experts=2,
+                                             intermediate_size=8, share_expert_dim=8)
+        self.attention = {kind: step.Step3p7Attention(tiny, self.hf.layer_types.index(kind))
+                          for kind in set(self.hf.layer_types)}
+
+    def rotate(self, layer, q: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        cos, sin = self.rotary(q, ids[None], layer_type=layer.attention)
+        return step.apply_rotary_pos_emb(q, q, cos, sin)[0]
+
+
+REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "nemotron_h": NemotronH, "mimo_v2_flash": MiMoV2Flash,
               "glm_moe_dsa": SingleRotary, "minimax_m2": SingleRotary}
 
 
@@ -363,6 +386,39 @@ def test_glm_moe_dsa_softmax_scale_matches_transformers():
                                  "rope_theta": 1e4, "mscale": 1.0, "mscale_all_dim": 1.0}
     hf = AutoConfig.for_model("glm_moe_dsa", **{k: v for k, v in config.items() if k != "model_type"})
     assert model_rope(config).latent.softmax_scale == pytest.approx(GlmMoeDsaAttention(hf, 0).scaling, rel=1e-12)
+
+
+def step_variation(rng: random.Random) -> dict:
+    """Step-3.5 in its files' form: per-layer lists padded with the next-token layers' entries."""
+    layers, extra = rng.choice([4, 6]), rng.choice([0, 2])
+    kinds = ["full_attention" if i % rng.choice([2, 4]) == 0 else "sliding_attention" for i in range(layers + extra)]
+    thetas = [5e6 if kind == "full_attention" else 1e4 for kind in kinds]
+    config = dict(model_type="step3p5", num_hidden_layers=layers, num_nextn_predict_layers=extra, head_dim=64,
+                  max_position_embeddings=65536, sliding_window=rng.choice([128, 512]), layer_types=kinds,
+                  rope_theta=rng.choice([thetas, 1e6]),
+                  partial_rotary_factors=[0.5 if kind == "full_attention" else 1.0 for kind in kinds])
+    if rng.random() < 0.5:
+        config["rope_scaling"] = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 8192}
+    return config
+
+
+@pytest.mark.parametrize("case", ["defaults", "seed0", "seed1", "seed2", "published"])
+def test_step3p5_layers_match_transformers(case):
+    if case == "defaults":
+        config = dict(step_config.Step3p7TextConfig().to_dict(), model_type="step3p5")
+    elif case == "published":  # a flat step3p7 file: its keys are the text model's
+        config = dict(preset_info("stepfun-ai/Step-3.7-Flash")["config"], model_type="step3p5")
+    else:
+        config = step_variation(random.Random(int(case[-1])))
+    check_family(config, "step3p5", seed=len(case))
+
+
+@pytest.mark.parametrize("key,value", [("rope_theta", [1e4, -1e4, 1e4]), ("rope_theta", [1e4, 1e4]),
+                                       ("partial_rotary_factors", [1.0, 0.5]), ("layer_types", ["full_attention"])])
+def test_broken_step3p5_lists_raise_value_error_naming_the_key(key, value):
+    config = dict(model_type="step3p5", num_hidden_layers=3, head_dim=64, **{key: value})
+    with pytest.raises(ValueError, match=key):
+        model_rope(config)
 
 
 def test_deepseek_v4_published_layers():
