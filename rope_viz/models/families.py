@@ -305,7 +305,8 @@ class Family:
     where the family's code rotates nothing (its config's RoPE keys are inert); layer_list: a function
     (reader) -> the layer types, whose length is then the depth (num_hidden_layers ignored); window: a
     function (reader, layer type) -> its window, replacing window_keys; partial_over_rotary_dim: an explicit
-    partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one).
+    partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one);
+    follows: the model_type whose code transformers runs for this one, when another (Kimi K2: deepseek_v3).
     """
 
     source: str
@@ -334,6 +335,7 @@ class Family:
     compress: Callable | None = None
     output_rotation: bool = False
     rotary: bool = True
+    follows: str | None = None
     partial_over_rotary_dim: bool = False
     layer_list: Callable | None = None
     window: Callable | None = None
@@ -398,7 +400,7 @@ FAMILIES: dict[str, Family] = {
                                 mrope_section=(24, 20, 20), defaults={"rope_theta": 500000.0}),
     "deepseek_v2": Family(_m("deepseek_v2"), **_DEEPSEEK),
     "deepseek_v3": Family(_m("deepseek_v3"), **_DEEPSEEK),
-    "kimi_k2": Family(_m("deepseek_v3"), **_DEEPSEEK),  # Kimi K2's config.json runs DeepSeek-V3's code
+    "kimi_k2": Family(_m("deepseek_v3"), follows="deepseek_v3", **_DEEPSEEK),  # read as DeepSeek-V3 by transformers
     "deepseek_v32": Family(_m("deepseek_v32"), **dict(_DEEPSEEK, pattern=_indexed, reads_rope_interleave=False)),
     "gpt_oss": Family(_m("gpt_oss"), partial="ignore",
                       pattern=_every_nth_full("sliding_window_pattern", 2, "sliding_attention"),

@@ -100,7 +100,7 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
                                     temperature=_temperature(r, family, False, None, where), **sections, **common))
     for layer in {layer.attention: layer for layer in layers if layer.rotary}.values():
         layer.inv_freq()  # validates each layer type's scaling against its rotary size and context length
-    checked = model_type if model_type in FAMILIES else None
+    checked = (family.follows or model_type) if model_type in FAMILIES else None
     if name is None:
         name = next((value for value in (config.get("_name_or_path"), config.get("model_type"))
                      if isinstance(value, str) and value), "custom model")

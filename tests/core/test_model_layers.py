@@ -33,7 +33,7 @@ def _record(family: str, value: float) -> None:
 
 MODULE_DIRS = {"llama4_text": "llama4", "gemma3_text": "gemma3", "gemma4_text": "gemma4", "qwen3_5_text": "qwen3_5",
                "qwen3_5_moe_text": "qwen3_5_moe", "qwen2_5_vl_text": "qwen2_5_vl", "qwen3_vl_text": "qwen3_vl",
-               "qwen3_vl_moe_text": "qwen3_vl_moe"}
+               "qwen3_vl_moe_text": "qwen3_vl_moe", "kimi_k2": "deepseek_v3"}
 
 
 def hf_text_config(config: dict):
@@ -94,7 +94,7 @@ def hf_rotate(model_type: str, module, rotary, hf, layer, q: torch.Tensor, ids: 
         freqs = rotary(q, ids[None])
         out, _ = module.apply_rotary_emb(q.transpose(1, 2), q.transpose(1, 2), freqs)
         return out.transpose(1, 2)
-    if model_type in ("deepseek_v3", "deepseek_v32", "deepseek_v2"):
+    if model_type in ("deepseek_v3", "deepseek_v32", "deepseek_v2", "kimi_k2"):
         nope = layer.head_dim - layer.rotary_dim
         q_pass, q_rot = q[..., :nope], q[..., nope:]
         if model_type == "deepseek_v2":
@@ -564,3 +564,4 @@ def test_kimi_k2_reads_as_deepseek_v3():
     kimi = model_rope(dict(config, model_type="kimi_k2"))
     deepseek = model_rope(config)
     assert kimi.layers == deepseek.layers and kimi.latent == deepseek.latent
+    assert kimi.family == deepseek.family == "deepseek_v3"  # the code transformers runs for it
