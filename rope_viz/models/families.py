@@ -280,6 +280,29 @@ def _step_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
     return dicts, wheres
 
 
+# ----------------------------------------------------------------------------- Kimi Linear
+
+def _kimi_linear_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    """Kimi Linear: linear_attn_config's full_attn_layers and kda_layers (numbered from 1) when it lists
+    both, else full attention on every fourth layer from layer 4 and linear (KDA) attention elsewhere."""
+    listed = r.get("linear_attn_config") or {}
+    if not isinstance(listed, Mapping):
+        raise ValueError(f"{r.name('linear_attn_config')} must be a JSON object, got {type(listed).__name__}")
+    if "full_attn_layers" not in listed or "kda_layers" not in listed:
+        return ["full_attention" if i and i % 4 == 0 else "linear_attention" for i in range(layers)]
+    kinds = [None] * layers
+    for key, kind in (("full_attn_layers", "full_attention"), ("kda_layers", "linear_attention")):
+        numbers = listed[key]
+        if not isinstance(numbers, list) or any(isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= layers
+                                                for n in numbers):
+            raise ValueError(f"{r.name('linear_attn_config')}[{key!r}] must list layer numbers from 1 to {layers}")
+        for number in numbers:
+            kinds[number - 1] = kind
+    if None in kinds:
+        raise ValueError(f"{r.name('linear_attn_config')} names no attention for layer {kinds.index(None) + 1}")
+    return kinds
+
+
 # ----------------------------------------------------------------------------- the registry
 
 @dataclass(frozen=True)
@@ -421,6 +444,9 @@ FAMILIES: dict[str, Family] = {
     "step3p5": Family(_m("step3p7"), layer_list=_step_layers, rope_reader=_step_rope,
                       defaults={"hidden_size": 4096, "num_attention_heads": 64, "head_dim": 128,
                                 "num_hidden_layers": 45, "max_position_embeddings": 128000}),
+    "kimi_linear": Family(_m("kimi_linear"), rotary=False, mla=True, pattern=_kimi_linear_pattern,
+                          defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "num_hidden_layers": 27,
+                                    "max_position_embeddings": 1048576}),
     "nemotron_h": Family(_m("nemotron_h"), rotary=False, layer_list=_nemotron_layers, attention_kinds=_NEMOTRON_KINDS,
                          defaults={"head_dim": 128}),
     "mimo_v2_flash": Family(_m("mimo_v2_flash"), pattern=_mimo_pattern, rope_reader=_mimo_rope, window=_mimo_window,

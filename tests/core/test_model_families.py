@@ -16,6 +16,8 @@ import torch
 from transformers import AutoConfig
 from transformers.models.deepseek_v4 import configuration_deepseek_v4 as v4_config
 from transformers.models.deepseek_v4 import modeling_deepseek_v4 as v4
+from transformers.models.kimi_linear import configuration_kimi_linear as kimi_config
+from transformers.models.kimi_linear import modeling_kimi_linear as kimi
 from transformers.models.mimo_v2_flash import configuration_mimo_v2_flash as mimo_config
 from transformers.models.mimo_v2_flash import modeling_mimo_v2_flash as mimo
 from transformers.models.nemotron_h import configuration_nemotron_h as nemotron_config
@@ -198,8 +200,25 @@ class Step3p5(MiMoV2Flash):
         return step.apply_rotary_pos_emb(q, q, cos, sin)[0]
 
 
-REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "nemotron_h": NemotronH, "mimo_v2_flash": MiMoV2Flash,
-              "glm_moe_dsa": SingleRotary, "minimax_m2": SingleRotary}
+class KimiLinear:
+    """transformers' Kimi Linear: its config class lists the layers; its modeling file has no rotary
+    embedding at all (the shared key part of its latent attention stays unrotated)."""
+
+    def __init__(self, config: dict):
+        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+        self.hf = kimi_config.KimiLinearConfig(**kwargs)
+        self.rotary_anywhere = any(name.endswith("RotaryEmbedding") for name in vars(kimi))
+
+    def facts(self, index: int) -> dict:
+        return {"attention": self.hf.layer_types[index], "window": None, "compress": None,
+                "rotary": self.rotary_anywhere}
+
+    def query_scale(self, index: int, positions: torch.Tensor) -> torch.Tensor:
+        return torch.ones(len(positions), dtype=torch.float64)
+
+
+REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": KimiLinear, "nemotron_h": NemotronH,
+              "mimo_v2_flash": MiMoV2Flash, "glm_moe_dsa": SingleRotary, "minimax_m2": SingleRotary}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -419,6 +438,26 @@ def test_broken_step3p5_lists_raise_value_error_naming_the_key(key, value):
     config = dict(model_type="step3p5", num_hidden_layers=3, head_dim=64, **{key: value})
     with pytest.raises(ValueError, match=key):
         model_rope(config)
+
+
+@pytest.mark.parametrize("case", ["defaults", "listed", "given"])
+def test_kimi_linear_layers_match_transformers(case):
+    config = dict(model_type="kimi_linear", num_hidden_layers=6, rope_theta=1e4,
+                  rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096})
+    if case == "listed":
+        config["linear_attn_config"] = {"full_attn_layers": [3, 6], "kda_layers": [1, 2, 4, 5], "head_dim": 64}
+    elif case == "given":
+        config["layer_types"] = ["linear_attention", "full_attention"] * 3
+    check_family(config, "kimi_linear")
+    assert model_rope(config).layers[0].head_dim == 192  # qk_nope 128 + qk_rope 64, none of them turned
+
+
+def test_kimi_linear_refuses_a_layer_it_names_no_attention_for():
+    """transformers leaves such a layer's type None (its model cannot be built); model_rope names the key."""
+    listed = {"full_attn_layers": [1], "kda_layers": [2]}
+    assert kimi_config.KimiLinearConfig(num_hidden_layers=3, linear_attn_config=listed).layer_types[2] is None
+    with pytest.raises(ValueError, match="linear_attn_config"):
+        model_rope(dict(model_type="kimi_linear", num_hidden_layers=3, linear_attn_config=listed))
 
 
 def test_deepseek_v4_published_layers():
