@@ -284,7 +284,8 @@ def _step_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
 
 def _kimi_linear_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
     """Kimi Linear: linear_attn_config's full_attn_layers and kda_layers (numbered from 1) when it lists
-    both, else full attention on every fourth layer from layer 4 and linear (KDA) attention elsewhere."""
+    both (a layer in neither is refused, as transformers' config refuses the None it leaves), else full
+    attention on every fourth layer from layer 4 and linear (KDA) attention elsewhere."""
     listed = r.get("linear_attn_config") or {}
     if not isinstance(listed, Mapping):
         raise ValueError(f"{r.name('linear_attn_config')} must be a JSON object, got {type(listed).__name__}")

@@ -453,9 +453,10 @@ def test_kimi_linear_layers_match_transformers(case):
 
 
 def test_kimi_linear_refuses_a_layer_it_names_no_attention_for():
-    """transformers leaves such a layer's type None (its model cannot be built); model_rope names the key."""
+    """transformers refuses the None it leaves as that layer's type; model_rope names the key."""
     listed = {"full_attn_layers": [1], "kda_layers": [2]}
-    assert kimi_config.KimiLinearConfig(num_hidden_layers=3, linear_attn_config=listed).layer_types[2] is None
+    with pytest.raises(Exception, match="layer_types"):
+        kimi_config.KimiLinearConfig(num_hidden_layers=3, linear_attn_config=listed)
     with pytest.raises(ValueError, match="linear_attn_config"):
         model_rope(dict(model_type="kimi_linear", num_hidden_layers=3, linear_attn_config=listed))
 
