@@ -304,6 +304,21 @@ def _kimi_linear_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[
     return kinds
 
 
+# ----------------------------------------------------------------------------- global NoPE by code
+
+def _full_every(every: int) -> Callable:
+    def pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+        return ["full_attention" if (i + 1) % every == 0 else "sliding_attention" for i in range(layers)]
+    pattern.__doc__ = f"Sliding attention except every {every}th layer, which attends fully."
+    return pattern
+
+
+def _flint_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    """Flint: full attention on the first two layers, every fourth from layer 1 and the last; sliding elsewhere."""
+    return ["full_attention" if i < 2 or i % 4 == 1 or i == layers - 1 else "sliding_attention"
+            for i in range(layers)]
+
+
 # ----------------------------------------------------------------------------- the registry
 
 @dataclass(frozen=True)
@@ -330,7 +345,9 @@ class Family:
     (reader) -> the layer types, whose length is then the depth (num_hidden_layers ignored); window: a
     function (reader, layer type) -> its window, replacing window_keys; partial_over_rotary_dim: an explicit
     partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one);
-    follows: the model_type whose code transformers runs for this one, when another (Kimi K2: deepseek_v3).
+    follows: the model_type whose code transformers runs for this one, when another (Kimi K2: deepseek_v3);
+    rope_on_sliding_only: only sliding layers rotate, "always" (Flint) or "when_windowed" (EXAONE, Kolibri:
+    while sliding_window is set; without it every layer rotates).
     """
 
     source: str
@@ -359,6 +376,7 @@ class Family:
     compress: Callable | None = None
     output_rotation: bool = False
     rotary: bool = True
+    rope_on_sliding_only: str | None = None
     follows: str | None = None
     partial_over_rotary_dim: bool = False
     layer_list: Callable | None = None
@@ -448,6 +466,15 @@ FAMILIES: dict[str, Family] = {
     "kimi_linear": Family(_m("kimi_linear"), rotary=False, mla=True, pattern=_kimi_linear_pattern,
                           defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "num_hidden_layers": 27,
                                     "max_position_embeddings": 1048576}),
+    "exaone_moe": Family(_m("exaone_moe"), rope_on_sliding_only="when_windowed",
+                         pattern=_every_nth_full("sliding_window_pattern", 4, "sliding_attention"),
+                         defaults={"num_hidden_layers": 32, "sliding_window": 4096, "max_position_embeddings": 2048}),
+    "kolibri1": Family(_m("kolibri1"), rope_on_sliding_only="when_windowed", pattern=_full_every(5),
+                       defaults={"num_hidden_layers": 50, "head_dim": 128, "sliding_window": 513,
+                                 "max_position_embeddings": 262144}),
+    "flint": Family(_m("flint"), rope_on_sliding_only="always", pattern=_flint_pattern,
+                    defaults={"num_hidden_layers": 49, "head_dim": 128, "sliding_window": 513,
+                              "max_position_embeddings": 262144}),
     "nemotron_h": Family(_m("nemotron_h"), rotary=False, layer_list=_nemotron_layers, attention_kinds=_NEMOTRON_KINDS,
                          defaults={"head_dim": 128}),
     "mimo_v2_flash": Family(_m("mimo_v2_flash"), pattern=_mimo_pattern, rope_reader=_mimo_rope, window=_mimo_window,

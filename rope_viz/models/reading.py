@@ -38,6 +38,9 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
         "absolute", "relative_key", "relative_key_query")
     uses_rope = [False] * count if no_rope else _uses_rope(r, family, count)
     kinds = listed if listed is not None else _layer_types(r, family, count, uses_rope)
+    if family.rope_on_sliding_only == "always" or (family.rope_on_sliding_only == "when_windowed"
+                                                   and r.get("sliding_window") is not None):
+        uses_rope = [rope and kind == "sliding_attention" for rope, kind in zip(uses_rope, kinds)]
     if family.mla:
         head_dim = r.int("qk_nope_head_dim", maximum=MAX_HEAD_DIM, minimum=0) + r.int("qk_rope_head_dim",
                                                                                       maximum=MAX_HEAD_DIM)

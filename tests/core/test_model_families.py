@@ -13,7 +13,7 @@ import random
 
 import pytest
 import torch
-from transformers import AutoConfig
+from transformers import AutoConfig, masking_utils
 from transformers.models.deepseek_v4 import configuration_deepseek_v4 as v4_config
 from transformers.models.deepseek_v4 import modeling_deepseek_v4 as v4
 from transformers.models.kimi_linear import configuration_kimi_linear as kimi_config
@@ -217,8 +217,37 @@ class KimiLinear:
         return torch.ones(len(positions), dtype=torch.float64)
 
 
+class GlobalNoPE(SingleRotary):
+    """EXAONE MoE, Kolibri-1, Flint: one rotary embedding; whether a layer rotates and its window are read from
+    transformers' own attention modules, built on a tiny copy of the config."""
+
+    def __init__(self, config: dict):
+        super().__init__(config)
+        tiny = AutoConfig.for_model(config["model_type"], hidden_size=64, num_attention_heads=2, num_key_value_heads=1,
+                                    head_dim=32, num_hidden_layers=self.hf.num_hidden_layers,
+                                    layer_types=self.hf.layer_types, sliding_window=self.hf.sliding_window,
+                                    vocab_size=16, intermediate_size=8)
+        cls = next(obj for name, obj in vars(self.module).items() if name.endswith("Attention")
+                   and inspect.isclass(obj) and "layer_idx" in inspect.signature(obj).parameters)
+        self.attention = {kind: cls(tiny, self.hf.layer_types.index(kind)) for kind in set(self.hf.layer_types)}
+
+    def facts(self, index: int) -> dict:
+        kind = self.hf.layer_types[index]
+        attention = self.attention[kind]
+        if self.hf.model_type == "flint":  # rotates where its attention has a window
+            rotary = attention.sliding_window is not None
+        else:  # rotates unless a window is set and the layer attends fully
+            rotary = attention.sliding_window is None or attention.is_sliding
+        window = self.hf.sliding_window if kind == "sliding_attention" else None
+        last, first = torch.tensor(self.hf.max_position_embeddings - 1), torch.tensor(0)
+        if window is not None and masking_utils.sliding_window_causal_mask_function(window)(0, 0, last, first):
+            kind, window = "full_attention", None  # its mask hides no key within the context: full attention
+        return {"attention": kind, "window": window, "rotary": rotary, "compress": None}
+
+
 REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": KimiLinear, "nemotron_h": NemotronH,
-              "mimo_v2_flash": MiMoV2Flash, "glm_moe_dsa": SingleRotary, "minimax_m2": SingleRotary}
+              "mimo_v2_flash": MiMoV2Flash, "glm_moe_dsa": SingleRotary, "minimax_m2": SingleRotary,
+              "exaone_moe": GlobalNoPE, "kolibri1": GlobalNoPE, "flint": GlobalNoPE}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -459,6 +488,21 @@ def test_kimi_linear_refuses_a_layer_it_names_no_attention_for():
         kimi_config.KimiLinearConfig(num_hidden_layers=3, linear_attn_config=listed)
     with pytest.raises(ValueError, match="linear_attn_config"):
         model_rope(dict(model_type="kimi_linear", num_hidden_layers=3, linear_attn_config=listed))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("family", ["exaone_moe", "kolibri1", "flint"])
+def test_global_nope_families_match_transformers(family, seed):
+    rng = random.Random(seed)
+    config = dict(AutoConfig.for_model(family).to_dict(), model_type=family) if seed == 0 else dict(
+        model_type=family, num_hidden_layers=rng.choice([5, 8]), hidden_size=256, num_attention_heads=4,
+        num_key_value_heads=2, head_dim=64, max_position_embeddings=16384, sliding_window=rng.choice([128, 513]),
+        rope_parameters={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
+                         "rope_theta": 1e6})
+    check_family(config, family, seed=seed)
+    model = model_rope(config)
+    assert {layer.attention for layer in model.layers if not layer.rotary} <= {"full_attention"}
+    assert not all(layer.rotary for layer in model.layers)
 
 
 def test_deepseek_v4_published_layers():
