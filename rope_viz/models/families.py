@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from .._checks import check_positive
 from ..scaling import MAX_CONTEXT
-from .config import MAX_HEAD_DIM, MAX_LAYERS, Reader, _check_rope_dict, checked_kinds, per_layer_list
+from .config import (MAX_HEAD_DIM, MAX_LAYERS, Reader, _check_rope_dict, _rope_parameters, checked_kinds,
+                     per_layer_list)
 
 # Families with no rotary embedding at all (absolute, relative-bias or ALiBi positions)
 NO_ROPE_MODEL_TYPES = frozenset({"bert", "roberta", "xlm-roberta", "distilbert", "albert", "electra", "gpt2",
@@ -319,6 +320,28 @@ def _flint_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
             for i in range(layers)]
 
 
+# ----------------------------------------------------------------------------- HunYuan
+
+def _hunyuan_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
+    """HunYuan's one RoPE dict: its files' rope_type "dynamic" with a non-zero alpha is a fixed NTK base
+    (transformers' "ntk_alpha": base * alpha^(d/(d-2)) over head_dim, attention factor 1, the same formula
+    as the static "ntk" with factor alpha); without alpha it stays dynamic NTK."""
+    dicts, where = _rope_parameters(r, FAMILIES["hunyuan_v1_dense"], kinds)
+    for params in dicts.values():
+        if params.get("rope_type", params.get("type")) == "dynamic" and params.get("alpha"):
+            if r.get("head_dim") is None:
+                raise ValueError(f"{r.name('head_dim')} is required with {where}['alpha'] (its NTK-alpha base reads "
+                                 "head_dim)")
+            if "factor" not in params:  # transformers' validation of "dynamic" still asks for it
+                raise ValueError(f"{where}['factor'] is required for rope_type 'dynamic' (transformers refuses the "
+                                 "config without it, alpha or not)")
+            alpha = check_positive(params["alpha"], f"{where}['alpha']")
+            for key in ("type", "factor", "alpha"):
+                params.pop(key, None)
+            params.update(rope_type="ntk", factor=alpha)
+    return dicts, {kind: where for kind in dicts}
+
+
 # ----------------------------------------------------------------------------- the registry
 
 @dataclass(frozen=True)
@@ -466,6 +489,10 @@ FAMILIES: dict[str, Family] = {
     "kimi_linear": Family(_m("kimi_linear"), rotary=False, mla=True, pattern=_kimi_linear_pattern,
                           defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "num_hidden_layers": 27,
                                     "max_position_embeddings": 1048576}),
+    "hunyuan_v1_dense": Family(_m("hunyuan_v1_dense"), partial="ignore", rope_reader=_hunyuan_rope,
+                               defaults={"max_position_embeddings": 2048}),
+    "hunyuan_v1_moe": Family(_m("hunyuan_v1_moe"), partial="ignore", rope_reader=_hunyuan_rope,
+                             defaults={"max_position_embeddings": 2048}),
     "exaone_moe": Family(_m("exaone_moe"), rope_on_sliding_only="when_windowed",
                          pattern=_every_nth_full("sliding_window_pattern", 4, "sliding_attention"),
                          defaults={"num_hidden_layers": 32, "sliding_window": 4096, "max_position_embeddings": 2048}),

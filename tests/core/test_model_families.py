@@ -247,7 +247,8 @@ class GlobalNoPE(SingleRotary):
 
 REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": KimiLinear, "nemotron_h": NemotronH,
               "mimo_v2_flash": MiMoV2Flash, "glm_moe_dsa": SingleRotary, "minimax_m2": SingleRotary,
-              "exaone_moe": GlobalNoPE, "kolibri1": GlobalNoPE, "flint": GlobalNoPE}
+              "exaone_moe": GlobalNoPE, "kolibri1": GlobalNoPE, "flint": GlobalNoPE, "hunyuan_v1_dense": SingleRotary,
+              "hunyuan_v1_moe": SingleRotary}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -503,6 +504,24 @@ def test_global_nope_families_match_transformers(family, seed):
     model = model_rope(config)
     assert {layer.attention for layer in model.layers if not layer.rotary} <= {"full_attention"}
     assert not all(layer.rotary for layer in model.layers)
+
+
+@pytest.mark.parametrize("scaling", [None, {"type": "dynamic", "alpha": 1000.0, "factor": 1.0},
+                                     {"type": "dynamic", "factor": 2.0}, {"rope_type": "dynamic", "alpha": 50.0}])
+@pytest.mark.parametrize("family", ["hunyuan_v1_dense", "hunyuan_v1_moe"])
+def test_hunyuan_ntk_alpha_matches_transformers(family, scaling):
+    config = dict(model_type=family, num_hidden_layers=2, hidden_size=256, num_attention_heads=4, num_key_value_heads=2,
+                  head_dim=64, max_position_embeddings=32768, rope_theta=1e4, rope_scaling=scaling)
+    if scaling and "factor" not in scaling:  # transformers refuses "dynamic" without a factor, alpha or not
+        with pytest.raises(KeyError, match="factor"):
+            AutoConfig.for_model(family, **{key: value for key, value in config.items() if key != "model_type"})
+        with pytest.raises(ValueError, match="factor"):
+            model_rope(config)
+        return
+    check_family(config, family)
+    layer = model_rope(config).layers[0]
+    if scaling and scaling.get("alpha"):  # a fixed base: the frequencies do not move with the length
+        assert layer.rope_type == "ntk" and torch.equal(layer.inv_freq(seq_len=100000)[0], layer.inv_freq()[0])
 
 
 def test_deepseek_v4_published_layers():
