@@ -59,11 +59,30 @@ BUG_CLASSES = {bug.name: bug for bug in (
 LOW_DTYPES = {"bfloat16": torch.bfloat16, "float16": torch.float16}
 
 
+# how each variant of a bug is said (the page says them in the visitor's language from its own text)
+VARIANTS = {
+    "rotated_like": "rotated like layer {layer}", "rotated_default": "rotated with base 10000",
+    "not_rotated": "not rotated", "interleaved": "interleaved", "half": "half", "from_end": "from the end",
+    "from_start": "from the start", "whole_head": "whole head", "base": "base {base}", "scaling": "scaling {scaling}",
+    "missing": "missing", "twice": "applied twice", "shift": "{shift}", "positions": "positions in {dtype}",
+    "frequencies": "frequencies in {dtype}", "angles": "angles in {dtype}", "tables": "cos/sin in {dtype}",
+    "clamped": "clamped at {length}", "wrapped": "wrapped at {length}", "blocked": "blocked",
+    "time_only": "time axis only", "partial": "read as partial",
+}
+
+
 @dataclass(frozen=True)
 class Candidate:
+    """One variant of a bug: `variant` (a VARIANTS key) with its `values`, and the buggy rotation."""
+
     bug: str
-    detail: str
+    variant: str
+    values: dict
     rotate: Callable
+
+    @property
+    def detail(self) -> str:
+        return VARIANTS[self.variant].format(**self.values)
 
 
 def _rounded(values: torch.Tensor, dtype) -> torch.Tensor:
@@ -115,31 +134,31 @@ def candidates(probe: Probe, probe_set: ProbeSet) -> list[Candidate]:
     model_layers = [kind.layer for kind in probe.kinds]
     out: list[Candidate] = []
 
-    def add(bug: str, detail: str, rotate: Callable | None):
+    def add(bug: str, variant: str, rotate: Callable | None, **values):
         if rotate is not None:
-            out.append(Candidate(bug, detail, rotate))
+            out.append(Candidate(bug, variant, values, rotate))
 
     if not layer.rotary:
         for other in model_layers:
             if other.rotary and other.head_dim == layer.head_dim:
-                add("nope", f"rotated like layer {other.index}", other.rotate)
+                add("nope", "rotated_like", other.rotate, layer=other.index)
         if not any(other.rotary for other in model_layers):
-            add("nope", "rotated with base 10000", _variant(layer, rotary=True, rope_type="default", base=10000.0,
+            add("nope", "rotated_default", _variant(layer, rotary=True, rope_type="default", base=10000.0,
                                                              rotary_dim=layer.head_dim, rope_scaling=None))
         return out
     tables = measure(layer, int(probe_set.positions.max()))
     start, width = span(layer)
-    add("nope", "not rotated", lambda x, positions: x)
+    add("nope", "not_rotated", lambda x, positions: x)
     if width >= 4:
         add("layout", "interleaved" if layer.layout == "half" else "half",
             _variant(layer, layout="interleaved" if layer.layout == "half" else "half"))
     if width < layer.head_dim:
-        add("rotated_dims", "from the end" if start == 0 else "from the start",
+        add("rotated_dims", "from_end" if start == 0 else "from_start",
             _variant(layer, rotated_from=layer.head_dim - width if start == 0 else 0))
         if layer.rope_type != "proportional":
-            add("rotated_dims", "whole head", _variant(layer, rotary_dim=layer.head_dim, rotated_from=0))
+            add("rotated_dims", "whole_head", _variant(layer, rotary_dim=layer.head_dim, rotated_from=0))
     for base in sorted(({other.base for other in model_layers if other.rotary} | {10000.0}) - {layer.base}):
-        add("base", f"base {base:,.0f}", _variant(layer, base=base))
+        add("base", "base", _variant(layer, base=base), base=f"{base:,.0f}")
     scalings = {}
     for other in model_layers:
         if other.rotary and other.rope_scaling != layer.rope_scaling:
@@ -148,37 +167,38 @@ def candidates(probe: Probe, probe_set: ProbeSet) -> list[Candidate]:
         scalings.setdefault("None", None)
     for scaling in scalings.values():
         name = "none" if scaling is None else scaling.get("rope_type", "?")
-        add("scaling", f"scaling {name}", _variant(layer, rope_scaling=scaling))
+        add("scaling", "scaling", _variant(layer, rope_scaling=scaling), scaling=name)
     if abs(tables.factor - 1.0) > 1e-6:
         add("attention_factor", "missing", _scaled(layer.rotate, layer, 1.0 / tables.factor))
-        add("attention_factor", "applied twice", _scaled(layer.rotate, layer, tables.factor))
-    add("position_offset", "+1", _by_positions(layer, tables, lambda ids: ids + 1))
-    add("position_offset", "-1", _by_positions(layer, tables, lambda ids: ids - 1))
+        add("attention_factor", "twice", _scaled(layer.rotate, layer, tables.factor))
+    add("position_offset", "shift", _by_positions(layer, tables, lambda ids: ids + 1), shift="+1")
+    add("position_offset", "shift", _by_positions(layer, tables, lambda ids: ids - 1), shift="-1")
     for name, dtype in LOW_DTYPES.items():
-        add("low_precision", f"positions in {name}",
-            _by_positions(layer, tables, lambda ids, d=dtype: _rounded(ids, d)))
-        add("low_precision", f"frequencies in {name}", _by_angles(
-            layer, tables, lambda ids, d=dtype: Tables(_rounded(tables.omega, d), tables.axis, 1.0).theta(ids)))
-        add("low_precision", f"angles in {name}", _by_angles(
-            layer, tables, lambda ids, d=dtype: _rounded(tables.theta(ids), d)))
+        add("low_precision", "positions", _by_positions(layer, tables, lambda ids, d=dtype: _rounded(ids, d)),
+            dtype=name)
+        add("low_precision", "frequencies", _by_angles(
+            layer, tables, lambda ids, d=dtype: Tables(_rounded(tables.omega, d), tables.axis, 1.0).theta(ids)),
+            dtype=name)
+        add("low_precision", "angles", _by_angles(
+            layer, tables, lambda ids, d=dtype: _rounded(tables.theta(ids), d)), dtype=name)
 
         def tables_low(x, positions, d=dtype):
             theta = tables.theta(positions)
             return turn(layer, x, _rounded(theta.cos(), d), _rounded(theta.sin(), d), tables.factor)
-        add("low_precision", f"cos/sin in {name}", tables_low)
+        add("low_precision", "tables", tables_low, dtype=name)
     largest = int(probe_set.positions.max())
     for length in sorted({original_context(layer), layer.max_position_embeddings} - {None}):
         if length <= largest:
-            add("cache_length", f"clamped at {length:,}",
-                _by_positions(layer, tables, lambda ids, n=length: ids.clamp(max=n - 1)))
-            add("cache_length", f"wrapped at {length:,}",
-                _by_positions(layer, tables, lambda ids, n=length: ids % n))
+            add("cache_length", "clamped", _by_positions(layer, tables, lambda ids, n=length: ids.clamp(max=n - 1)),
+                length=f"{length:,}")
+            add("cache_length", "wrapped", _by_positions(layer, tables, lambda ids, n=length: ids % n),
+                length=f"{length:,}")
     if layer.mrope_section is not None:
         add("mrope_sections", "blocked" if layer.mrope_interleaved else "interleaved",
             _variant(layer, mrope_interleaved=not layer.mrope_interleaved))
-        add("mrope_sections", "time axis only", _by_positions(layer, tables, lambda ids: ids[0]))
+        add("mrope_sections", "time_only", _by_positions(layer, tables, lambda ids: ids[0]))
     if layer.rope_type == "proportional":
-        add("proportional", "read as partial", _variant(layer, rope_type="default", rope_scaling=None))
+        add("proportional", "partial", _variant(layer, rope_type="default", rope_scaling=None))
     return out
 
 

@@ -50,7 +50,8 @@ class Verdict:
     none does); detail: which variant; roles: where it shows ("query", "key"); first_pair / first_position:
     where the error first passes the tolerance; profile: the answer's error against the reference;
     bug_profile: the matched bug's own deviation from the reference; residual: the answer's distance from
-    the matched bug over its distance from the reference."""
+    the matched bug over its distance from the reference; variant, values: the detail as a key of
+    bugs.VARIANTS and its values."""
 
     kind: int
     layers: tuple
@@ -65,10 +66,13 @@ class Verdict:
     profile: Profile
     bug_profile: Profile | None = None
     residual: float | None = None
+    variant: str | None = None
+    values: dict | None = None
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "layers": list(self.layers), "rope": describe(self.layer), "ok": self.ok,
-                "max_error": self.max_error, "bug": self.bug, "detail": self.detail, "roles": list(self.roles),
+                "max_error": self.max_error, "bug": self.bug, "detail": self.detail, "variant": self.variant,
+                "values": self.values, "roles": list(self.roles),
                 "first_pair": self.first_pair, "first_position": self.first_position,
                 "profile": self.profile.to_dict(),
                 "bug_profile": None if self.bug_profile is None else self.bug_profile.to_dict(),
@@ -185,12 +189,12 @@ def _judge_kind(probe: Probe, kind, indices: list[int], answers: dict) -> Verdic
     first_position = int(rows[(exceed > 1).any(dim=-1)].min())
     for i, s in zip(indices, sets):
         for c in candidates(probe, s):
-            cands.setdefault((c.bug, c.detail), {})[i] = c.rotate
+            cands.setdefault((c.bug, c.detail), (c, {}))[1][i] = c.rotate
     best = {}
     for role in failing:
         r = by_role[role]
         scale = _rms(r["diff"])
-        for key, rotates in cands.items():
+        for key, (_, rotates) in cands.items():
             out = torch.cat([rotates[i](x, s.positions) if i in rotates else layer.rotate(x, s.positions)
                              for i, x, s in zip(indices, r["xs"], sets)])
             diff = _diff(r["answer"], out)
@@ -208,7 +212,9 @@ def _judge_kind(probe: Probe, kind, indices: list[int], answers: dict) -> Verdic
     key = found[0]
     roles = tuple(role for role in failing if best[role][1][0] == key[0])
     deviation = torch.maximum(*[best[role][2] for role in roles]) if len(roles) > 1 else best[roles[0]][2]
-    return Verdict(bug=key[0], detail=key[1], roles=roles, first_pair=first_pair, first_position=first_position,
+    matched = cands[key][0]
+    return Verdict(bug=key[0], detail=key[1], variant=matched.variant, values=matched.values, roles=roles,
+                   first_pair=first_pair, first_position=first_position,
                    bug_profile=_profile(layer, deviation, rows), residual=max(best[role][0][1] for role in roles),
                    **base)
 
