@@ -10,11 +10,11 @@ The files are safetensors, read only through the `safetensors` package (the [toy
 file is read or written. `python -m rope_viz.conformance probe|verify` is the command line.
 """
 
-from .bugs import BUG_CLASSES, BugClass, applicable, candidates, planted
+from .bugs import BUG_CLASSES, BugClass, applicable, candidates, planted, reference
 from .files import MAX_FILE_BYTES, answers_bytes, probe_bytes, read_answers, verify_file, write_probe
 from .probe import ROLES, Kind, Probe, ProbeSet, kinds, load_model, make_probe
 from .verify import Profile, Report, Verdict, judge, verify
 
 __all__ = ["BUG_CLASSES", "BugClass", "Kind", "MAX_FILE_BYTES", "Probe", "ProbeSet", "Profile", "ROLES", "Report",
            "Verdict", "answers_bytes", "applicable", "candidates", "judge", "kinds", "load_model", "make_probe",
-           "planted", "probe_bytes", "read_answers", "verify", "verify_file", "write_probe"]
+           "planted", "probe_bytes", "read_answers", "reference", "verify", "verify_file", "write_probe"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import torch
 
 from ..kernels import rope_eager
-from .probe import Probe, ProbeSet, Tables, measure, original_context, span
+from .probe import Probe, ProbeSet, Tables, make_probe, measure, original_context, span
 
 
 @dataclass(frozen=True)
@@ -204,7 +204,6 @@ def candidates(probe: Probe, probe_set: ProbeSet) -> list[Candidate]:
 
 def applicable(config) -> dict[str, tuple[int, ...]]:
     """Bug class -> the kinds (indices) of `config` where it can occur."""
-    from .probe import make_probe
     probe = make_probe(config)
     found: dict[str, set] = {}
     for probe_set in probe.sets:
@@ -213,10 +212,18 @@ def applicable(config) -> dict[str, tuple[int, ...]]:
     return {bug: tuple(sorted(found[bug])) for bug in BUG_CLASSES if bug in found}
 
 
+def reference(config) -> Callable:
+    """The reference implementation fn(x, positions, layer): LayerRoPE.rotate of that layer."""
+    layers = make_probe(config).model.layers
+
+    def fn(x, positions, layer):
+        return layers[layer].rotate(x, positions)
+    return fn
+
+
 def planted(config, bug: str, *, only: str | None = None) -> Callable:
     """A reference implementation fn(x, positions, layer, role=...) with `bug` planted into the first kind of
     layer where it can occur (its first variant), in both roles or `only` in one ("query" or "key")."""
-    from .probe import make_probe
     if bug not in BUG_CLASSES:
         raise ValueError(f"bug must be one of {', '.join(map(repr, BUG_CLASSES))}, got {bug!r}")
     probe = make_probe(config)

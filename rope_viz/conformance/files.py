@@ -53,7 +53,7 @@ def metadata(probe: Probe) -> dict[str, str]:
 
 def probe_bytes(config) -> bytes:
     """The probe file of `config` (a preset name, a config dict or its JSON text) as bytes."""
-    probe = config if isinstance(config, Probe) else make_probe(config)
+    probe = make_probe(config)
     return _safetensors().save(probe_tensors(probe), metadata=metadata(probe))
 
 
@@ -151,5 +151,5 @@ def read_answers(data, probe: Probe) -> dict:
 
 def verify_file(config, answers) -> Report:
     """The report on an answers file (bytes or a path) for the probe of `config`."""
-    probe = config if isinstance(config, Probe) else make_probe(config)
+    probe = make_probe(config)
     return judge(probe, read_answers(answers, probe))

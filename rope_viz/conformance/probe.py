@@ -184,7 +184,10 @@ def _ids(layer, rows: torch.Tensor) -> torch.Tensor:
 
 
 def make_probe(config) -> Probe:
-    """The probe of a model (preset name, config dict or JSON text): its kinds and probe sets."""
+    """The probe of a model (preset name, config dict or JSON text; a Probe is returned as it is): its kinds
+    and probe sets."""
+    if isinstance(config, Probe):
+        return config
     model = load_model(config)
     groups = kinds(model)
     sets = []
