@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+import torch
 from transformers import AutoConfig
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
@@ -26,6 +27,15 @@ QWEN3_VL = {"model_type": "qwen3_vl", "text_config": {
     "model_type": "qwen3_vl_text", "num_hidden_layers": 4, "head_dim": 128, "hidden_size": 512,
     "num_attention_heads": 4, "max_position_embeddings": 262144, "rope_theta": 5e6,
     "rope_scaling": {"rope_type": "default", "mrope_section": [24, 20, 20], "mrope_interleaved": True}}}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    """The probe's tensors are small: one torch thread is several times faster on a shared machine."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
 
 
 def hf_frequencies(name: str) -> tuple[np.ndarray, float]:
