@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 
-from rope_viz import conformance
+from rope_viz import conformance, model_rope
 from rope_viz.conformance.verify import layer_ranges
 
 from .phrases import Phrase, phrase
@@ -23,7 +23,7 @@ def choose(name: str, config_text: str) -> dict:
     "refused": the core's reason a paste was refused, or None}."""
     if config_text.strip():
         try:
-            conformance.load_model(config_text)
+            model_rope(config_text)  # a paste is config.json text, never a preset's name
             return {"config": config_text, "refused": None}
         except ValueError as err:
             return {"config": name, "refused": str(err)}
