@@ -238,10 +238,9 @@ def planted(config, bug: str, *, only: str | None = None) -> Callable:
         segment_of.setdefault(s.kind, []).append(s)
 
     def fn(x, positions, layer, role=None):
-        role_now = role
         x64 = torch.as_tensor(x).to(torch.float64)
         kind = next(k.index for k in probe.kinds if layer in k.layers)
-        if kind == target and only in (None, role_now):
+        if kind == target and only in (None, role):
             seg = next((s for s in segment_of[kind] if s.positions.shape == positions.shape
                         and torch.equal(s.positions, positions)), None)
             candidate = by_set.get((kind, seg.segment if seg else "all"))
