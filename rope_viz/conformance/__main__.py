@@ -16,10 +16,13 @@ from .probe import load_model
 
 
 def _config(value: str):
+    """A config.json path's text, else the value itself (a preset name)."""
+    if not value.endswith(".json"):
+        return value
     path = Path(value)
-    if value.endswith(".json") and path.is_file():
-        return path.read_text(encoding="utf-8")
-    return value
+    if not path.is_file():
+        raise ValueError(f"config {value!r} ends in .json but is not a file")
+    return path.read_text(encoding="utf-8")
 
 
 def main(argv=None) -> int:
