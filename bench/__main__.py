@@ -1,5 +1,5 @@
-"""`python -m bench [core] [pages] [browser] [layout]`: run the benchmark sections (all of them by default),
-print their tables and write bench-results/<section>.json. Exits with 1 when a target is missed."""
+"""`python -m bench [core] [pages] [browser] [layout] [conformance]`: run the benchmark sections (all of them by
+default), print their tables and write bench-results/<section>.json. Exits with 1 when a target is missed."""
 
 from __future__ import annotations
 
@@ -35,7 +35,13 @@ def _layout(args):
     return layout.run(save_shots=args.save_shots, only=args.only)
 
 
-SECTIONS = {"core": _core, "pages": _pages, "browser": _browser, "layout": _layout}
+def _conformance(args):
+    from bench import conformance
+
+    return conformance.run(rounds=min(args.rounds, 3))
+
+
+SECTIONS = {"core": _core, "pages": _pages, "browser": _browser, "layout": _layout, "conformance": _conformance}
 
 
 def main(argv=None) -> int:

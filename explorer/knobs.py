@@ -8,6 +8,7 @@ knob (a pair index below d/2) is declared at its widest and narrowed by the page
 from __future__ import annotations
 
 from rope_viz.attention import FEATURE_MAPS
+from rope_viz.conformance.bugs import BUG_CLASSES
 from rope_viz.axial import AXIAL_FREQUENCIES
 from rope_viz.models import model_presets as _model_presets
 from rope_viz.mrope import TEXT_RESUME_RULES
@@ -145,6 +146,13 @@ PAGE_KNOBS = {
              label="model", help="model_help", menu=True, heaviest="meta-llama/Llama-4-Scout-17B-16E-Instruct"),
         _own("model_anatomy", TextKnob, "config", "", max_length=16384),
         _own("model_anatomy", NumberChoiceKnob, "context", 131072.0, CONTEXT_LENGTHS),
+    ),
+    "conformance": _declare(
+        _own("conformance", ChoiceKnob, "model", "google/gemma-3-1b-it", ANATOMY_PRESETS, menu=True,
+             heaviest="meta-llama/Llama-4-Scout-17B-16E-Instruct"),
+        _own("conformance", TextKnob, "config", "", max_length=16384),
+        _own("conformance", ChoiceKnob, "demo", "base", ("none",) + tuple(BUG_CLASSES), menu=True,
+             heaviest="low_precision"),
     ),
     "precision": _declare(
         head_dim(default=128, lo=4), BASE,  # d >= 4: the page follows pair 1, the fastest pair float32 rounds

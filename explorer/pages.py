@@ -18,6 +18,7 @@ PAGES = (
     ("linear", "linear-attention", "➗"),
     ("long_context", "long-context", "📏"),
     ("model_anatomy", "model-anatomy", "🧬"),
+    ("conformance", "check-implementation", "✅"),
     ("precision", "precision", "🎯"),
     ("images", "images-and-video", "🖼️"),
     ("biases", "distance-biases", "📐"),

@@ -1,0 +1,57 @@
+"""python -m rope_viz.conformance probe CONFIG -o probe.safetensors
+python -m rope_viz.conformance verify CONFIG answers.safetensors [--json report.json]
+
+CONFIG: a preset name (rope_viz.model_presets()) or a config.json path. verify prints one row per kind of
+layer and exits 0 when every kind passes, 1 when one fails, 2 when an argument or file is refused."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .files import verify_file, write_probe
+from .probe import load_model
+
+
+def _config(value: str):
+    """A config.json path's text, else the value itself (a preset name)."""
+    if not value.endswith(".json"):
+        return value
+    path = Path(value)
+    if not path.is_file():
+        raise ValueError(f"config {value!r} ends in .json but is not a file")
+    return path.read_text(encoding="utf-8")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rope_viz.conformance", description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    probe = commands.add_parser("probe", help="write the probe file of a model")
+    probe.add_argument("config", help="a preset name or a config.json path")
+    probe.add_argument("-o", "--output", default="probe.safetensors")
+    verify = commands.add_parser("verify", help="judge an answers file")
+    verify.add_argument("config", help="a preset name or a config.json path")
+    verify.add_argument("answers", help="the answers file (safetensors)")
+    verify.add_argument("--json", help="also write the report as JSON here")
+    args = parser.parse_args(argv)
+    try:
+        model = load_model(_config(args.config))
+        if args.command == "probe":
+            path = write_probe(model, args.output)
+            print(f"wrote {path} ({path.stat().st_size:,} bytes) for {model.name}")
+            return 0
+        report = verify_file(model, args.answers)
+    except (ValueError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(f"{report.model}: {'pass' if report.ok else 'FAIL'}")
+    print(report.table())
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.to_dict(), indent=1), encoding="utf-8")
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
