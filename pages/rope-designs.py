@@ -42,6 +42,8 @@ if (across := trained_view.alibi_across(data, two_layer, factor, "designs.alibi_
 
 # what the seed-0 models do: evaluated once with the results (python -m rope_viz.toy evaluate4), read here
 evaluated = view.evaluations_stamp(folder)
+if (notice := view.evaluations_notice(folder, stamp, evaluated)) is not None:
+    st.info(say(notice))
 section("designs.frequency")
 use = panels.frequency_use(folder, evaluated, task)
 if use["models"]:

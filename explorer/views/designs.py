@@ -156,6 +156,21 @@ def _evaluated(folder: str, stamp: float | None, task: str) -> dict | None:
         return None
 
 
+def evaluations_notice(folder: str, stamp: float | None, evaluated: float | None) -> Phrase | None:
+    """What the page says when the evaluations are missing or were made from another grid than the folder's
+    (their recorded grid creation time differs); None when they belong to the grid."""
+    doc = _doc(folder, stamp)
+    try:
+        found = None if evaluated is None else evaluations.load_evaluations(evaluations_path(folder))
+    except ValueError:
+        found = None
+    if found is None:
+        return phrase("designs.no_evaluations")
+    if doc is not None and found.get("grid_created") != doc["created"]:
+        return phrase("designs.stale_evaluations", made=found.get("created", "?"), grid=doc["created"])
+    return None
+
+
 def frequency_use(folder: str, stamp: float | None, task: str) -> dict:
     """For each of FREQUENCY_MODELS the evaluations hold: "size", the mean query norm times the mean key norm of
     each pair (float32 (layers * heads, pairs), rows "L1 H1", ...), its fastest and slowest quarter's shares,

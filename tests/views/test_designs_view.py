@@ -179,6 +179,19 @@ def test_shipped_evaluations_belong_to_the_shipped_grid():
         assert sorted(found["mixup"]) == sorted(repr(f) for f in toy.GRID4_EVAL_FACTORS if f > 1)
 
 
+def test_missing_or_stale_evaluations_are_said(tmp_path, stamp, evaluated):
+    assert view.evaluations_notice(FOLDER, stamp, evaluated) is None  # the shipped ones belong to the grid
+    (tmp_path / toy.GRID4_FILE).write_text(view.grid_path(FOLDER).read_text())
+    folder = str(tmp_path)
+    assert view.evaluations_notice(folder, view.grid_stamp(folder), None).key == "designs.no_evaluations"
+    assert view.frequency_use(folder, None, "recall")["models"] == {}
+    assert view.removal(folder, None, "recall", 8.0) is None
+    doc = evaluations.load_evaluations(view.evaluations_path(FOLDER))
+    evaluations.save_evaluations({**doc, "grid_created": "2020-01-01T00:00:00+00:00"}, view.evaluations_path(folder))
+    said = view.evaluations_notice(folder, view.grid_stamp(folder), view.evaluations_stamp(folder))
+    assert said.key == "designs.stale_evaluations" and said.args["grid"] == doc["grid_created"]
+
+
 @pytest.mark.parametrize("task", toy.TASK_NAMES)
 def test_the_intact_model_scores_what_the_grid_recorded_for_seed_0(evaluated, task):
     """The removal section's "RoPE as trained" is the grid's own seed-0 evaluation, at every factor."""
