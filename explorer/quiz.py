@@ -24,11 +24,14 @@ import streamlit as st
 from rope_viz import alibi_slopes, angles, decay_bound, spacing, wavelengths
 from rope_viz.axial import patch_grid
 from rope_viz.complex2d import complex_multiply, from_polar, to_polar
+from rope_viz.toy import TrainConfig
+from rope_viz.toy.runner import GRID4_ARCH
 
 from .session import t
 from .text import STRINGS
 
 OPTIONS = 4  # choices shown for a question with numbers
+GRID4_DIM, GRID4_BASE = GRID4_ARCH["d_model"] // GRID4_ARCH["n_heads"], TrainConfig().base  # the designs page's models
 FALLBACKS = (math.pi, 2 * math.pi, 0.5, 2.0, 10.0)  # wrong choices of last resort, when the knobs make the others equal
 
 
@@ -143,6 +146,17 @@ def alibi_first_slope(heads: int, **_) -> Numbers:
                    (2 ** (-8 / heads), *slopes[1:2], slopes[-1], 1 / heads, 2 ** -8, 1 / 2 ** heads), "{:.4g}")
 
 
+def full_turns(dim: int = GRID4_DIM, base: float = GRID4_BASE, train_len: int = GRID4_ARCH["train_len"],
+               **_) -> Numbers:
+    """How many pairs of a head complete a full turn within the training length: wavelength ≤ train_len − 1
+    (the page passes its shipped four-layer models' d, base and training length; the grid's by default)."""
+    waves = wavelengths(dim, base).tolist()
+    turned = sum(w <= train_len - 1 for w in waves)
+    return Numbers({"dim": dim, "base": f"{base:,.0f}", "n": train_len, "pairs": len(waves)}, turned,
+                   (len(waves) // 4, turned + 1, len(waves), turned - 1, sum(w <= 2 * train_len for w in waves)),
+                   "{:,.0f}")
+
+
 QUESTIONS: dict[str, tuple[Question, ...]] = {
     "complex_plane": (Question("times_i"), Question("product_length", product_length), Question("conjugate")),
     "rotations": (Question("fastest"), Question("full_turn", full_turn), Question("length")),
@@ -158,6 +172,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "images": (Question("raster_rows", raster_rows), Question("axial_shift")),
     "biases": (Question("alibi_first_slope", alibi_first_slope), Question("shift_both")),
     "trained": (Question("inference_scaling"), Question("nope_order")),
+    "designs": (Question("full_turns", full_turns), Question("quarter"), Question("layout")),
 }
 
 

@@ -9,6 +9,7 @@ from explorer import training
 from explorer.layout import bullets, knob_row, metric_row, say, section, sentences, table
 from explorer.panels import designs as panels
 from explorer.views import designs as view
+from explorer.views import trained as trained_view
 
 ui.enter()
 PAGE = "designs"
@@ -35,20 +36,32 @@ section("designs.questions")
 table(view.scheme_table(data, factor), index="designs.scheme_column")
 for answer in view.answers(data, factor, task):
     sentences([answer["question"], answer["verdict"], answer["paper"]])
+two_layer = panels.two_layer_curves(folder, trained_view.grid_stamp(folder), task)
+if (across := trained_view.alibi_across(data, two_layer, factor, "designs.alibi_across")) is not None:
+    st.markdown(say(across))
 
+# what the seed-0 models do: evaluated once with the results (python -m rope_viz.toy evaluate4), read here
+evaluated = view.evaluations_stamp(folder)
+if (notice := view.evaluations_notice(folder, stamp, evaluated)) is not None:
+    st.info(say(notice))
 section("designs.frequency")
-with st.spinner(ui.t("trained.computing")):
-    use = panels.frequency_use(folder, stamp, task)
+use = panels.frequency_use(folder, evaluated, task)
 if use["models"]:
-    ui.chart(panels.norms(folder, stamp, task), key="norms")
+    ui.chart(panels.norms(folder, evaluated, task), key="norms")
     bullets(view.frequency_reading(use))
+    if (alike := view.norms_alike(use)) is not None:
+        st.markdown(say(alike))
 
 section("designs.removal")
-if (removed := panels.removal(folder, stamp, task, factor)) is not None:
+if (removed := panels.removal(folder, evaluated, task, factor)) is not None:
     metric_row(view.removal_metrics(removed))
-    st.markdown(say(view.removal_reading(removed)))
+    st.markdown(say(view.removal_reading(removed, data)))
 
 section("designs.mixup")
-if (mixed := panels.layout_mixup(folder, stamp, task, factor)) is not None:
-    ui.chart(panels.mixup(folder, stamp, task, factor), key="mixup")
+if (mixed := panels.layout_mixup(folder, evaluated, task, factor)) is not None:
+    ui.chart(panels.mixup(folder, evaluated, task, factor), key="mixup")
+    st.caption(say(view.mixup_scored(mixed, task)))
     st.markdown(say(view.mixup_reading(mixed)))
+
+facts = data["facts"]
+ui.questions(PAGE, dim=facts["dim"], base=facts["base"], train_len=data["train_len"])

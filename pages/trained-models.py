@@ -7,6 +7,8 @@ import explorer as ui
 from explorer import live_run, training
 from explorer.figures import band_lines, grouped_bars, heatmap
 from explorer.layout import bullets, caption, knob_row, metric_row, named, paragraphs, say
+from explorer.panels import designs as designs_panels
+from explorer.views import designs as designs_view
 from explorer.views import trained as view
 
 ui.enter()
@@ -49,6 +51,9 @@ if found is not None:
     st.caption(say(found["caption"]))
     paragraphs(found["paragraphs"])
     bullets(found["claims"])
+    four_layer = designs_panels.grid_curves(folder, designs_view.grid_stamp(folder), task)
+    if (across := view.alibi_across(data, four_layer, factor, "trained.alibi_across")) is not None:
+        st.markdown(say(across))
 elif grid["source"] is not None:
     st.info(ui.t("trained.no_task", task=task_name(task)))
 

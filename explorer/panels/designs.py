@@ -8,8 +8,10 @@ from explorer.figures import band_lines, heatmap_panels, line_chart
 from explorer.layout import named, say
 from explorer.session import t
 from explorer.views import designs as view
+from explorer.views import trained as trained_view
 
 grid_curves = cached(view.grid_curves, max_entries=8)
+two_layer_curves = cached(trained_view.shipped_curves, max_entries=8)  # the Trained models page's grid
 frequency_use = cached(view.frequency_use, max_entries=8)
 removal = cached(view.removal, max_entries=16)
 layout_mixup = cached(view.layout_mixup, max_entries=16)
@@ -42,5 +44,5 @@ def mixup(folder: str, stamp: float | None, task: str, factor: float):
     other = t("designs.mixup_other", layout=t(f"common.layout_{found['other']}"))
     return line_chart(found["positions"], {own: found["own_pooled"], other: found["swapped_pooled"]},
                       title=t("designs.mixup_title", length=found["length"], width=found["width"]),
-                      x_title=t("designs.position_axis"),
+                      x_title=t(f"designs.position_axis_{task}"),
                       y_title=t("designs.accuracy_axis"), dashed=(other,))

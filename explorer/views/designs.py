@@ -1,5 +1,6 @@
 """The designs page's view: why 2025-26 models changed RoPE, answered by the four-layer toy grid
-(results/toy/grid4.json, every scheme x task x seed) and its seed-0 weights.
+(results/toy/grid4.json, every scheme x task x seed) and what its seed-0 models do, evaluated once when the
+results were made (results/toy/grid4_evaluations.json, `python -m rope_viz.toy evaluate4`): the page runs no model.
 
 - accuracy against evaluation length for every scheme (seed mean and min-max band);
 - one answer per design question (NoPE layers, query temperature, local RoPE with global NoPE, the fastest
@@ -9,8 +10,8 @@
   quarter of pairs stopped at inference;
 - the pair-layout mix-up: the RoPE model read with the other layout, accuracy against position.
 
-Pure functions of plain values (the results folder as a string and its file's modification time, so that a
-regrown grid is read again); what the page says comes back as Phrases.
+Pure functions of plain values (the results folder as a string and its files' modification times, so that a
+regrown grid or new evaluations are read again); what the page says comes back as Phrases.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from rope_viz import toy
-from rope_viz.toy import analysis
+from rope_viz.toy import evaluations
 
 from .phrases import Metric, Phrase, metric, phrase
 from .trained import at_factor, compare, curves_from_doc, pct
@@ -35,12 +36,7 @@ QUESTIONS = {
     "quarter": ("p-rope", "partial-rope"),
 }
 AGREES = {"higher": "agrees", "lower": "contradicts", "overlap": "undecided"}
-FREQUENCY_MODELS = ("rope", "p-rope")  # the models whose frequency use is analysed
-SAMPLE_SEQUENCES = 16   # sequences the pair norms and the pair contributions average over
-MAX_OFFSET = 8          # offsets a positional head is looked for at
-POSITIONAL = 0.5        # a head is positional when it puts this much of its weight at one offset
-REMOVED = (0.25, 0.5, 0.75)  # the slowest shares of pairs stopped at inference (0.75: p-RoPE's quarter kept)
-EVAL_SEQUENCES = 128    # sequences of the inference-time evaluations (the grid's own count)
+FREQUENCY_MODELS, POSITIONAL, REMOVED = evaluations.FREQUENCY_MODELS, evaluations.POSITIONAL, evaluations.REMOVED
 EARLY_MARGIN = 0.25     # the swapped model's first answers count as right-then-degrading this far above its mean
 POSITION_BINS = 64      # the layout chart pools positions into at most this many bins
 
@@ -49,12 +45,16 @@ def grid_path(folder: str) -> Path:
     return Path(folder) / toy.GRID4_FILE
 
 
-def grid_stamp(folder: str) -> float | None:
-    """Modification time of the folder's grid4.json (a cache key), None when there is none."""
+def _stamp(path: Path) -> float | None:
     try:
-        return grid_path(folder).stat().st_mtime
+        return path.stat().st_mtime
     except OSError:
         return None
+
+
+def grid_stamp(folder: str) -> float | None:
+    """Modification time of the folder's grid4.json (a cache key), None when there is none."""
+    return _stamp(grid_path(folder))
 
 
 def _doc(folder: str, stamp: float | None) -> dict | None:
@@ -68,12 +68,14 @@ def _doc(folder: str, stamp: float | None) -> dict | None:
 
 def grid_curves(folder: str, stamp: float | None, task: str) -> dict:
     """Accuracy against length of every scheme for `task` (curves_from_doc in SCHEMES order), with the grid's
-    "facts" (runs, wall time, device, command), or no curves and facts None when there is no grid."""
+    "facts" (runs, wall time, device, command; the first run's head width "dim" and RoPE "base"), or no curves
+    and facts None when there is no grid."""
     doc = _doc(folder, stamp)
     if doc is None:
         return {"train_len": None, "steps": None, "curves": [], "facts": None}
+    first = doc["runs"][0]["config"]
     facts = {"runs": len(doc["runs"]), "minutes": float(doc["wall_seconds"]) / 60, "command": doc["command"],
-             "device": doc["device"]}
+             "device": doc["device"], "dim": first["d_model"] // first["n_heads"], "base": float(first["base"])}
     return {**curves_from_doc(doc, task, order=SCHEMES), "facts": facts}
 
 
@@ -134,54 +136,54 @@ def answers(data: dict, factor: float, task: str) -> list[dict]:
     return out
 
 
-# --- what the trained models do with each frequency ----------------------------------------------------------
-def _weights(doc: dict, folder: str, task: str, scheme: str) -> Path | None:
-    for run in doc["runs"]:
-        c = run["config"]
-        if c["task"] == task and c["encoding"] == scheme and run.get("weights"):
-            path = grid_path(folder).parent / run["weights"]
-            return path if path.is_file() else None
+# --- what the trained models do with each frequency (evaluated once: rope_viz.toy.evaluations) ---------------
+def evaluations_path(folder: str) -> Path:
+    return Path(folder) / evaluations.EVALUATIONS_FILE
+
+
+def evaluations_stamp(folder: str) -> float | None:
+    """Modification time of the folder's grid4_evaluations.json (a cache key), None when there is none."""
+    return _stamp(evaluations_path(folder))
+
+
+def _evaluated(folder: str, stamp: float | None, task: str) -> dict | None:
+    """The shipped evaluations of `task` (see rope_viz.toy.evaluations), None when there are none."""
+    if stamp is None:
+        return None
+    try:
+        return evaluations.load_evaluations(evaluations_path(folder))["tasks"].get(task)
+    except ValueError:
+        return None
+
+
+def evaluations_notice(folder: str, stamp: float | None, evaluated: float | None) -> Phrase | None:
+    """What the page says when the evaluations are missing or were made from another grid than the folder's
+    (their recorded grid creation time differs); None when they belong to the grid."""
+    doc = _doc(folder, stamp)
+    try:
+        found = None if evaluated is None else evaluations.load_evaluations(evaluations_path(folder))
+    except ValueError:
+        found = None
+    if found is None:
+        return phrase("designs.no_evaluations")
+    if doc is not None and found.get("grid_created") != doc["created"]:
+        return phrase("designs.stale_evaluations", made=found.get("created", "?"), grid=doc["created"])
     return None
 
 
-def _model(folder: str, stamp: float | None, task: str, scheme: str):
-    doc = _doc(folder, stamp)
-    path = None if doc is None else _weights(doc, folder, task, scheme)
-    return (None, None) if path is None else toy.load_model(path)
-
-
-def quarter_shares(norms: np.ndarray) -> tuple[float, float]:
-    """The fastest and the slowest quarter's shares of the summed pair norms ((..., pairs), pair 0 fastest)."""
-    per_pair = np.asarray(norms, dtype=np.float64).reshape(-1, norms.shape[-1]).sum(axis=0)
-    quarter = max(1, len(per_pair) // 4)
-    total = per_pair.sum()
-    return float(per_pair[:quarter].sum() / total), float(per_pair[-quarter:].sum() / total)
-
-
 def frequency_use(folder: str, stamp: float | None, task: str) -> dict:
-    """For each of FREQUENCY_MODELS with shipped weights: "size", the mean query norm times the mean key norm
-    of each pair (float32 (layers * heads, pairs), rows "L1 H1", ...), its fastest and slowest quarter's
-    shares, the sharpest positional head (offset profile at offsets 0..MAX_OFFSET of one sequence; None when
-    none reaches POSITIONAL) and the fastest quarter's share of that head's margin at its offset."""
+    """For each of FREQUENCY_MODELS the evaluations hold: "size", the mean query norm times the mean key norm of
+    each pair (float32 (layers * heads, pairs), rows "L1 H1", ...), its fastest and slowest quarter's shares,
+    the sharpest positional head (None when none reaches POSITIONAL), the fastest quarter's share of that
+    head's margin at its offset ("lean"), each pair's speed ("speeds", float64) and the training length."""
     out = {"models": {}, "rows": [], "pairs": None}
-    for scheme in FREQUENCY_MODELS:
-        model, config = _model(folder, stamp, task, scheme)
-        if model is None:
-            continue
-        tokens = toy.make_batch(task, SAMPLE_SEQUENCES, config.train_len, seed=0)[0]
-        norms = analysis.pair_norms(model, tokens)
-        size = (norms["q"] * norms["k"]).reshape(-1, norms["q"].shape[-1])
-        fast, slow = quarter_shares(norms["q"] * norms["k"])
-        profile = analysis.offset_profile(toy.attention_maps(model, tokens[0]), MAX_OFFSET)
-        heads = analysis.positional_heads(profile, POSITIONAL)
-        head = heads[0] if heads else None
-        lean = None
-        if head is not None:
-            share = analysis.pair_contributions(model, tokens, head["layer"], head["head"], head["offset"])
-            lean = float(share[:max(1, len(share) // 4)].sum())
-        out["models"][scheme] = {"size": size.astype(np.float32), "fast": fast, "slow": slow, "head": head,
-                                 "lean": lean}
-        out["rows"] = [f"L{layer + 1} H{h + 1}" for layer in range(config.n_layers) for h in range(config.n_heads)]
+    found = _evaluated(folder, stamp, task)
+    for scheme, use in ({} if found is None else found["frequency"]).items():
+        size = np.asarray(use["size"], dtype=np.float32)
+        out["models"][scheme] = {"size": size, "fast": use["fast"], "slow": use["slow"], "head": use["head"],
+                                 "lean": use["lean"], "speeds": np.asarray(use["speeds"], dtype=np.float64),
+                                 "train_len": use["train_len"]}
+        out["rows"] = [f"L{layer + 1} H{h + 1}" for layer in range(use["layers"]) for h in range(use["heads"])]
         out["pairs"] = np.arange(size.shape[-1])
     return out
 
@@ -205,20 +207,35 @@ def frequency_reading(use: dict) -> list[Phrase]:
     return lines
 
 
-def removal(folder: str, stamp: float | None, task: str, factor: float) -> dict | None:
-    """The RoPE model's accuracy at 1x ("short") and at `factor` ("long"), each {share: accuracy} with the
-    slowest `share` of its pairs stopped (analysis.without_low_frequencies; share 0.0: intact) for 0 and
-    every share of REMOVED; None without its weights."""
-    model, config = _model(folder, stamp, task, "rope")
-    if model is None:
+def norms_alike(use: dict) -> Phrase | None:
+    """Why the RoPE and p-RoPE maps look alike (or how far apart they are): the pairs p-RoPE stops, the largest
+    angle RoPE turns them by within the training length, the mean cell difference against the mean cell, and
+    the one cell that sets the shared colour scale. None unless both models are there."""
+    if not all(s in use["models"] for s in FREQUENCY_MODELS):
         return None
-    out = {"factor": factor}
-    for name, f in (("short", 1.0), ("long", factor)):
-        length = int(round(f * config.train_len))
-        out[name] = {share: toy.evaluate(model, task, length, sequences=EVAL_SEQUENCES, rope_freqs=None if not share
-                                         else analysis.without_low_frequencies(model.config, share))["accuracy"]
-                     for share in (0.0, *REMOVED)}
-    return out
+    rope, prope = (use["models"][s] for s in FREQUENCY_MODELS)
+    stopped = np.flatnonzero((prope["speeds"] == 0) & (rope["speeds"] > 0))
+    if not stopped.size:
+        return None
+    angle = float((rope["train_len"] - 1) * rope["speeds"][stopped].max())
+    a, b = rope["size"].astype(np.float64), prope["size"].astype(np.float64)
+    diff = float(np.abs(a - b).mean() / ((a + b) / 2).mean())
+    top = np.unravel_index(int(np.argmax(np.maximum(a, b))), a.shape)
+    return phrase("designs.norms_alike", first=int(stopped[0]), last=int(stopped[-1]), angle=angle,
+                  turn=pct(angle / (2 * np.pi)), n=rope["train_len"], diff=pct(diff),
+                  top=f"{float(max(a[top], b[top])):.0f}", median=f"{float(np.median(np.concatenate((a, b)))):.1f}",
+                  row=use["rows"][top[0]], pair=int(top[1]))
+
+
+def removal(folder: str, stamp: float | None, task: str, factor: float) -> dict | None:
+    """The seed-0 RoPE model's accuracy at 1x ("short") and at `factor` ("long"), each {share: accuracy} with
+    the slowest `share` of its pairs stopped (share 0.0: intact) for 0 and every share of REMOVED; None when
+    the evaluations lack it."""
+    found = _evaluated(folder, stamp, task)
+    if found is None or repr(float(factor)) not in found["removal"]:
+        return None
+    read = lambda f: {float(share): value for share, value in found["removal"][repr(float(f))].items()}  # noqa: E731
+    return {"factor": factor, "short": read(1.0), "long": read(factor)}
 
 
 def removal_metrics(found: dict) -> list[Metric]:
@@ -228,45 +245,51 @@ def removal_metrics(found: dict) -> list[Metric]:
             for share, value in found["long"].items()]
 
 
-def removal_reading(found: dict) -> Phrase:
+def removal_reading(found: dict, data: dict) -> Phrase:
     """Whether stopping all but the fastest quarter (p-RoPE read into a trained RoPE model) helps past the
-    training length, and what it costs within it: Barbero et al.'s argument, tested without retraining."""
+    training length, and what it costs within it: Barbero et al.'s argument, tested without retraining on
+    the seed-0 model, beside the seed mean and band of RoPE there (data: grid_curves)."""
     share = REMOVED[-1]
     gain = found["long"][share] - found["long"][0.0]
     kind = "helps" if gain > 0.05 else "hurts" if gain < -0.05 else "same"
+    band = at_factor(data["curves"], found["factor"]).get(("rope", "none"))
     return phrase(f"designs.removal_{kind}", share=pct(share), factor=found["factor"],
                   intact=pct(found["long"][0.0]), removed=pct(found["long"][share]),
-                  short_intact=pct(found["short"][0.0]), short_removed=pct(found["short"][share]))
+                  short_intact=pct(found["short"][0.0]), short_removed=pct(found["short"][share]),
+                  band=_band(band) if band else "–")
 
 
 def pooled(correct: np.ndarray, total: np.ndarray, bins: int = POSITION_BINS) -> tuple[np.ndarray, np.ndarray]:
     """Accuracy per run of consecutive positions (at most `bins` runs of equal width): (the first position of
-    each run, its answers right over its answers scored), float32, NaN where a run scored nothing."""
+    each run, its answers right over its answers scored), float32, runs that scored nothing left out."""
     width = max(1, -(-len(total) // bins))
     starts = np.arange(0, len(total), width)
     right, scored = np.add.reduceat(correct, starts), np.add.reduceat(total, starts)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        accuracy = np.where(scored > 0, right / np.maximum(scored, 1), np.nan)
-    return starts.astype(np.float32), accuracy.astype(np.float32)
+    kept = scored > 0
+    return starts[kept].astype(np.float32), (right[kept] / scored[kept]).astype(np.float32)
 
 
 def layout_mixup(folder: str, stamp: float | None, task: str, factor: float) -> dict | None:
-    """The RoPE model read with its own pair layout and with the other one, at `factor` times the training
-    length: accuracy against position, pooled over runs of "width" positions for the chart ("positions", and
-    for each reading "<name>_pooled") and position by position (float32, NaN where nothing is scored), and
-    overall; None without weights."""
-    model, config = _model(folder, stamp, task, "rope")
-    if model is None:
+    """The seed-0 RoPE model read with its own pair layout and with the other one, at `factor` times the
+    training length: accuracy against position, pooled over runs of "width" positions for the chart
+    ("positions", and "<name>_pooled" for each reading; runs with no scored answer left out) and position by position
+    (float32, NaN where nothing is scored), overall, and the first position with a scored answer
+    ("first_scored"); None when the evaluations lack it."""
+    found = _evaluated(folder, stamp, task)
+    if found is None or repr(float(factor)) not in found["mixup"]:
         return None
-    length = int(round(factor * config.train_len))
-    other = "half" if config.layout == "interleaved" else "interleaved"
-    out = {"own": config.layout, "other": other, "length": length, "train_len": config.train_len}
+    read = found["mixup"][repr(float(factor))]
+    length = read["length"]
+    out = {key: read[key] for key in ("own", "other", "length", "train_len")}
     out["width"] = max(1, -(-length // POSITION_BINS))  # positions per run of the pooled chart, as pooled
-    for name, m in (("own", model), ("swapped", analysis.with_layout(model, other))):
-        found = analysis.accuracy_by_position(m, task, length, sequences=EVAL_SEQUENCES)
-        out[f"{name}_by_position"] = found["accuracy"].astype(np.float32)
-        out[f"{name}_accuracy"] = float(found["correct"].sum() / max(1, found["total"].sum()))
-        out["positions"], out[f"{name}_pooled"] = pooled(found["correct"], found["total"])
+    for name in ("own", "swapped"):
+        correct, total = (np.asarray(read[f"{name}_{k}"], dtype=np.int64) for k in ("correct", "total"))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[f"{name}_by_position"] = np.where(total > 0, correct / np.maximum(total, 1), np.nan).astype(np.float32)
+        out[f"{name}_accuracy"] = float(correct.sum() / max(1, total.sum()))
+        out["positions"], out[f"{name}_pooled"] = pooled(correct, total)  # both read the same sequences
+    scored = np.flatnonzero(np.asarray(read["own_total"]))
+    out["first_scored"] = int(scored[0]) if scored.size else 0
     return out
 
 
@@ -284,3 +307,9 @@ def mixup_reading(found: dict) -> Phrase:
     return phrase(f"designs.mixup_{kind}", own=pct(found["own_accuracy"]), swapped=pct(found["swapped_accuracy"]),
                   layout=phrase(f"common.layout_{found['own']}"), other=phrase(f"common.layout_{found['other']}"),
                   length=found["length"], early=pct(early), first=min(first, scored.size))
+
+
+def mixup_scored(found: dict, task: str) -> Phrase:
+    """Where the layout chart's lines begin: the first position with a scored answer, of the sequence's length."""
+    return phrase("designs.mixup_scored", task=phrase(f"designs.task_{task}"), first=found["first_scored"],
+                  length=found["length"])

@@ -287,8 +287,9 @@ def _mean_of(encoding: str, at: dict) -> Phrase:
 def findings(data: dict, factor: float) -> dict | None:
     """What the shipped curves of a task (shipped_curves) say at `factor` times the training length, None when
     there are none: the bands' "caption", "paragraphs" (the plain encodings' mean accuracy there and at 1x; those
-    below UNLEARNED even at 1x) and "claims": ALiBi, the best stretch of RoPE and NoPE each against plain RoPE,
-    judged by whether their seed bands overlap (compare)."""
+    below UNLEARNED even at 1x) and "claims": ALiBi, the best and the worst stretch of RoPE and NoPE each against
+    plain RoPE, judged by whether their seed bands overlap (compare); an encoding below UNLEARNED at 1x gets
+    no verdict, only its numbers and why they say little."""
     curves = data["curves"]
     if not curves:
         return None
@@ -303,22 +304,54 @@ def findings(data: dict, factor: float) -> dict | None:
     unlearned = tuple(_enc(e) for e in plain if (e, "none") in base and base[(e, "none")]["mean"] < UNLEARNED)
     if unlearned:
         paragraphs.append(phrase("trained.unlearned", encodings=unlearned))
-    claims = []
     rope = here.get(("rope", "none"))
-    if rope and ("alibi", "none") in here:
-        alibi = here[("alibi", "none")]
-        claims.append(phrase(f"trained.claim_alibi_{compare(alibi, rope)}", factor=factor, alibi=pct(alibi["mean"]),
-                             rope=pct(rope["mean"])))
+    if not rope:
+        return {"caption": caption, "paragraphs": paragraphs, "claims": []}
+
+    def against_rope(encoding: str) -> list[Phrase]:
+        if (encoding, "none") not in here:
+            return []
+        other = here[(encoding, "none")]
+        if (encoding, "none") in base and base[(encoding, "none")]["mean"] < UNLEARNED:  # numbers that mean little
+            return [phrase("trained.claim_unlearned", factor=factor, encoding=_enc(encoding), value=pct(other["mean"]),
+                           rope=pct(rope["mean"]), base=pct(base[(encoding, "none")]["mean"]))]
+        return [phrase(f"trained.claim_{encoding}_{compare(other, rope)}", factor=factor,
+                       **{encoding: pct(other["mean"])}, rope=pct(rope["mean"]))]
+
+    claims = against_rope("alibi")
     scaled = {s: here[("rope", s)] for s in SCALING_ORDER if s != "none" and ("rope", s) in here}
-    if rope and scaled:
+    if scaled:
         best = max(scaled, key=lambda s: scaled[s]["mean"])
         claims.append(phrase(f"trained.claim_scaling_{compare(scaled[best], rope)}", factor=factor,
                              scaling=_scal(best), best=pct(scaled[best]["mean"]), rope=pct(rope["mean"])))
-    if rope and ("nope", "none") in here:
-        nope = here[("nope", "none")]
-        claims.append(phrase(f"trained.claim_nope_{compare(nope, rope)}", factor=factor, nope=pct(nope["mean"]),
-                             rope=pct(rope["mean"])))
+        worst = min(scaled, key=lambda s: scaled[s]["mean"])
+        if worst != best:  # the stretch that does worst, and its values at the lengths between 1x and here
+            shorter = [(f, at_factor(curves, f).get(("rope", worst))) for f in sorted(
+                {float(f) for c in curves for f in c["factors"]}) if 1 < f < factor]
+            early = tuple(phrase("trained.worst_at", factor=f, value=pct(at["mean"])) for f, at in shorter if at)
+            claims.append(phrase(f"trained.claim_worst_{compare(scaled[worst], rope)}", factor=factor,
+                                 scaling=_scal(worst), worst=pct(scaled[worst]["mean"]), rope=pct(rope["mean"]),
+                                 early=phrase("trained.worst_early", values=early) if early else "",
+                                 why=phrase("trained.pi_why") if worst == "pi" else ""))
+    claims += against_rope("nope")
     return {"caption": caption, "paragraphs": paragraphs, "claims": claims}
+
+
+def alibi_across(here: dict, there: dict, factor: float, key: str) -> Phrase | None:
+    """ALiBi against RoPE at `factor` (and at 1x) in this page's grid (`here`) and the other page's (`there`),
+    both curves_from_doc of the same task: the text `key`_same or `key`_opposite, by whether ALiBi's mean lies
+    on the same side of RoPE's in both. None when either grid lacks one of them at 1x or at `factor`."""
+    values = {}
+    for name, data in (("here", here), ("there", there)):
+        for f, suffix in ((factor, ""), (1.0, "_1x")):
+            found = at_factor(data["curves"], f)
+            for encoding in ("alibi", "rope"):
+                if (encoding, "none") not in found:
+                    return None
+                values[f"{encoding}_{name}{suffix}"] = found[(encoding, "none")]["mean"]
+    above = [values[f"alibi_{name}"] > values[f"rope_{name}"] for name in ("here", "there")]
+    return phrase(f"{key}_{'same' if above[0] == above[1] else 'opposite'}", factor=factor,
+                  n=here["train_len"], n_there=there["train_len"], **{k: pct(v) for k, v in values.items()})
 
 
 def map_reading(maps: dict, encoding: str, layer: int, head: int, factor: float, scaling: str) -> dict:

@@ -106,26 +106,36 @@ def validate_results(doc) -> dict:
     return doc
 
 
-def load_results(path) -> dict:
-    """Read and validate a results JSON file (ValueError if malformed)."""
+def read_json(path, what: str):
+    """The JSON in the file `path`; ValueError naming the path when it cannot be read as JSON (`what`: its kind)."""
     path = Path(path)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"path={str(path)!r} is not a readable results JSON file: {err}") from err
-    return validate_results(doc)
+        raise ValueError(f"path={str(path)!r} is not a readable {what} JSON file: {err}") from err
 
 
-def save_results(doc: dict, path) -> Path:
-    """Validate and write a results document as indented JSON; returns the path. The file is
-    written beside and then renamed, so a run stopped meanwhile leaves the previous file whole."""
-    validate_results(doc)
+def write_json(doc, path, *, indent: int | None = 1) -> Path:
+    """Write `doc` as JSON to `path`, beside and then renamed, so that a run stopped meanwhile leaves the
+    previous file whole; returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_name(path.name + ".part")
-    part.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    text = json.dumps(doc, indent=indent, separators=None if indent is not None else (",", ":"))
+    part.write_text(text + "\n", encoding="utf-8")
     os.replace(part, path)
     return path
+
+
+def load_results(path) -> dict:
+    """Read and validate a results JSON file (ValueError if malformed)."""
+    return validate_results(read_json(path, "results"))
+
+
+def save_results(doc: dict, path) -> Path:
+    """Validate and write a results document as indented JSON (write_json); returns the path."""
+    validate_results(doc)
+    return write_json(doc, path)
 
 
 def save_model(model: ToyTransformer, config: TrainConfig, path) -> Path:

@@ -25,6 +25,7 @@ import torch
 from .._checks import check_int
 from ..device import get_device
 from .model import ENCODINGS, POSITION_SCHEMES, SCHEMES
+from .evaluations import EVALUATIONS_FILE, evaluate_grid, save_evaluations
 from .results import DEFAULT_DIR, SCHEMA, load_results, save_model, save_results, summarize
 from .tasks import TASK_NAMES, TASKS
 from .training import TrainConfig, train_run
@@ -212,6 +213,11 @@ def _parser() -> argparse.ArgumentParser:
     g4.add_argument("--tasks", nargs="+", choices=TASK_NAMES, default=list(TASK_NAMES))
     g4.add_argument("--schemes", nargs="+", choices=SCHEMES, default=list(SCHEMES))
     g4.add_argument("--out", type=Path, default=DEFAULT_DIR / GRID4_FILE, help="results JSON")
+    ev = sub.add_parser("evaluate4", help="evaluate the four-layer grid's seed-0 models once, for the designs page")
+    ev.add_argument("--grid", type=Path, default=DEFAULT_DIR / GRID4_FILE, help="the grid's results JSON")
+    ev.add_argument("--out", type=Path, default=None, help=f"default: {EVALUATIONS_FILE} beside the grid")
+    ev.add_argument("--tasks", nargs="+", choices=TASK_NAMES, default=None)
+    ev.add_argument("--factors", nargs="+", type=float, default=None, help="default: the grid's factors above 1")
     for sub_parser in (gr, g4):
         sub_parser.add_argument("--workers", type=int, default=2)
         sub_parser.add_argument("--max-runs", type=int, default=None,
@@ -239,8 +245,10 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(argv)
     command = shlex.join(["python", "-m", "rope_viz.toy", *argv])
-    device = _device(args.device)
     try:
+        if args.cmd == "evaluate4":
+            return _main_evaluate(args, command)
+        device = _device(args.device)
         if args.cmd == "train":
             return _main_train(args, argv, command, device)
         return _main_grid(args, argv, command, device)
@@ -265,6 +273,16 @@ def _main_train(args, argv, command, device) -> int:
         doc["runs"][0]["weights"] = weights.name  # relative to the JSON's folder
     save_results(doc, out)
     print(f"wrote {out}")
+    return 0
+
+
+def _main_evaluate(args, command) -> int:
+    """The evaluations of the designs page, on the CPU (the page's device), written beside the grid."""
+    def progress(task, factor, seconds):
+        print(f"{task} {factor:g}x done, {seconds:.0f} s", flush=True)
+    doc = evaluate_grid(args.grid, factors=args.factors, tasks=args.tasks, command=command, progress=progress)
+    out = save_evaluations(doc, args.out or Path(args.grid).with_name(EVALUATIONS_FILE))
+    print(f"wrote {out}: {doc['wall_seconds']:.0f} s")
     return 0
 
 

@@ -31,10 +31,14 @@ def test_defaults_draw_every_scheme_the_norms_and_the_layouts():
     assert text.count("On recall at 8×") == len(answers)
     for answer in answers:
         assert f"reaches {answer['verdict'].args['a']} against {answer['verdict'].args['b']}" in text
-    assert "on the key at offset" in text and "of the summed norms" in text
+    assert "on the key at offset" in text and "of the summed norms" in text and "Why the two maps look alike" in text
+    assert "ALiBi comes out the other way on" in text  # the two-layer grid, reconciled
     assert len(at.metric) == 1 + len(view.REMOVED) and len(at.table) == 1
+    assert at.metric[0].label == "RoPE seed 0 as trained, 8×"
     names = [t["name"] for t in specs[2]["data"]]
     assert names == ["own layout: interleaved (2i, 2i+1)", "swapped to half (i, i+d/2)"]
+    assert specs[2]["layout"]["xaxis"]["title"]["text"] == "position of the answer (in the segment's second copy)"
+    assert len([r for r in at.radio if (r.key or "").startswith("quiz.designs_")]) == 3  # the last lesson page asks too
 
 
 def test_extremes_and_chinese():

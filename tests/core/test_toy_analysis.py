@@ -177,3 +177,19 @@ def test_accuracy_by_position_adds_up_to_evaluate(task):
         tokens, _ = make_batch("passkey", 40, length, generator=gen)
         places = np.bincount((tokens == 30).long().argmax(-1).numpy(), minlength=length)
         np.testing.assert_array_equal(by_pos["total"], places)
+
+
+def test_evaluate4_writes_the_designs_evaluations_with_its_command(tmp_path):
+    """`python -m rope_viz.toy evaluate4` for one task and factor: the shipped file's numbers, and its command."""
+    from rope_viz.toy import DEFAULT_DIR, GRID4_FILE, evaluations, runner
+
+    out = tmp_path / "evaluated.json"
+    argv = ["evaluate4", "--tasks", "offset", "--factors", "2", "--out", str(out)]
+    assert runner.main(argv) == 0
+    doc = evaluations.load_evaluations(out)
+    assert doc["command"] == "python -m rope_viz.toy " + " ".join(argv) and doc["grid"] == GRID4_FILE
+    assert list(doc["tasks"]) == ["offset"] and sorted(doc["tasks"]["offset"]["removal"]) == ["1.0", "2.0"]
+    shipped = evaluations.load_evaluations(DEFAULT_DIR / evaluations.EVALUATIONS_FILE)["tasks"]["offset"]
+    for part in ("removal", "mixup"):
+        assert {k: shipped[part][k] for k in doc["tasks"]["offset"][part]} == doc["tasks"]["offset"][part]
+    assert doc["tasks"]["offset"]["frequency"] == shipped["frequency"]

@@ -133,6 +133,21 @@ def test_alibi_first_slope_with_eight_heads_is_one_half():
         asked("biases", "alibi_first_slope", {"heads": 8}).answer] == "0.5"
 
 
+@given(dim=dims, base=bases, train_len=st.integers(2, 4096))
+@settings(max_examples=40, deadline=None)
+def test_full_turns_count_the_wavelengths_within_the_training_length(dim, base, train_len):
+    expected = sum(2 * math.pi * base ** (2 * i / dim) <= train_len - 1 for i in range(dim // 2))
+    for lang in LANGS:
+        shown = asked("designs", "full_turns", {"dim": dim, "base": base, "train_len": train_len}, lang)
+        check_numbers(shown, expected, 0)
+        assert f"{train_len}" in shown.prompt
+
+
+def test_full_turns_of_the_shipped_models_is_three():
+    shown = asked("designs", "full_turns", {})  # d = 32, base 10,000, 32 tokens: wavelengths 6.3, 11.2, 19.9, 35.3
+    assert shown.options[shown.answer] == "3" and "32" in shown.prompt
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", sorted(quiz.QUESTIONS))
 def test_every_question_at_the_default_knobs(page, lang):

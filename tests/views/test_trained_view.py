@@ -184,10 +184,14 @@ def test_findings_judge_each_claim_by_the_seed_bands():
     assert [v.args["value"] for v in summary.args["values"]] == ["30%", "10%", "32%"]  # rope, alibi, nope
     assert [v.args["value"] for v in summary.args["base_values"]] == ["90%", "90%", "40%"]
     assert unlearned == phrase("trained.unlearned", encodings=(phrase("trained.enc_nope"),))
-    alibi, scaling, nope = found["claims"]
+    alibi, scaling, worst, nope = found["claims"]
     assert alibi.key == "trained.claim_alibi_lower" and (alibi.args["alibi"], alibi.args["rope"]) == ("10%", "30%")
     assert scaling.key == "trained.claim_scaling_higher" and scaling.args["scaling"] == phrase("trained.scaling_ntk")
-    assert nope.key == "trained.claim_nope_overlap"
+    assert worst.key == "trained.claim_worst_overlap" and worst.args["scaling"] == phrase("trained.scaling_pi")
+    assert worst.args["why"] == phrase("trained.pi_why") and worst.args["early"] == ""  # no length between 1x and 4x
+    # NoPE below 50% at 1x: its numbers, and no verdict drawn from them
+    assert nope == phrase("trained.claim_unlearned", factor=4.0, encoding=phrase("trained.enc_nope"), value="32%",
+                          rope="30%", base="40%")
     learned = [c if c["encoding"] != "nope" else _curve("nope", "none", [0.6, 0.5]) for c in curves[:1] + curves[4:]]
     found = view.findings({"train_len": 16, "steps": 7, "curves": learned}, 4.0)
     assert len(found["paragraphs"]) == 1 and [c.key for c in found["claims"]] == ["trained.claim_nope_higher"]
