@@ -73,8 +73,14 @@ FIRST_LINE = 52  # pixels from the top to the foot of a title's first line: the 
 TITLE_WIDTH = 40  # a title's line, in display units (a CJK character is two): fits a phone's 390 px at 16 px
 
 
-def _units(ch: str) -> int:
-    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+def units(text: str) -> int:
+    """How wide `text` is in display units: a CJK (wide) character is two, any other one."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def top_margin(title_lines: int) -> int:
+    """The pixels above a figure's plot for a title of `title_lines` lines (and the toolbar's band)."""
+    return 58 + 20 * title_lines
 
 
 def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
@@ -89,16 +95,16 @@ def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
     tokens = re.findall(r"<[^>]*>|[\u2e80-\uffef]|[^\s<\u2e80-\uffef–/]+[–/]?|[–/]|\s+", title)
     lines, line, size = [], "", 0
     for token in tokens:
-        units = 0 if token.startswith("<") else sum(_units(ch) for ch in token)
+        size_of = 0 if token.startswith("<") else units(token)
         if token.isspace():
             if line:
                 line, size = line + " ", size + 1
             continue
         glued = re.search(r"<[^/][^>]*>$", line)  # never between an opening tag and what it holds
-        if units and size + units > width and line.strip() and not glued:
+        if size_of and size + size_of > width and line.strip() and not glued:
             lines.append(line.rstrip())
             line, size = "", 0
-        line, size = line + token, size + units
+        line, size = line + token, size + size_of
     lines.append(line.rstrip())
     return "<br>".join(lines), len(lines)
 
@@ -196,7 +202,7 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
         "height": height,
         # the title's lines on top; a legend at the foot of the figure, under the x axis's title, where it
         # may take as many rows as it needs without reaching the title (Plotly widens the margin for it)
-        "margin": {"l": 60, "r": 20, "t": 58 + 20 * title_lines, "b": 50},
+        "margin": {"l": 60, "r": 20, "t": top_margin(title_lines), "b": 50},
         "colorway": list(PALETTE),
         "showlegend": legend,
         "legend": {"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 0,
