@@ -162,10 +162,10 @@ def layer_strip(kinds: np.ndarray, kind_labels: dict[str, str], scales: dict[str
 
 def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: str, x_title: str, y_title: str,
                query_name: str, colorbar_title: str = "", colorscale: str = SEQUENTIAL, zmid: float | None = None,
-               height: int | None = None) -> go.Figure:
+               zrange: tuple[float, float] | None = None, height: int | None = None) -> go.Figure:
     """One image-shaped heatmap (rows down, columns across) per entry of `panels` ({panel title: (h, w)
-    map}) side by side on one colour scale, each with the query cell (row, col) marked (hovering the
-    mark shows `query_name`)."""
+    map}) side by side on one colour scale (from `zrange`'s low to its high end when given, else over the
+    maps' values), each with the query cell (row, col) marked (hovering the mark shows `query_name`)."""
     columns = len(panels)
     fig = make_subplots(rows=1, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.08)
     row, col = query
@@ -176,8 +176,8 @@ def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: 
         fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", name=query_name, showlegend=False,
                                  marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": "white"}}),
                       row=1, col=i + 1)
-    fig.update_layout(coloraxis={"colorscale": colorscale, "cmid": zmid,
-                                 "colorbar": colorbar(colorbar_title)})
+    scale = {"cmid": zmid} if zrange is None else {"cmin": zrange[0], "cmax": zrange[1]}
+    fig.update_layout(coloraxis={"colorscale": colorscale, **scale, "colorbar": colorbar(colorbar_title)})
     styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or 380, legend=False)
     fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
     fig.update_yaxes(autorange="reversed")
