@@ -1,6 +1,6 @@
 """Matrices as heatmaps: one alone, several on one colour scale or each on its own, image-shaped maps with
-a marked cell, small matrices showing their numbers, and the invisible layer and the marks that let a click
-choose a cell of a score map. Data in, go.Figure out."""
+a marked cell, small matrices showing their numbers, models' layers as strips keyed by their colours, and
+the invisible layer and the marks that let a click choose a cell of a score map. Data in, go.Figure out."""
 
 from __future__ import annotations
 
