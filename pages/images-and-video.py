@@ -6,12 +6,14 @@ import streamlit as st
 import explorer as ui
 from explorer import latex as tex
 from explorer.figures import heatmap, pair_sections, patch_maps, position_id_rows
+from explorer.figures.style import DIVERGING
 from explorer.layout import caption, knob_row, metric_row, metric_stack, named, paragraphs, say, section
 from explorer.views import images as view
 
 ui.enter()
 PAGE = "images"
 patch_scores = ui.cached(view.patch_scores, max_entries=32)
+mrope_close_up = ui.cached(view.mrope_close_up, max_entries=32)
 shift_test = ui.cached(view.shift_test)
 multimodal = ui.cached(view.multimodal)
 
@@ -24,6 +26,16 @@ def maps_figure(height: int, width: int, row: int, col: int, dim: int, base: flo
     return patch_maps(panels, query=(row, col), title=ui.t("images.maps_title", row=row, col=col),
                       x_title=ui.t("images.col_axis"), y_title=ui.t("images.row_axis"),
                       query_name=ui.t("images.query_name"), colorbar_title=ui.t("images.score_axis"))
+
+
+@ui.figure
+def close_up_figure(height: int, width: int, row: int, col: int, dim: int, base: float, frequencies: str, seed: int):
+    """The M-RoPE map minus its mean, on a scale of its own centred on zero."""
+    close = mrope_close_up(height, width, row, col, dim, base, frequencies, seed)
+    return patch_maps({ui.t("images.panel_close"): close["offset"]}, query=(row, col), colorscale=DIVERGING,
+                      zrange=(-close["limit"], close["limit"]), title=ui.t("images.close_title", row=row, col=col),
+                      x_title=ui.t("images.col_axis"), y_title=ui.t("images.row_axis"),
+                      query_name=ui.t("images.query_name"), colorbar_title=ui.t("images.close_axis"))
 
 
 @ui.figure
@@ -78,6 +90,10 @@ else:
     st.info(ui.t("images.one_row"))
 time_pairs, height_pairs, width_pairs = maps["section"]
 st.markdown(ui.t("images.mrope_text", t=time_pairs, h=height_pairs, w=width_pairs))
+close = mrope_close_up(height, width, row, col, dim, base, frequencies, seed)
+paragraphs([close["reading"]])
+with ui.chart_beside(close_up_figure(height, width, row, col, dim, base, frequencies, seed), key="mrope"):
+    metric_stack(view.mrope_metrics(close))
 
 st.subheader(ui.t("images.shift_header"))
 shift_rows, shift_cols = knob_row(PAGE, "shift_rows", "shift_cols")

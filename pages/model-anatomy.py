@@ -5,7 +5,7 @@ latent attention's shared rotated key, and the traps, each with its numbers."""
 import streamlit as st
 
 import explorer as ui
-from explorer.figures import heatmap_panels, line_chart
+from explorer.figures import layer_strip, line_chart
 from explorer.glossary import glossary
 from explorer.layout import bullets, metric_row, say
 from explorer.views import model_anatomy as view
@@ -41,11 +41,12 @@ numbers = [say(model["number"]) for model in models]
 @ui.figure
 def strip_figure(names: tuple, config_text: str, context: int):
     strip = anatomy(names, config_text, context)["strip"]
-    panels = {ui.t("model_anatomy.strip_attention"): strip["codes"], ui.t("model_anatomy.strip_base"): strip["bases"],
-              ui.t("model_anatomy.strip_dims"): strip["dims"]}
-    return heatmap_panels(panels, x=strip["layers"], y=numbers, columns=1, colorscale="Viridis",
-                          title=ui.t("model_anatomy.strip_title"), x_title=ui.t("model_anatomy.layer_axis"),
-                          y_title="", height=3 * (90 + 40 * len(labels)) + 90)
+    kinds = {kind: ui.t(f"model_anatomy.kind_{kind}") for kind in strip["kind_order"]}
+    scales = {ui.t("model_anatomy.strip_base"): (strip["bases"], {v: ui.format_base(v) for v in strip["base_values"]}),
+              ui.t("model_anatomy.strip_dims"): (strip["dims"], {float(v): str(v) for v in strip["dim_values"]})}
+    return layer_strip(strip["kinds"], kinds, scales, kind_title=ui.t("model_anatomy.strip_attention"),
+                       nothing=ui.t("model_anatomy.strip_no_rope"), x=strip["layers"], y=numbers,
+                       title=ui.t("model_anatomy.strip_title"), x_title=ui.t("model_anatomy.layer_axis"))
 
 
 ui.chart(strip_figure(names, config_text, context), key="strip")

@@ -1,6 +1,6 @@
 """Matrices as heatmaps: one alone, several on one colour scale or each on its own, image-shaped maps with
-a marked cell, small matrices showing their numbers, and the invisible layer and the marks that let a click
-choose a cell of a score map. Data in, go.Figure out."""
+a marked cell, small matrices showing their numbers, models' layers as strips keyed by their colours, and
+the invisible layer and the marks that let a click choose a cell of a score map. Data in, go.Figure out."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .style import DIVERGING, MARK, PANEL_TITLES, SEQUENTIAL, styled
+from plotly.colors import sample_colorscale
+
+from .style import (DIVERGING, MARK, PALETTE, PANEL_TITLES, SEQUENTIAL, TITLE_WIDTH, styled, top_margin, units,
+                    wrapped)
 
 
 def colorbar(title: str) -> dict:
@@ -70,12 +73,99 @@ def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: 
     return fig
 
 
+STRIP_ROW = 34  # pixels per model in each strip of a layer strip
+KEY_SIZE = 14  # the font of a strip's title and key (a phone keeps it: its stylesheet shrinks only 16 px titles)
+KEY_LINE = 21  # pixels per line of a strip's title and key
+STRIP_GAP = 14  # pixels between a strip and the next strip's title
+NOTHING = "#d4d4d4"  # the cells of a layer that has no value in a strip (no RoPE: no base, no rotated dims)
+
+
+def _keyed(title: str, entries: list[tuple[str, str]]) -> tuple[str, int]:
+    """A strip's title and its colour key (a coloured square and a label per (colour, label) entry), packed
+    into lines of at most TITLE_WIDTH display units, an entry never split across two lines; and the number
+    of lines."""
+    lines, line, size = [], title, units(title)
+    for colour, label in entries:
+        entry, width = f'<span style="color:{colour}">■</span> {label}', 4 + units(label)
+        if size + width > TITLE_WIDTH:
+            lines.append(line)
+            line, size = entry, width - 2
+        else:
+            line, size = f"{line}  {entry}", size + width
+    lines.append(line)
+    return "<br>".join(lines), len(lines)
+
+
+def _steps(values: list[float], colours: list[str]) -> dict:
+    """Heatmap colour settings that paint each of the sorted `values` in its colour: a step scale whose
+    steps change halfway between neighbouring values."""
+    if len(values) == 1:
+        return {"colorscale": [[0, colours[0]], [1, colours[0]]], "zmin": values[0] - 1, "zmax": values[0] + 1}
+    low, high = values[0], values[-1]
+    cuts = [0.0, *(((a + b) / 2 - low) / (high - low) for a, b in zip(values, values[1:])), 1.0]
+    scale = [[edge, colour] for colour, start, stop in zip(colours, cuts, cuts[1:]) for edge in (start, stop)]
+    return {"colorscale": scale, "zmin": low, "zmax": high}
+
+
+def layer_strip(kinds: np.ndarray, kind_labels: dict[str, str], scales: dict[str, tuple[np.ndarray, dict]], *,
+                kind_title: str, nothing: str, x, y, title: str, x_title: str) -> go.Figure:
+    """Every layer (columns at `x`) of each model (rows named `y`) as strips of cells, each strip titled with
+    its colour key. The first strip colours each layer by its kind (`kinds`: kind names, "" past a model's
+    last layer): one colour per entry of `kind_labels` ({kind name: label}, in a fixed order, so that a kind
+    keeps its colour), a key entry per kind present; a new kind only needs its entry. Then one strip per entry
+    of `scales` ({strip title: (values, {value: label})}): each distinct value its own colour along the
+    sequential scale, smallest first, with its label in the key; 0 means the layer has none (grey, labelled
+    `nothing`) and NaN that the model has no such layer (blank). Hovering a cell shows its label."""
+    order = list(kind_labels)
+    present = sorted({order.index(kind) for kind in np.unique(kinds) if kind})
+    codes = np.array([[order.index(kind) if kind else np.nan for kind in row] for row in kinds], dtype=np.float32)
+    palette = [PALETTE[i % len(PALETTE)] for i in present]
+    strips = [(kind_title, codes, np.where(kinds == "", "", np.vectorize(kind_labels.get, otypes=[object])(kinds)),
+               _steps([float(i) for i in present], palette),
+               _keyed(kind_title, [(c, kind_labels[order[i]]) for c, i in zip(palette, present)]))]
+    for strip_title, (values, labels) in scales.items():
+        shown = sorted(value for value in labels if value > 0)
+        colours = sample_colorscale(SEQUENTIAL, [i / max(len(shown) - 1, 1) for i in range(len(shown))])
+        if np.any(values == 0):
+            shown, colours = [0.0, *shown], [NOTHING, *colours]
+        names = {**labels, 0.0: nothing}
+        text = np.array([[names.get(float(v), "") for v in row] for row in values], dtype=object)
+        strips.append((strip_title, values.astype(np.float32), text, _steps(shown, colours),
+                       _keyed(strip_title, [(c, names[v]) for c, v in zip(colours, shown)])))
+    fig = make_subplots(rows=len(strips), cols=1, shared_xaxes=True)
+    hover = f"%{{y}} · {x_title} %{{x}}: %{{text}}<extra></extra>"
+    for i, (name, z, text, colour, _) in enumerate(strips):
+        fig.add_trace(go.Heatmap(z=z, x=x, y=y, text=text, hovertemplate=hover, showscale=False, name=name,
+                                 xgap=1, **colour), row=i + 1, col=1)
+    # heights in pixels: each strip's plot, and above it its title and key (the first one's in the top margin)
+    keys = [key for *_, key in strips]
+    plot = STRIP_ROW * len(y)
+    top = top_margin(wrapped(title)[1]) + KEY_LINE * keys[0][1] + 6
+    bottom = 50
+    body = len(strips) * plot + sum(STRIP_GAP + KEY_LINE * lines for _, lines in keys[1:])
+    height = top + bottom + body
+    styled(fig, title=title, x_title=x_title, y_title="", legend=False, height=height)
+    fig.update_layout(margin={"t": top})
+    cursor, notes = 1.0, []
+    for i, (text, lines) in enumerate(keys):
+        if i:
+            cursor -= (STRIP_GAP + KEY_LINE * lines) / body
+        notes.append({"text": text, "x": 0, "xref": "paper", "xanchor": "left", "y": cursor, "yref": "paper",
+                      "yanchor": "bottom", "showarrow": False, "align": "left", "font": {"size": KEY_SIZE}})
+        fig.update_yaxes(domain=[max(cursor - plot / body, 0.0), cursor], row=i + 1, col=1)
+        cursor -= plot / body
+    fig.update_layout(annotations=notes)
+    fig.update_yaxes(autorange="reversed", showgrid=False)
+    fig.update_xaxes(showgrid=False)
+    return fig
+
+
 def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: str, x_title: str, y_title: str,
                query_name: str, colorbar_title: str = "", colorscale: str = SEQUENTIAL, zmid: float | None = None,
-               height: int | None = None) -> go.Figure:
+               zrange: tuple[float, float] | None = None, height: int | None = None) -> go.Figure:
     """One image-shaped heatmap (rows down, columns across) per entry of `panels` ({panel title: (h, w)
-    map}) side by side on one colour scale, each with the query cell (row, col) marked (hovering the
-    mark shows `query_name`)."""
+    map}) side by side on one colour scale (from `zrange`'s low to its high end when given, else over the
+    maps' values), each with the query cell (row, col) marked (hovering the mark shows `query_name`)."""
     columns = len(panels)
     fig = make_subplots(rows=1, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.08)
     row, col = query
@@ -86,8 +176,8 @@ def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: 
         fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", name=query_name, showlegend=False,
                                  marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": "white"}}),
                       row=1, col=i + 1)
-    fig.update_layout(coloraxis={"colorscale": colorscale, "cmid": zmid,
-                                 "colorbar": colorbar(colorbar_title)})
+    scale = {"cmid": zmid} if zrange is None else {"cmin": zrange[0], "cmax": zrange[1]}
+    fig.update_layout(coloraxis={"colorscale": colorscale, **scale, "colorbar": colorbar(colorbar_title)})
     styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or 380, legend=False)
     fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
     fig.update_yaxes(autorange="reversed")

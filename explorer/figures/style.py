@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 
@@ -36,6 +37,7 @@ FONT = ("'Source Sans', 'Noto Sans CJK SC', 'Noto Sans SC', 'Source Han Sans SC'
         "sans-serif")
 HEIGHT = 420
 GRID = "#ebebeb"
+MINOR_GRID = "#f6f6f6"
 AXIS_LINE = "#c8c8c8"
 MARK = "#555555"  # reference lines and marks laid over the data (a trained length, a chosen cell)
 
@@ -71,8 +73,14 @@ FIRST_LINE = 52  # pixels from the top to the foot of a title's first line: the 
 TITLE_WIDTH = 40  # a title's line, in display units (a CJK character is two): fits a phone's 390 px at 16 px
 
 
-def _units(ch: str) -> int:
-    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+def units(text: str) -> int:
+    """How wide `text` is in display units: a CJK (wide) character is two, any other one."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def top_margin(title_lines: int) -> int:
+    """The pixels above a figure's plot for a title of `title_lines` lines (and the toolbar's band)."""
+    return 58 + 20 * title_lines
 
 
 def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
@@ -87,16 +95,16 @@ def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
     tokens = re.findall(r"<[^>]*>|[\u2e80-\uffef]|[^\s<\u2e80-\uffef–/]+[–/]?|[–/]|\s+", title)
     lines, line, size = [], "", 0
     for token in tokens:
-        units = 0 if token.startswith("<") else sum(_units(ch) for ch in token)
+        size_of = 0 if token.startswith("<") else units(token)
         if token.isspace():
             if line:
                 line, size = line + " ", size + 1
             continue
         glued = re.search(r"<[^/][^>]*>$", line)  # never between an opening tag and what it holds
-        if units and size + units > width and line.strip() and not glued:
+        if size_of and size + size_of > width and line.strip() and not glued:
             lines.append(line.rstrip())
             line, size = "", 0
-        line, size = line + token, size + units
+        line, size = line + token, size + size_of
     lines.append(line.rstrip())
     return "<br>".join(lines), len(lines)
 
@@ -137,6 +145,30 @@ def _outer_axes(layout: dict, axes: set[str]) -> set[str]:
     return outer
 
 
+LABEL_GAP = 45  # the least pixels between two labels of a log axis over decades (about one per 40-60 px)
+DECADE_STEPS = (1, 2, 3, 4, 5, 10, 20)  # a log axis labels every 1st, 2nd, 3rd, ... power of ten
+NARROW_WIDTH = 280  # pixels across a full-width plot on a phone (390 px less the page's padding and the margins)
+X_BAND = 60  # pixels under a plot for the x axis's tick labels and title
+
+
+def decade_step(decades: float, length: float, gap: float = LABEL_GAP) -> int:
+    """Every how many powers of ten a log axis `length` px long over `decades` decades puts a label: the
+    smallest step of DECADE_STEPS that keeps the labels at least `gap` px apart (the largest when none does)."""
+    per_decade = length / max(decades, 1e-9)
+    return next((step for step in DECADE_STEPS if step * per_decade >= gap), DECADE_STEPS[-1])
+
+
+def _axis_length(layout: dict, name: str, height: int, margin: dict, legend_rows: int) -> float:
+    """The pixels an axis is long, estimated before the browser lays it out: a y axis's share of the
+    figure's height less its margins, the x axis's band and the legend; an x axis's share of a phone's
+    width (the narrowest a figure is drawn; wider screens only space its labels further apart)."""
+    start, stop = layout.get(name, {}).get("domain") or (0, 1)
+    if name[0] == "x":
+        return NARROW_WIDTH * (stop - start)
+    plot = height - margin["t"] - margin["b"] - X_BAND - LEGEND_ROW * legend_rows
+    return max(plot, 1) * (stop - start)
+
+
 def _decades(fig: go.Figure, letter: str) -> float:
     """How many powers of ten the positive values of the traces' x (letter "x") or y span."""
     values = [np.asarray(getattr(trace, letter), dtype=np.float64).ravel() for trace in fig.data
@@ -155,9 +187,8 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
     merged with the style, which also goes to every x and y axis of its subplots. Plotly validates one
     assignment about six times faster than the same settings made by update_layout/update_xaxes calls."""
     title, title_lines = wrapped(title)
-    if legend:  # room for the legend at the foot: on a phone it takes a row per entry
-        entries = sum(1 for trace in fig.data if trace.name and trace.showlegend is not False)
-        height += LEGEND_ROW * max(0, entries - 2)
+    entries = sum(1 for trace in fig.data if trace.name and trace.showlegend is not False) if legend else 0
+    height += LEGEND_ROW * max(0, entries - 2)  # room for the legend at the foot: on a phone, a row per entry
     style = {
         # Plotly anchors a title of several lines by its first line and lays the others below it: the first
         # line's foot sits FIRST_LINE px under the top (a fraction of the height, so a taller figure in the
@@ -171,7 +202,7 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
         "height": height,
         # the title's lines on top; a legend at the foot of the figure, under the x axis's title, where it
         # may take as many rows as it needs without reaching the title (Plotly widens the margin for it)
-        "margin": {"l": 60, "r": 20, "t": 58 + 20 * title_lines, "b": 50},
+        "margin": {"l": 60, "r": 20, "t": top_margin(title_lines), "b": 50},
         "colorway": list(PALETTE),
         "showlegend": legend,
         "legend": {"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 0,
@@ -189,8 +220,13 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
             axis["title"] = {"text": axis_title}
         if log:
             axis["type"] = "log"
-            if _decades(fig, name[0]) >= 2:  # a label per power of ten, not one per digit between them
-                axis["dtick"] = 1
+            decades = _decades(fig, name[0])
+            if decades >= 2:  # labels on powers of ten only, as many as the axis's length holds
+                length = _axis_length(layout, name, height, style["margin"], math.ceil(entries / 2))
+                axis["dtick"] = decade_step(decades, length)
+                if axis["dtick"] > 1:  # the decades between two labels keep a short tick and a faint line
+                    axis["minor"] = {"dtick": 1, "ticks": "outside", "ticklen": 3, "tickcolor": AXIS_LINE,
+                                     "showgrid": True, "gridcolor": MINOR_GRID}
         if equal_axes and name[0] == "y":
             axis.update(scaleanchor="x", scaleratio=1)
         style[name] = axis

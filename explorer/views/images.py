@@ -39,6 +39,10 @@ def _image_ids(height: int, width: int) -> torch.Tensor:
     return mrope_position_ids([("image", (1, height, width))])
 
 
+def _mrope(x: torch.Tensor, height: int, width: int, dim: int, base: float) -> torch.Tensor:
+    return apply_mrope(x, _image_ids(height, width), mrope_section=mrope_section(dim), base=base, layout=LAYOUT)
+
+
 def patch_scores(height: int, width: int, row: int, col: int, dim: int, base: float, frequencies: str,
                  seed: int) -> dict:
     """The query patch (row, col) scored against every patch, each map shaped (height, width), float32:
@@ -53,8 +57,7 @@ def patch_scores(height: int, width: int, row: int, col: int, dim: int, base: fl
     encoded = {
         "axial": apply_axial_rope(x, rows, cols, base=base, layout=LAYOUT, frequencies=frequencies),
         "raster": apply_rope(x, range(n), base=base, layout=LAYOUT),
-        "mrope": apply_mrope(x, _image_ids(height, width), mrope_section=mrope_section(dim), base=base,
-                             layout=LAYOUT),
+        "mrope": _mrope(x, height, width, dim, base),
     }
     query = row * width + col
     out = {"section": mrope_section(dim), "norm": float(x[0] @ x[0])}
@@ -145,6 +148,47 @@ def raster_neighbours(maps: dict, height: int, width: int) -> list[tuple[Phrase,
             (phrase("images.wrap_header", last=width - 1, width=width),
              [metric("images.score_2d_wrap", f"{maps['wrap_axial']:.3f}"),
               metric("images.score_1d_wrap", f"{maps['wrap_raster']:.3f}")])]
+
+
+COLOUR_STEPS = 255  # the steps of a colour scale between its two ends (8-bit colour)
+
+
+def mrope_close_up(height: int, width: int, row: int, col: int, dim: int, base: float, frequencies: str,
+                   seed: int) -> dict:
+    """The M-RoPE map of `patch_scores` looked at closely, computed in float64 (its scores differ in the
+    fourth digit). `offset`: the map minus its mean (float32), drawn from -`limit` to +`limit` (its largest
+    |offset|) around 0, so that its pattern spans at least half of the colour scale; `spread`: its largest
+    minus its smallest score; `rows`, `columns`: how far apart its row means and its column means lie;
+    `levels`: how many of the COLOUR_STEPS its spread takes on the scale the three maps share (their smallest
+    to their largest score); `row_speed`, `column_speed`: the fastest height and width pairs' angles per row
+    and per column (rad); and `reading`, the paragraph that says all this."""
+    maps = patch_scores(height, width, row, col, dim, base, frequencies, seed)
+    rotated = _mrope(_same_content(height * width, dim, seed), height, width, dim, base)
+    mrope = (rotated @ rotated[row * width + col]).reshape(height, width).numpy()
+    offset = mrope - mrope.mean()
+    shared = [maps[name] for name in ("axial", "raster", "mrope")]
+    shared_range = max(float(m.max()) for m in shared) - min(float(m.min()) for m in shared)
+    spread = float(mrope.max() - mrope.min())
+    rows, columns = float(np.ptp(mrope.mean(axis=1))), float(np.ptp(mrope.mean(axis=0)))
+    time, height, _ = maps["section"]
+    speeds = to_numpy(inv_freq(dim, base, dtype=torch.float64))
+    out = {"offset": offset.astype(np.float32), "limit": float(np.abs(offset).max()), "spread": spread,
+           "rows": rows, "columns": columns, "levels": spread / shared_range * COLOUR_STEPS if shared_range else 0.0,
+           "row_speed": float(speeds[time]), "column_speed": float(speeds[time + height])}
+    claim = phrase("images.mrope_rows" if rows >= columns else "images.mrope_columns", rows=f"{rows:.3g}",
+                   columns=f"{columns:.3g}")
+    out["reading"] = phrase("images.mrope_flat", spread=f"{spread:.3g}", norm=f"{maps['norm']:.2f}",
+                            share=f"{spread / maps['norm']:.2%}", levels=f"{out['levels']:.1f}",
+                            steps=COLOUR_STEPS, row_speed=f"{out['row_speed']:.3g}",
+                            column_speed=f"{out['column_speed']:.3g}", claim=claim)
+    return out
+
+
+def mrope_metrics(close: dict) -> list[Metric]:
+    """The M-RoPE map's spread, and how far apart its row means and its column means lie (mrope_close_up)."""
+    return [metric("images.mrope_spread", f"{close['spread']:.3g}"),
+            metric("images.mrope_row_spread", f"{close['rows']:.3g}"),
+            metric("images.mrope_column_spread", f"{close['columns']:.3g}")]
 
 
 def shift_metrics(shifted: dict, shift_rows: int, shift_cols: int, patches: int) -> list[Metric]:

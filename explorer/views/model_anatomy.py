@@ -9,16 +9,13 @@ import math
 import numpy as np
 import torch
 
-from rope_viz.models import ModelRoPE, model_rope, preset
+from rope_viz.models import ATTENTION_KINDS, ModelRoPE, model_rope, preset
 from rope_viz.rotary import apply_rope
 
 from .phrases import Phrase, metric, phrase
 
 NONE = "none"  # the empty choice of the second and third model menus
 MAX_MODELS = 3
-ATTENTION_CODES = {"linear_attention": 0, "sliding_attention": 1, "chunked_attention": 2, "full_attention": 3,
-                   "indexed_attention": 3, "compressed_sparse_attention": 4, "heavily_compressed_attention": 5,
-                   "moe": 6, "mlp": 6}
 TEMPERATURE_POINTS = 256
 LAYOUT_OFFSET = 1000  # the distance at which the layout trap is measured
 LAYOUT_SAMPLES = 64
@@ -69,16 +66,24 @@ def summary(model: ModelRoPE) -> tuple[Phrase, ...]:
 
 
 def strip(models: list[tuple[ModelRoPE, bool]]) -> dict:
-    """Per model and layer: attention code (ATTENTION_CODES), log10 of the base (NaN where no RoPE) and the
-    rotated dims (0 where none), as (models, most layers) float32 matrices padded with NaN."""
+    """Per model and layer, as (models, most layers) matrices: `kinds`, the layer's attention kind ("" past a
+    model's last layer); `bases`, its RoPE base, and `dims`, its rotated dims (0 where it rotates nothing,
+    NaN past the last layer; float32). `kind_order`: every kind known to rope_viz.models, then any other kind
+    met, in a fixed order (a kind keeps its colour from model to model); `base_values`, `dim_values`: the
+    distinct bases and rotated dims met, smallest first."""
     width = max(len(model.layers) for model, _ in models)
-    codes, bases, dims = (np.full((len(models), width), np.nan, dtype=np.float32) for _ in range(3))
+    kinds = np.full((len(models), width), "", dtype=object)
+    bases, dims = (np.full((len(models), width), np.nan, dtype=np.float32) for _ in range(2))
     for row, (model, _) in enumerate(models):
         for layer in model.layers:
-            codes[row, layer.index] = ATTENTION_CODES[layer.attention]
-            bases[row, layer.index] = math.log10(layer.base) if layer.rotary else np.nan
-            dims[row, layer.index] = layer.rotary_dim
-    return {"codes": codes, "bases": bases, "dims": dims, "layers": np.arange(width, dtype=np.float32)}
+            kinds[row, layer.index] = layer.attention
+            bases[row, layer.index] = layer.base if layer.rotary else 0.0
+            dims[row, layer.index] = layer.rotary_dim if layer.rotary else 0
+    met = [kind for kind in dict.fromkeys(kinds.ravel()) if kind and kind not in ATTENTION_KINDS]
+    return {"kinds": kinds, "bases": bases, "dims": dims, "kind_order": (*ATTENTION_KINDS, *met),
+            "base_values": sorted({float(v) for v in bases.ravel() if v > 0}),
+            "dim_values": sorted({int(v) for v in dims.ravel() if v > 0}),
+            "layers": np.arange(width, dtype=np.float32)}
 
 
 def layer_kinds(model: ModelRoPE) -> list[dict]:

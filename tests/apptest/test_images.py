@@ -62,7 +62,7 @@ def hand_ids(text, h, w, frames, rule):
 
 
 def test_defaults_draw_three_maps_that_match_the_sums_of_cosines():
-    at, specs = open_defaults("images", charts=4)
+    at, specs = open_defaults("images", charts=5)
     w = pair_weights(64, 0)
     axial = np.array([[axial_score(w, 1e4, (3, 5), (r, c)) for c in range(12)] for r in range(8)])
     raster = np.array([[rope_score(w, 1e4, 3 * 12 + 5, r * 12 + c) for c in range(12)] for r in range(8)])
@@ -71,7 +71,15 @@ def test_defaults_draw_three_maps_that_match_the_sums_of_cosines():
     for drawn, expected in zip((maps[0], maps[2], maps[4]), (axial, raster, mrope)):
         np.testing.assert_allclose(spec_array(drawn["z"]), expected, rtol=1e-5, atol=1e-4)
     assert maps[1]["x"] == [5] and maps[1]["y"] == [3]  # the query is marked
+    # the M-RoPE map again, minus its mean, on a scale of its own from -max|offset| to +max|offset|
+    close = spec_array(specs[1]["data"][0]["z"])
+    np.testing.assert_allclose(close, mrope - mrope.mean(), atol=1e-5)
+    scale = specs[1]["layout"]["coloraxis"]
+    assert scale["cmin"] == pytest.approx(-np.abs(mrope - mrope.mean()).max()) and scale["cmax"] == -scale["cmin"]
     shown = metrics(at)
+    assert shown["Between its row means"] == f"{np.ptp(mrope.mean(axis=1)):.3g}"
+    assert shown["Between its column means"] == f"{np.ptp(mrope.mean(axis=0)):.3g}"
+    assert "the bands run across the image" in page_text(at)  # rows 0.172 apart, columns 0.000911
     vertical = axial_score(w, 1e4, (0, 0), (1, 0))
     assert float(shown["2-D score, vertical neighbours"]) == pytest.approx(vertical, abs=1e-3)
     assert float(shown["1-D score, vertical neighbours"]) == pytest.approx(rope_score(w, 1e4, 0, 12), abs=1e-3)
@@ -98,13 +106,13 @@ def test_multimodal_ids_and_scores(rule, page_rule):
     at = open_page("images", {"resume": page_rule})
     specs = chart_specs(at)
     ids = hand_ids(4, 3, 4, 6, rule)
-    rows = specs[1]["data"]
+    rows = specs[2]["data"]
     for axis in range(3):
         np.testing.assert_array_equal(spec_array(rows[axis]["y"]), ids[axis])
     w = pair_weights(64, 0)
     scores = np.array([[mrope_score(w, 1e4, (8, 12, 12), ids[:, a], ids[:, b]) for b in range(96)] for a in range(96)])
-    np.testing.assert_allclose(spec_array(specs[3]["data"][0]["z"]), scores, rtol=1e-5, atol=1e-4)
-    bars = specs[2]["data"]
+    np.testing.assert_allclose(spec_array(specs[4]["data"][0]["z"]), scores, rtol=1e-5, atol=1e-4)
+    bars = specs[3]["data"]
     assert [len(spec_array(bar["y"])) for bar in bars] == [8, 12, 12]
     text = page_text(at)
     # the video's frames are 12..17; the following text resumes at 12 + max(3, 4) = 16 or at 17 + 1 = 18
@@ -118,15 +126,16 @@ def test_rules_agree_without_overlap():
     assert "No video token reaches" in page_text(at)
     at = open_page("images", {"frames": 0})
     assert "There is no video" in page_text(at)
-    assert len(spec_array(chart_specs(at)[1]["data"][0]["y"])) == 4 + 12 + 4
+    assert len(spec_array(chart_specs(at)[2]["data"][0]["y"])) == 4 + 12 + 4
 
 
 @pytest.mark.parametrize("params", [lightest("images"), heaviest("images")])
 def test_extreme_knobs(params):
-    _, specs = open_at_extremes("images", params, charts=4)
+    _, specs = open_at_extremes("images", params, charts=5)
     height, width = int(params["height"]), int(params["width"])
     assert spec_array(specs[0]["data"][0]["z"]).shape == (height, width)
-    assert max(spec_array(specs[3]["data"][0]["z"]).shape) <= 256
+    assert spec_array(specs[1]["data"][0]["z"]).shape == (height, width)
+    assert max(spec_array(specs[4]["data"][0]["z"]).shape) <= 256
 
 
 def test_chinese():

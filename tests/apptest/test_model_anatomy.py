@@ -17,12 +17,16 @@ def test_defaults_draw_the_strip_summaries_and_charts():
     assert not at.exception and not at.warning
     specs = chart_specs(at)
     assert len(specs) == 3  # the strip, the wavelengths, Llama 4's temperature
-    attention = spec_array(specs[0]["data"][0]["z"])
-    scout = [2.0 if (i + 1) % 4 else 3.0 for i in range(48)]  # chunked RoPE layers, every 4th global NoPE
-    assert attention[0, :48].tolist() == scout and np.isnan(attention[0, 48:]).all()  # padded to DeepSeek's 61
-    assert attention[1, :26].tolist() == [1.0 if (i + 1) % 6 else 3.0 for i in range(26)]  # Gemma 3 1B
+    attention = specs[0]["data"][0]["text"]  # each cell's kind, as its hover label shows it
+    scout = ["chunked-attention" if (i + 1) % 4 else "full-attention" for i in range(48)]  # every 4th global NoPE
+    assert attention[0][:48] == scout and set(attention[0][48:]) == {""}  # padded to DeepSeek's 61
+    assert attention[1][:26] == ["sliding-window" if (i + 1) % 6 else "full-attention" for i in range(26)]  # Gemma 3
     bases = spec_array(specs[0]["data"][1]["z"])
-    assert np.isnan(bases[0, 3]) and bases[0, 0] == np.float32(np.log10(5e5))
+    assert bases[0, 3] == 0 and bases[0, 0] == 5e5 and np.isnan(bases[0, 48:]).all()
+    keys = [note["text"] for note in specs[0]["layout"]["annotations"]]  # each strip's title and colour key
+    assert keys[0].startswith("Attention:") and all(f"■</span> {kind}" in keys[0] for kind in
+                                                    ("full-attention", "sliding-window", "chunked-attention"))
+    assert "■</span> no RoPE" in keys[1] and "■</span> 500,000" in keys[1] and "■</span> 128" in keys[2]
     text = page_text(at)
     assert "36 chunked-attention (8,192-token chunks) RoPE layers" in text
     assert "12 full-attention layers without RoPE with a query temperature" in text
@@ -36,8 +40,9 @@ def test_a_pasted_config_comes_first_under_its_model_type():
     text = page_text(at)
     assert "pasted: ` qwen3_next `" in text  # the config's own text, quoted (safe_text)
     assert "6 of 8 layers are linear attention" in text
-    attention = spec_array(chart_specs(at)[0]["data"][0]["z"])
-    assert attention.shape[0] == 2 and attention[0, :8].tolist() == [0.0, 0.0, 0.0, 3.0] * 2
+    attention = chart_specs(at)[0]["data"][0]["text"]
+    assert len(attention) == 2 and attention[0][:8] == ["linear-attention"] * 3 + ["full-attention"] + \
+        ["linear-attention"] * 3 + ["full-attention"]
 
 
 def test_a_refused_paste_is_answered_and_the_presets_stay():

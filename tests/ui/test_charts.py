@@ -95,13 +95,54 @@ def test_a_legend_sits_at_the_foot_and_grows_the_figure():
 @pytest.mark.parametrize(("low", "high", "decades_only"), [(1, 300, True), (1e-6, 0.02, True), (64, 1024, False)])
 def test_a_log_axis_over_decades_labels_the_powers_of_ten_only(low, high, decades_only):
     """Over two decades or more a log axis labels 1, 10, 100 (Plotly's dtick 1), not every digit between them;
-    over a shorter span it keeps Plotly's own ticks, so that it still has some."""
+    over a shorter span it keeps Plotly's own ticks, so that it still has some. These spans are short enough
+    for a label on every power of ten of a 420 px figure."""
     import plotly.graph_objects as go
     fig = go.Figure([go.Scatter(x=[1, 2, 3], y=[low, high, 0.0])])  # a zero never counts on a log axis
     style.styled(fig, title="t", log_y=True)
     assert fig.layout.yaxis.type == "log"
     assert (fig.layout.yaxis.dtick == 1) is decades_only
     assert fig.layout.xaxis.dtick is None
+
+
+# (decades, axis length in px, every how many decades a label): worked by hand at one label per >= 45 px
+@pytest.mark.parametrize(("decades", "length", "step"), [
+    (2.5, 280, 1),  # 112 px a decade
+    (7, 280, 2),  # 40 px a decade: 1 and 10 would touch; 1, 100, 10k, 1M are 80 px apart
+    (16, 260, 3),  # 16.25 px a decade: 48.75 px between labels
+    (16, 200, 4),  # 12.5 px: every 3rd would be 37.5 px apart
+    (16, 900, 1),  # the same span on a projector: 56 px a decade
+    (40, 200, 10),  # 5 px a decade
+    (100, 100, 20),  # 1 px a decade: the sparsest step there is
+])
+def test_decade_step_keeps_log_labels_about_45_px_apart(decades, length, step):
+    assert style.decade_step(decades, length) == step
+
+
+@pytest.mark.parametrize("decades", [2, 3.5, 7, 12, 16, 24])
+@pytest.mark.parametrize("length", [120, 200, 280, 420, 900])
+def test_decade_step_is_the_densest_that_fits(decades, length):
+    """Labels at least 45 px apart (unless the sparsest step is reached), and no denser step would do."""
+    step = style.decade_step(decades, length)
+    gap = step * length / decades
+    assert gap >= 45 or step == max(style.DECADE_STEPS)
+    denser = [s for s in style.DECADE_STEPS if s < step]
+    assert all(s * length / decades < 45 for s in denser)
+
+
+def test_sixteen_decades_on_a_small_chart_label_every_few_with_minor_ticks():
+    """The precision page's error chart: 10^-14 .. 10 on the y axis of a 420 px figure with six series (its
+    plot is about 230 px tall on a phone) and 1 .. 10^7 on the x axis (a phone's plot: about 280 px)."""
+    import plotly.graph_objects as go
+    positions = np.logspace(0, 7, 50)
+    fig = go.Figure([go.Scatter(x=positions, y=np.logspace(-14, 1, 50) * (i + 1), name=f"s{i}") for i in range(6)])
+    style.styled(fig, title="t", log_x=True, log_y=True)
+    y, x = fig.layout.yaxis, fig.layout.xaxis
+    assert y.dtick in (3, 4) and y.minor.dtick == 1  # 5 or 6 labels, the decades between them ticked
+    assert x.dtick == 2 and x.minor.dtick == 1
+    tall = go.Figure([go.Scatter(x=positions, y=np.logspace(-14, 1, 50))])
+    style.styled(tall, title="t", log_y=True, height=1400)
+    assert tall.layout.yaxis.dtick == 1 and tall.layout.yaxis.minor.dtick is None
 
 
 def test_titles_break_after_a_dash_but_never_inside_a_tag():

@@ -71,3 +71,59 @@ def test_what_the_page_writes_follows_the_numbers():
                                                                           "images.resume_followed"]
     bands = view.section_bands((2, 3, 3), 16)
     assert [band for _, band in bands] == [(0, 2), (2, 5), (5, 8)] and bands[1][0].args == {"n": 3}
+
+
+def hand_mrope_map(height, width, row, col, dim, base, seed):
+    """Scores of patch (row, col) with every patch under M-RoPE, by hand in float64: one content vector x,
+    pair j weighing x_2j² + x_2j+1², pairs 0..t-1 turning with the time id (the same everywhere), the next h
+    with the row and the rest with the column, at the ordinary speed base^(-2j/d)."""
+    import torch
+    from rope_viz import random_tokens
+    x = random_tokens(1, dim, same=True, seed=seed, dtype=torch.float64)[0].numpy()
+    weights = x[0::2] ** 2 + x[1::2] ** 2
+    speeds = base ** (-2.0 * np.arange(dim // 2) / dim)
+    t, h, _ = {64: (8, 12, 12), 32: (4, 6, 6)}[dim]  # Qwen2-VL's 16 : 24 : 24 split of 64 pairs, scaled
+    out = np.zeros((height, width))
+    for r in range(height):
+        for c in range(width):
+            delta = np.array([0] * t + [r - row] * h + [c - col] * (dim // 2 - t - h))
+            out[r, c] = (weights * np.cos(delta * speeds)).sum()
+    return out
+
+
+# (height, width, row, col, dim, base): the default image, whose rows carry the change; a strip two rows high,
+# where the columns do; a tall square one; and a small base, where both change fast
+@pytest.mark.parametrize("case,axis", [((8, 12, 3, 5, 64, 1e4), "rows"), ((2, 32, 0, 0, 64, 1e4), "columns"),
+                                       ((32, 32, 16, 16, 64, 1e4), "rows"), ((8, 12, 3, 5, 32, 100.0), "rows")])
+def test_the_mrope_close_up_shows_the_pattern_its_text_describes(case, axis):
+    height, width, row, col, dim, base = case
+    close = view.mrope_close_up(height, width, row, col, dim, base, "shared", 0)
+    exact = hand_mrope_map(height, width, row, col, dim, base, 0)
+    assert close["offset"] == pytest.approx(exact - exact.mean(), abs=1e-6)
+    # drawn from -limit to +limit: the map's values fill at least half of that range (they filled ~1/255 of
+    # the shared scale of the default image)
+    drawn = close["offset"]
+    assert (drawn.max() - drawn.min()) / (2 * close["limit"]) >= 0.5
+    assert close["limit"] == pytest.approx(np.abs(exact - exact.mean()).max(), rel=1e-9)
+    # the text's claim: the axis whose means lie further apart, with both spreads as the hand map gives them
+    rows, columns = np.ptp(exact.mean(axis=1)), np.ptp(exact.mean(axis=0))
+    assert ("rows" if rows > columns else "columns") == axis
+    claim = close["reading"].args["claim"]
+    assert claim.key == f"images.mrope_{axis}"
+    assert claim.args["rows"] == f"{rows:.3g}" and claim.args["columns"] == f"{columns:.3g}"
+    assert close["reading"].args["spread"] == f"{np.ptp(exact):.3g}"
+    # the fastest height pair turns by base^(-2t/d) per row, the fastest width pair by base^(-2(t+h)/d)
+    t, h, _ = view.mrope_section(dim)
+    assert close["row_speed"] == pytest.approx(base ** (-2 * t / dim), rel=1e-6)
+    assert close["column_speed"] == pytest.approx(base ** (-2 * (t + h) / dim), rel=1e-6)
+
+
+def test_on_the_shared_scale_the_default_mrope_map_takes_about_one_colour_step():
+    """Why the close-up exists: the three maps' shared scale runs from the 1-D map's lowest score to |x|²."""
+    maps = view.patch_scores(8, 12, 3, 5, 64, 1e4, "shared", 0)
+    exact = hand_mrope_map(8, 12, 3, 5, 64, 1e4, 0)
+    low = min(maps[name].min() for name in ("axial", "raster", "mrope"))
+    steps = np.ptp(exact) / (maps["norm"] - low) * 255
+    close = view.mrope_close_up(8, 12, 3, 5, 64, 1e4, "shared", 0)
+    assert steps < 2 and close["levels"] == pytest.approx(steps, rel=1e-3)
+    assert close["reading"].args["levels"] == f"{steps:.1f}"

@@ -46,13 +46,17 @@ def test_summaries_count_the_layers_of_the_published_configs():
     assert deepseek.args["groups"][0].args["rope"].args["rotary_dim"] == 64
 
 
-def test_strip_codes_bases_and_dims():
+def test_strip_kinds_bases_and_dims():
     strip = view.anatomy((GEMMA, BERT), "", 4096)["strip"]
-    pattern = [1.0 if (i + 1) % 6 else 3.0 for i in range(26)]
-    assert strip["codes"][0, :26].tolist() == pattern
-    assert strip["bases"][0, :26].tolist() == pytest.approx([4.0 if code == 1 else 6.0 for code in pattern])
-    assert strip["codes"].shape == (2, 26)  # padded to the longest model (Gemma 3 1B: 26 layers)
-    assert np.isnan(strip["bases"][1]).sum() == 26 and (strip["dims"][1, :12] == 0).all()
+    pattern = ["sliding_attention" if (i + 1) % 6 else "full_attention" for i in range(26)]
+    assert strip["kinds"][0].tolist() == pattern
+    assert strip["bases"][0].tolist() == [1e4 if kind == "sliding_attention" else 1e6 for kind in pattern]
+    assert strip["kinds"].shape == (2, 26)  # padded to the longest model (Gemma 3 1B: 26 layers)
+    assert strip["kinds"][1].tolist() == ["full_attention"] * 12 + [""] * 14  # BERT: 12 layers
+    assert (strip["bases"][1, :12] == 0).all() and np.isnan(strip["bases"][1, 12:]).all()  # 0: no RoPE
+    assert (strip["dims"][0] == 256).all() and (strip["dims"][1, :12] == 0).all()
+    assert strip["base_values"] == [1e4, 1e6] and strip["dim_values"] == [256]
+    assert strip["kind_order"][:2] == ("full_attention", "sliding_attention")  # rope_viz's order: fixed colours
 
 
 def test_wavelengths_by_hand_and_the_proportional_gaps():
