@@ -136,4 +136,5 @@ def test_deepseek_v4_groups_its_compressed_layers_and_an_unknown_type_is_flagged
     assert counts(v4["summary"]) == [(2, "kind_sliding_attention_window", "rope_group"),
                                      (21, "kind_compressed_sparse_attention_window", "rope_group"),
                                      (20, "kind_heavily_compressed_attention_window", "rope_group")]
-    assert data["strip"]["codes"][1, :4].tolist() == [1, 1, 4, 5]
+    assert data["strip"]["kinds"][1, :4].tolist() == ["sliding_attention", "sliding_attention",
+                                                      "compressed_sparse_attention", "heavily_compressed_attention"]
