@@ -38,6 +38,7 @@ HEIGHT = 420
 GRID = "#ebebeb"
 AXIS_LINE = "#c8c8c8"
 MARK = "#555555"  # reference lines and marks laid over the data (a trained length, a chosen cell)
+LABEL_BACKDROP = "rgba(255, 255, 255, 0.8)"  # behind a mark's label inside the plot: the lines pass under it
 
 
 def color(i: int) -> str:
