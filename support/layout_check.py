@@ -13,7 +13,8 @@ labels and values; slider labels, values and their end labels) and reports:
 - small_text: text drawn under MIN_TEXT_PX (in the presenter view: under PRESENTER_TEXT_PX, the size of
   ordinary body text; an index under INDEX_SHARE of that), in the page, its charts and its components' frames;
 - cut_formulas: a displayed formula wider than its box with no cue that it scrolls (a shadow at the edge);
-- flat_plots: a heatmap or image whose drawn pixels barely vary (FLAT_SPREAD), so it shows nothing;
+- flat_plots: a chart whose heatmaps and images, all its panels together, barely vary in colour (FLAT_SPREAD):
+  it shows nothing (one flat panel beside a patterned one is a comparison, and is not reported);
 - faint_lines: in the presenter view, a chart line fainter (opacity) or thinner than a projector shows;
 - first_plot: how far down the window the first chart's plot area starts (the view makes its point on the
   first screen when it is at most `height - PLOT_SHOWN_PX`);
@@ -40,7 +41,7 @@ OVERLAP_PX = 4  # two boxes overlap when they share more than this many pixels b
 MIN_TEXT_PX = 9  # no text is drawn smaller
 PRESENTER_TEXT_PX = 16  # nor, on a projector, smaller than ordinary body text
 INDEX_SHARE = 0.7  # a sub- or superscript may be this much of either
-FLAT_SPREAD = 24  # a heatmap is flat when 99.6 % of its pixels lie within this many levels (of 255) per channel
+FLAT_SPREAD = 24  # a chart is flat when 99.6 % of its heatmaps' pixels lie within this many levels (of 255)
 FAINT_OPACITY = 0.45  # a presenter chart's line is faint under this opacity (all its layers multiplied) ...
 THIN_PX = 1.5  # ... or this stroke width
 PLOT_SHOWN_PX = 60  # of the first plot area inside the first screen
@@ -242,9 +243,9 @@ _COLLECT = r"""async ([minText, INDEX_SHARE]) => {
         .map(el => ({text: (el.querySelector('annotation') || {textContent: ''}).textContent.slice(0, 40),
                      over: el.scrollWidth - el.clientWidth,
                      cue: gradient(el) || gradient(el.parentElement)}));
-    // heatmaps and images: the spread of their drawn pixels, per colour channel, between the 0.2 % and
-    // 99.8 % quantiles
-    const spread = href => new Promise(resolve => {
+    // a chart's heatmaps and images together (a flat panel beside a patterned one is a comparison): the spread
+    // of their drawn pixels, per colour channel, between the 0.2 % and 99.8 % quantiles
+    const histograms = href => new Promise(resolve => {
         const img = new Image();
         img.onload = () => {
             const canvas = document.createElement('canvas');
@@ -252,29 +253,37 @@ _COLLECT = r"""async ([minText, INDEX_SHARE]) => {
             const ctx = canvas.getContext('2d');
             ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
             const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-            let widest = 0;
-            for (let c = 0; c < 3; c++) {
-                const counts = new Array(256).fill(0);
-                let n = 0;
-                for (let i = c; i < data.length; i += 4) if (data[i + 3 - c] > 0) { counts[data[i]]++; n++; }
-                let low = 0, high = 255, seen = 0;
-                for (; low < 255 && (seen += counts[low]) <= n * 0.002; low++);
-                seen = 0;
-                for (; high > 0 && (seen += counts[high]) <= n * 0.002; high--);
-                widest = Math.max(widest, high - low);
+            const counts = [0, 1, 2].map(() => new Array(256).fill(0));
+            for (let i = 0; i < data.length; i += 4) {
+                if (data[i + 3] > 0) for (let c = 0; c < 3; c++) counts[c][data[i + c]]++;
             }
-            resolve(widest);
+            resolve(counts);
         };
         img.onerror = () => resolve(null);
         img.src = href;
     });
+    const spread = counts => {
+        let widest = 0;
+        for (const channel of counts) {
+            const n = channel.reduce((a, b) => a + b, 0);
+            let low = 0, high = 255, seen = 0;
+            for (; low < 255 && (seen += channel[low]) <= n * 0.002; low++);
+            seen = 0;
+            for (; high > 0 && (seen += channel[high]) <= n * 0.002; high--);
+            widest = Math.max(widest, high - low);
+        }
+        return widest;
+    };
     const plots = [];
     const charts = [...main.querySelectorAll('[data-testid=stPlotlyChart]')];
     for (const [i, chart] of charts.entries()) {
+        let total = null;
         for (const image of chart.querySelectorAll('.main-svg image')) {
             const href = image.getAttribute('href') || image.getAttribute('xlink:href');
-            if (href && shown(image)) plots.push({chart: i, spread: await spread(href)});
+            const counts = href && shown(image) ? await histograms(href) : null;
+            if (counts) total = total ? total.map((t, c) => t.map((v, k) => v + counts[c][k])) : counts;
         }
+        if (total) plots.push({chart: i, spread: spread(total)});
     }
     // the lines of the charts' traces: opacity (every layer's, multiplied) and stroke width
     const lines = [];

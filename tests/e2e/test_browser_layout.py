@@ -93,7 +93,8 @@ DEFECTS = {
         const paint = canvas.getContext('2d');
         paint.fillStyle = '#3b4cc0';
         paint.fillRect(0, 0, 8, 8);
-        document.querySelector('[data-testid=stMain] .main-svg image').setAttribute('href', canvas.toDataURL());
+        const chart = document.querySelector('[data-testid=stMain] .main-svg image').closest('.main-svg');
+        chart.querySelectorAll('image').forEach(image => image.setAttribute('href', canvas.toDataURL()));
     }""", "its colours span 0 levels"),
     "faint_lines": ("""() => {
         document.querySelector('[data-testid=stMain] .scatterlayer .trace path.js-line').style.strokeOpacity = '0.2';
@@ -105,7 +106,7 @@ DEFECTS = {
 def test_the_check_sees_each_new_defect(page, open_app, kind):
     """The check can fail on each kind of finding: a slider's value moved onto its track, a metric's value
     set smaller than its label, a tick label at 7 px, a formula squeezed with its scroll shadows removed, a
-    heatmap painted one colour, a presenter line made faint: each is reported."""
+    chart's heatmaps painted one colour, a presenter line made faint: each is reported."""
     view = View("phase", "phase-cancellation", "presenter", "en")
     page.set_viewport_size(view.viewport)
     open_app(view.path, view.query)
