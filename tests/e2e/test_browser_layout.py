@@ -97,7 +97,9 @@ DEFECTS = {
         chart.querySelectorAll('image').forEach(image => image.setAttribute('href', canvas.toDataURL()));
     }""", "its colours span 0 levels"),
     "faint_lines": ("""() => {
-        document.querySelector('[data-testid=stMain] .scatterlayer .trace path.js-line').style.strokeOpacity = '0.2';
+        const faint = document.createElement('style');  // a rule: it holds when Plotly redraws the chart
+        faint.textContent = '[data-testid=stMain] .scatterlayer path.js-line { stroke-opacity: 0.2 !important; }';
+        document.head.appendChild(faint);
     }""", "opacity 0.2"),
 }
 
