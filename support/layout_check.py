@@ -83,6 +83,17 @@ VIEWS = tuple(View(stem, path, window, lang) for stem, path, _ in PAGES for wind
 # box it must stay within (a chart's svg); and the texts an ellipsis cuts.
 _COLLECT = r"""async ([minText, INDEX_SHARE]) => {
     const main = document.querySelector('[data-testid=stMain]');
+    // a component's frame draws after the page's run has ended: wait (at most 3 s) until each has its text
+    for (let tries = 0; tries < 30; tries++) {
+        const drawing = [...main.querySelectorAll('iframe')].filter(f => {
+            try {
+                const inner = f.contentDocument;
+                return !(inner && inner.body && inner.body.innerText.trim() && f.getBoundingClientRect().height > 0);
+            } catch (e) { return false; }  // another origin
+        });
+        if (!drawing.length) break;
+        await new Promise(resolve => setTimeout(resolve, 100));
+    }
     // drawn, and not hidden by a box that clips it (a folded expander keeps its content laid out); for chart
     // text, the chart is: text past the chart's edge is clipped, and reported as cut
     const shown = el => {
