@@ -34,7 +34,8 @@ LINE_WIDTH = 2.5
 # screen scrolls inside its own box instead of widening the page, with a shadow at each edge that has more to
 # scroll to (white covers, scrolled along with the formula, hide the shadow at an end it has reached); a
 # metric's label and value and a link wrap instead of ending in an ellipsis (a cut number reads as another
-# number), in lines of even length (no word or character left alone on the last), a formula in a metric left
+# number), in lines of even length (no word or character left alone on the last; a value's Chinese words kept
+# whole, broken at its spaces), a formula in a metric left
 # to KaTeX's own layout (whose accessible copy stays clipped); a slider's value, drawn above its thumb, gets a
 # band of its own under the label (which may wrap to two lines); a phone draws the titles of a figure's panels
 # (explorer.figures.style.PANEL_TITLE_SIZE, 16 px) smaller; on a phone and on a projector the page's first
@@ -57,6 +58,8 @@ STYLE = """<style>
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
   overflow-wrap: anywhere; text-wrap: balance; height: auto !important; }
+[data-testid="stMain"] [data-testid="stMetricValue"],
+[data-testid="stMain"] [data-testid="stMetricValue"] * { word-break: keep-all !important; }
 [data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 1.35rem; }
 @media (max-width: 640px) {
   [data-testid="stMain"] .main-svg .annotation-text[style*="font-size: 16px"] {
