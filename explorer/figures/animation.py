@@ -136,12 +136,13 @@ def pair_turn_animation(frame_names: list[str], query: np.ndarray, key: np.ndarr
     fig.update_xaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
     fig.update_yaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
     # the legend inside the plane's top-left corner (paper coordinates, not the style's figure foot)
-    fig.update_layout(margin={"b": 150}, legend={"orientation": "v", "x": 0.01, "y": 0.99, "xanchor": "left",
+    fig.update_layout(margin={"b": 200}, legend={"orientation": "v", "x": 0.01, "y": 0.99, "xanchor": "left",
                                                  "yref": "paper", "yanchor": "top",
                                                  "bgcolor": "rgba(255,255,255,0.8)"})
-    # the play button and the slider in a band of their own under the x axis's title (placed in plot-area
-    # fractions: 60 px below the plot area)
-    below = -60 / (fig.layout.height - fig.layout.margin.t - fig.layout.margin.b)
-    fig.layout.updatemenus[0].update(y=below)
-    fig.layout.sliders[0].update(y=below)
+    # the play buttons in a band of their own under the x axis's title, and the slider, the whole width, under
+    # them (beside them it ran under the pause button on a phone); placed in plot-area fractions: 60 and
+    # 104 px below the plot area
+    plot = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    fig.layout.updatemenus[0].update(y=-60 / plot)
+    fig.layout.sliders[0].update(y=-104 / plot, x=0.0, len=1.0)
     return fig
