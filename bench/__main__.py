@@ -32,7 +32,7 @@ def _browser(args):
 def _layout(args):
     from bench import layout
 
-    return layout.run(save_shots=args.save_shots, only=args.only)
+    return layout.run(save_shots=args.save_shots, only=args.only, root=args.root)
 
 
 def _conformance(args):
@@ -53,6 +53,7 @@ def main(argv=None) -> int:
     parser.add_argument("--save-shots", action="store_true",
                         help="layout: a screenshot of every view's first screen in test-artifacts/layout/")
     parser.add_argument("--only", default="", help="layout: only the views whose name holds this text")
+    parser.add_argument("--root", default=None, help="layout: the checkout whose app is checked (default: this one)")
     args = parser.parse_args(argv)
     unknown = [name for name in args.sections if name not in SECTIONS]
     if unknown:

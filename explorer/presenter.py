@@ -25,17 +25,31 @@ KEY = "app.present"  # the session-state key of the sidebar toggle
 FONT_SIZE = 20
 TITLE_SIZE = 26
 HEIGHT_SCALE = 1.25
+# A projector washes faint and thin lines out: every drawn line at least this opaque and this wide (lines kept
+# faint to set off the one in focus stay behind it, but visible).
+LINE_OPACITY = 0.6
+LINE_WIDTH = 2.5
 
 # One constant stylesheet, on every page. Its first rules serve phones: a formula or a table wider than the
-# screen scrolls inside its own box instead of widening the page; a metric's label and value and a link wrap
-# instead of ending in an ellipsis (a cut number reads as another number), a formula in a metric left to
-# KaTeX's own layout (whose accessible copy stays clipped); a slider's value, drawn above its thumb, gets a
+# screen scrolls inside its own box instead of widening the page, with a shadow at each edge that has more to
+# scroll to (white covers, scrolled along with the formula, hide the shadow at an end it has reached); a
+# metric's label and value and a link wrap instead of ending in an ellipsis (a cut number reads as another
+# number), in lines of even length (no word or character left alone on the last; a value's Chinese words kept
+# whole, broken at its spaces), a formula in a metric left
+# to KaTeX's own layout (whose accessible copy stays clipped); a slider's value, drawn above its thumb, gets a
 # band of its own under the label (which may wrap to two lines); a phone draws the titles of a figure's panels
 # (explorer.figures.style.PANEL_TITLE_SIZE, 16 px) smaller; on a phone and on a projector the page's first
 # chart comes right under its title, before the knobs and the longer text. The others are the presenter
-# view's larger text; they apply while the sidebar's toggle (key app.present, class st-key-app-present) is on.
+# view's: body text, formulas, metrics (the value larger than its label), slider values (above their thumbs,
+# clear of the track), select boxes and inputs all set large enough for a projector, applied while the
+# sidebar's toggle (key app.present, class st-key-app-present) is on.
 STYLE = """<style>
-[data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
+[data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%;
+  background: linear-gradient(to right, white 40%, rgba(255, 255, 255, 0)) left / 2.5rem 100% no-repeat local,
+    linear-gradient(to left, white 40%, rgba(255, 255, 255, 0)) right / 2.5rem 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, rgba(0, 0, 0, 0.28), rgba(0, 0, 0, 0)) left / 0.9rem 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, 0.28), rgba(0, 0, 0, 0)) right / 0.9rem 100% no-repeat
+    scroll, white; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; overflow-x: auto; max-width: 100%; }
 [data-testid="stMain"] [data-testid="stMetricLabel"],
 [data-testid="stMain"] [data-testid="stMetricLabel"] :not(.katex, .katex *),
@@ -43,7 +57,9 @@ STYLE = """<style>
 [data-testid="stMain"] [data-testid="stMetricValue"] :not(.katex, .katex *),
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
-  overflow-wrap: anywhere; height: auto !important; }
+  overflow-wrap: anywhere; text-wrap: balance; height: auto !important; }
+[data-testid="stMain"] [data-testid="stMetricValue"],
+[data-testid="stMain"] [data-testid="stMetricValue"] * { word-break: keep-all !important; }
 [data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 1.35rem; }
 @media (max-width: 640px) {
   [data-testid="stMain"] .main-svg .annotation-text[style*="font-size: 16px"] {
@@ -69,8 +85,23 @@ STYLE = """<style>
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] h1 { font-size: 3.4rem; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] h2 { font-size: 2.6rem; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] h3 { font-size: 2.1rem; }
-.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] .katex { font-size: 1.7em; }
-.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 3rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] .katex-display { font-size: 1.6rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
+  [data-testid="stMetricValue"] { font-size: 2.6rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
+  [data-testid="stMetricValue"] p { font-size: inherit; line-height: 1.2; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
+  [data-testid="stSliderThumbValue"] { top: auto; bottom: calc(100% + 0.25rem); }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
+  [data-testid="stSliderThumbValue"] p { font-size: 1.4rem; line-height: 1.2; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
+  :is([data-testid="stSelectbox"], [data-testid="stMultiSelect"])
+  :not([data-testid="stWidgetLabel"], [data-testid="stWidgetLabel"] *),
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] input,
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] textarea,
+.stApp:has(.st-key-app-present input:checked) [role="listbox"] [role="option"],
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
+  [data-testid="stPageLink-NavLink"] span { font-size: 1.4rem !important; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
   [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
@@ -113,8 +144,8 @@ def _larger(font: dict | None, size: int) -> dict:
 
 
 def enlarge(fig):
-    """A plain-dict copy of `fig` with fonts for a projector; `fig` itself (maybe shared from a cache) is
-    left untouched."""
+    """A plain-dict copy of `fig` with fonts and lines for a projector; `fig` itself (maybe shared from a
+    cache) is left untouched."""
     spec = fig.to_dict()
     layout = spec.setdefault("layout", {})
     layout["font"] = _larger(layout.get("font"), FONT_SIZE)
@@ -125,6 +156,17 @@ def enlarge(fig):
         note["font"] = _larger(note.get("font"), FONT_SIZE)
         if note.get("yshift"):  # labels set a row apart keep a row of the larger text apart
             note["yshift"] = round(note["yshift"] * FONT_SIZE / 11)
+    for trace in spec.get("data", ()):
+        if trace.get("textfont"):  # numbers written in a heatmap's cells
+            trace["textfont"] = _larger(trace["textfont"], FONT_SIZE - 2)
+        if trace.get("type", "scatter") != "scatter":
+            continue
+        if trace.get("opacity", 1) < LINE_OPACITY:
+            trace["opacity"] = LINE_OPACITY
+        if "lines" in trace.get("mode", "lines"):
+            line = trace.setdefault("line", {})
+            if 0 < line.get("width", 2) < LINE_WIDTH:  # Plotly draws 2 px unless told; 0: a band's edge
+                line["width"] = LINE_WIDTH
     if layout.get("height"):
         layout["height"] = round(layout["height"] * HEIGHT_SCALE)
     margin = layout.get("margin")

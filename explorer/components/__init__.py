@@ -17,6 +17,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.components.v1 import declare_component
 
+from .. import presenter
 from ..figures.style import CONCEPTS
 from ..layout import say
 from ..views.phrases import Phrase
@@ -50,6 +51,7 @@ def drag(page: str, args: dict, *, key: str = "drag") -> None:
         set_knobs(page, released_knobs(st.session_state.get(widget_key), knobs))
 
     shown = {**args, "labels": _said(args.get("labels", {})), "aria": _said(args.get("aria", {})),
-             "concepts": CONCEPTS}  # colours by concept, as the page's charts (explorer.figures.style)
+             "concepts": CONCEPTS,  # colours by concept, as the page's charts (explorer.figures.style)
+             "present": presenter.on()}  # the presenter view's larger text
     component = declare_component("drag", path=str(FOLDER))  # registers with this run's runtime, cheap
     component(**shown, key=widget_key, on_change=released, default=None)

@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .style import color, concept_color, styled, wrapped
+from .style import FIRST_LINE, color, concept_color, styled, wrapped
 
 
 def animation_controls(frame_names: list[str], *, play: str, pause: str, slider_prefix: str,
@@ -44,6 +44,9 @@ def animation_controls(frame_names: list[str], *, play: str, pause: str, slider_
 
 
 _CIRCLE = np.linspace(0.0, 2.0 * math.pi, 121)
+CLOCK_ROW = 180  # pixels of a row of clocks
+CLOCK_GAP = 64  # pixels between two rows: the lower row's two-line titles stay clear of the row above
+SLIDER_BAND = 70  # pixels added under the clocks for the frame slider (its value, rail and numbered ticks)
 
 
 def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair_titles: list[str], *,
@@ -60,8 +63,9 @@ def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair
     first = int(np.abs(np.asarray(positions, dtype=np.float64) - start).argmin()) if len(positions) else 0
     cols = min(n, 4)
     rows = math.ceil(n / cols)
+    plot = rows * CLOCK_ROW + (rows - 1) * CLOCK_GAP  # the plot area's height in pixels
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=pair_titles,
-                        horizontal_spacing=0.04, vertical_spacing=0.12)
+                        horizontal_spacing=0.04, vertical_spacing=CLOCK_GAP / plot)
     circle_x, circle_y = np.cos(_CIRCLE).astype(np.float32), np.sin(_CIRCLE).astype(np.float32)
     for j in range(n):
         r, c = divmod(j, cols)
@@ -89,14 +93,17 @@ def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair
     fig.update_layout(**animation_controls([str(int(m)) for m in positions], play=play, pause=pause,
                                            slider_prefix=f"{position_label} m = ", frame_ms=frame_ms,
                                            active=first, buttons_on_top=True))
-    height = 230 * rows + 140
-    styled(fig, title=title, height=height, legend=False)
+    styled(fig, title=title, legend=False)
     # the play button in its own band between the title and the clocks' two-line titles: a taller top
-    # margin, and the buttons' bottom edge 96 px above the plot area (updatemenus are placed in plot-area
-    # fractions)
+    # margin, and the buttons' bottom edge 96 px above the plot area; the frame slider with its current
+    # value, rail and numbered ticks in a band of its own under the clocks (both placed in plot-area
+    # fractions); the figure as tall as its bands and its rows of clocks
     top = fig.layout.margin.t + 110
-    fig.update_layout(margin={"t": top})
-    fig.layout.updatemenus[0].update(y=1 + 96 / (height - top - fig.layout.margin.b))
+    bottom = fig.layout.margin.b + SLIDER_BAND
+    height = top + plot + bottom
+    fig.update_layout(height=height, margin={"t": top, "b": bottom}, title_y=1 - FIRST_LINE / height)
+    fig.layout.updatemenus[0].update(y=1 + 96 / plot)
+    fig.layout.sliders[0].update(y=-12 / plot)
     return fig
 
 
@@ -129,12 +136,13 @@ def pair_turn_animation(frame_names: list[str], query: np.ndarray, key: np.ndarr
     fig.update_xaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
     fig.update_yaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
     # the legend inside the plane's top-left corner (paper coordinates, not the style's figure foot)
-    fig.update_layout(margin={"b": 150}, legend={"orientation": "v", "x": 0.01, "y": 0.99, "xanchor": "left",
+    fig.update_layout(margin={"b": 200}, legend={"orientation": "v", "x": 0.01, "y": 0.99, "xanchor": "left",
                                                  "yref": "paper", "yanchor": "top",
                                                  "bgcolor": "rgba(255,255,255,0.8)"})
-    # the play button and the slider in a band of their own under the x axis's title (placed in plot-area
-    # fractions: 60 px below the plot area)
-    below = -60 / (fig.layout.height - fig.layout.margin.t - fig.layout.margin.b)
-    fig.layout.updatemenus[0].update(y=below)
-    fig.layout.sliders[0].update(y=below)
+    # the play buttons in a band of their own under the x axis's title, and the slider, the whole width, under
+    # them (beside them it ran under the pause button on a phone); placed in plot-area fractions: 60 and
+    # 104 px below the plot area
+    plot = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    fig.layout.updatemenus[0].update(y=-60 / plot)
+    fig.layout.sliders[0].update(y=-104 / plot, x=0.0, len=1.0)
     return fig

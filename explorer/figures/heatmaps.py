@@ -188,6 +188,9 @@ def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: 
     return fig
 
 
+MATRIX_TEXT_SIZE = 12  # the numbers in a small matrix's cells
+
+
 def matrix_panels(matrices: list[np.ndarray], panel_titles: list[str], *, title: str, x_title: str,
                   y_title: str, digits: int = 4, height: int = 300) -> go.Figure:
     """Small matrices side by side as heatmaps on one colour scale (-1..1), each cell showing its number."""
@@ -197,6 +200,8 @@ def matrix_panels(matrices: list[np.ndarray], panel_titles: list[str], *, title:
         labels = [str(i + 1) for i in range(mat.shape[0])]
         fig.add_trace(go.Heatmap(z=mat, x=labels, y=labels, zmin=-1, zmax=1, colorscale=DIVERGING,
                                  showscale=j == len(matrices) - 1, texttemplate=f"%{{z:.{digits}f}}",
+                                 # a set size: Plotly's own fits the text to the cell, a few px on a phone
+                                 textfont={"size": MATRIX_TEXT_SIZE},
                                  hovertemplate=f"%{{y}}, %{{x}}: %{{z:.{digits + 6}f}}<extra></extra>"),
                       row=1, col=j + 1)
     styled(fig, title=title, x_title=x_title, y_title=y_title, height=height, legend=False)

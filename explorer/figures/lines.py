@@ -9,7 +9,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from .style import MARK, color, concept_color, rgba, styled
+from .style import LABEL_BACKDROP, MARK, color, concept_color, rgba, styled
 
 
 THRESHOLD_COLOR = "#3a3a3a"
@@ -57,7 +57,7 @@ def _vertical(fig: go.Figure, at: float, label: str, *, log_x: bool, top: bool, 
     fig.add_annotation(x=math.log10(at) if log_x else at, xref="x", y=1 if top else 0, yref="paper", text=label,
                        showarrow=False, xanchor="left", yanchor="top" if top else "bottom", xshift=2,
                        yshift=yshift if top else -yshift, font={"size": 11, "color": color},
-                       bgcolor="rgba(255, 255, 255, 0.8)")
+                       bgcolor=LABEL_BACKDROP)
 
 
 def marked_lines(x, series: dict, *, marks: dict, title: str, x_title: str, y_title: str, log_x: bool = False,
@@ -88,7 +88,8 @@ def distance_chart(x, series: dict, *, marks: dict[str, float], title: str, x_ti
     fig.update_traces(line_shape=line_shape)
     for label, where, shift in _staggered(marks):
         fig.add_vline(x=where, line_dash="dot", line_color=MARK, annotation_text=label,
-                      annotation_position="top right", annotation_font_size=11, annotation_yshift=shift)
+                      annotation_position="top right", annotation_font_size=11, annotation_yshift=shift,
+                      annotation_bgcolor=LABEL_BACKDROP)
     return fig
 
 
@@ -103,7 +104,8 @@ def shaded_lines(x, series: dict, *, band: tuple[float, float], band_name: str, 
     x0 = max(x0, band[0])
     fig.add_vrect(x0=x0, x1=band[1], fillcolor=BAND_FILL, line_width=0, layer="below")
     fig.add_annotation(x=math.log10(x0) if log_x else x0, xref="x", y=1, yref="paper", text=band_name,
-                       showarrow=False, xanchor="left", yanchor="top", xshift=2, font={"size": 11})
+                       showarrow=False, xanchor="left", yanchor="top", xshift=2, font={"size": 11},
+                       bgcolor=LABEL_BACKDROP)
     return fig
 
 
@@ -136,7 +138,8 @@ def band_lines(series: list[dict], *, marks: dict[str, float], title: str, x_tit
         # a shape takes data values on a log axis, an annotation takes their log10
         fig.add_vline(x=where, line_dash="dot", line_color=MARK)
         fig.add_annotation(x=math.log10(where) if log_x else where, y=1, yref="paper", text=label,
-                           showarrow=False, xanchor="left", yanchor="top", font={"size": 11}, yshift=shift)
+                           showarrow=False, xanchor="left", yanchor="top", font={"size": 11}, yshift=shift,
+                           bgcolor=LABEL_BACKDROP)
     if y_range is not None:
         fig.update_yaxes(range=list(y_range))
     if x_ticks is not None:

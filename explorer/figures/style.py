@@ -40,6 +40,7 @@ GRID = "#ebebeb"
 MINOR_GRID = "#f6f6f6"
 AXIS_LINE = "#c8c8c8"
 MARK = "#555555"  # reference lines and marks laid over the data (a trained length, a chosen cell)
+LABEL_BACKDROP = "rgba(255, 255, 255, 0.8)"  # behind a mark's label inside the plot: the lines pass under it
 
 
 def color(i: int) -> str:

@@ -293,7 +293,7 @@
         grid);
       svgNode("text", { x: side - 4, y: toY(0) - 6, "text-anchor": "end", fill: "#555555", "font-size": 11 }, grid)
         .textContent = text(labels.x_axis);
-      svgNode("text", { x: toX(0) - 6, y: 12, "text-anchor": "end", fill: "#555555", "font-size": 11 }, grid)
+      svgNode("text", { x: toX(0) - 6, y: "1.1em", "text-anchor": "end", fill: "#555555", "font-size": 11 }, grid)
         .textContent = text(labels.y_axis);
     }
 
@@ -537,7 +537,8 @@
   }
 
   function show(args) {
-    const signature = JSON.stringify([args.kind, args.labels, args.aria, args.concepts,
+    document.body.classList.toggle("present", args.present === true);
+    const signature = JSON.stringify([args.kind, args.present, args.labels, args.aria, args.concepts,
       (args.points || []).map((p) => [p.id, p.name, p.form, p.knobs, p.lo, p.hi, p.digits, p.color]), args.product]);
     if (!view || view.signature !== signature) {
       const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.id : null;
