@@ -217,12 +217,12 @@ def url_params() -> dict[str, str]:
 def finish_run(notice_slot) -> None:
     """Show queued notices, write every knob into the URL and offer the link to copy."""
     for message in take_notices():
-        notice_slot.warning(message, icon="⚠️")
+        notice_slot.warning(message, icon=":material/warning:")
     wanted = st.session_state.get(_URL, {})
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
     base = st.context.url
     if base:
-        with st.sidebar.expander(t("common.share"), icon="🔗"):
+        with st.sidebar.expander(t("common.share"), icon=":material/link:"):
             st.caption(t("common.share_help"))
             st.code(f"{base}?{urlencode(wanted)}", language=None, wrap_lines=True)
