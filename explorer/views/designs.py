@@ -234,6 +234,9 @@ def removal_reading(found: dict) -> Phrase:
     share = REMOVED[-1]
     gain = found["long"][share] - found["long"][0.0]
     kind = "helps" if gain > 0.05 else "hurts" if gain < -0.05 else "same"
+    short_intact, short_removed = found["short"][0.0], found["short"][share]
+    if kind == "helps" and (short_removed >= short_intact or pct(short_removed) == pct(short_intact)):
+        kind = "helps_free"  # nothing lost at 1x, as shown: no cost to speak of
     return phrase(f"designs.removal_{kind}", share=pct(share), factor=found["factor"],
                   intact=pct(found["long"][0.0]), removed=pct(found["long"][share]),
                   short_intact=pct(found["short"][0.0]), short_removed=pct(found["short"][share]))
