@@ -96,6 +96,20 @@ def test_a_preset_name_in_a_link(page, server, attacker):
     _assert_shown_as_text(page, attacker, quoted=False)
 
 
+def test_a_model_type_in_the_menu(page, server, attacker):
+    """A link's config whose model_type is the payload: the preset menu (plain text, not Markdown) names it
+    in every option, character for character, and its open list adds no link, image or script either."""
+    _open(page, server, {"config": json.dumps({**MODEL, "model_type": PAYLOAD})})
+    menu = page.locator(f"{MAIN} [data-testid=stSelectbox]").first
+    assert PAYLOAD in menu.locator("input").input_value()  # the chosen option, as a text field's value
+    menu.click()
+    options = page.locator("[role=option]")
+    options.first.wait_for(timeout=LOAD_TIMEOUT_MS)
+    assert all(PAYLOAD in option for option in options.all_inner_texts())
+    _assert_shown_as_text(page, attacker, quoted=False)
+    assert page.locator("[role=listbox] a, [role=listbox] img, [role=listbox] code").count() == 0
+
+
 @pytest.fixture(scope="module")
 def quiz_box_server():
     """tests/e2e/quiz_box_app.py served on its own: a quiz's verdict box, with the app's explanation and with
