@@ -26,7 +26,7 @@ _EXPORTS = {
     "presenter": ("explain",),
     "quiz": ("questions",),
     "router": ("enter",),
-    "session": ("device", "lang", "notice", "t"),
+    "session": ("device", "lang", "notice", "plain", "t"),
     "widgets": ("knob", "set_knobs"),
 }
 _HOME = {name: module for module, names in _EXPORTS.items() for name in names}

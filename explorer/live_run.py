@@ -26,7 +26,7 @@ def start_button(task: str, encoding: str, train_len: int, seed: int) -> None:
     if st.button(t("trained.start"), type="primary", key="trained.start_button", icon=":material/play_arrow:"):
         started, snap = training.start(training.live_config(task, encoding, train_len, seed), owner())
         if not started:
-            st.warning(say(view.refusal(snap, time.time())), icon="⏳")
+            st.warning(say(view.refusal(snap, time.time())), icon=":material/hourglass_empty:")
 
 
 def status() -> None:

@@ -3,27 +3,28 @@
 Each entry is (page id, url path, icon). The page id names the page's text file
 (explorer/text/<lang>/<id>.toml), its knobs (explorer.knobs) and its views (explorer/views/<id>.py);
 the page's script is pages/<url path>.py, named after its address (pages/home.py for the home page,
-whose address is the empty path).
+whose address is the empty path). Icons are Streamlit's Material icons (`:material/<name>:`), drawn with
+the font Streamlit serves: an emoji needs an emoji font, which a Linux PC driving a projector may lack.
 """
 
 PAGES = (
-    ("home", "", "🏠"),
-    ("complex_plane", "complex-numbers", "🧭"),
-    ("rotations", "frequency-clocks", "🕰️"),
-    ("phase", "phase-cancellation", "🔁"),
-    ("relative", "relative-attention", "🟦"),
-    ("implementation", "implementation-forms", "🛠️"),
-    ("versus", "rope-vs-sinusoidal", "⚖️"),
-    ("decay", "long-term-decay", "📉"),
-    ("linear", "linear-attention", "➗"),
-    ("long_context", "long-context", "📏"),
-    ("model_anatomy", "model-anatomy", "🧬"),
-    ("conformance", "check-implementation", "✅"),
-    ("precision", "precision", "🎯"),
-    ("images", "images-and-video", "🖼️"),
-    ("biases", "distance-biases", "📐"),
-    ("trained", "trained-models", "🧪"),
-    ("designs", "rope-designs", "🧩"),
+    ("home", "", ":material/home:"),
+    ("complex_plane", "complex-numbers", ":material/explore:"),
+    ("rotations", "frequency-clocks", ":material/schedule:"),
+    ("phase", "phase-cancellation", ":material/sync:"),
+    ("relative", "relative-attention", ":material/grid_on:"),
+    ("implementation", "implementation-forms", ":material/build:"),
+    ("versus", "rope-vs-sinusoidal", ":material/balance:"),
+    ("decay", "long-term-decay", ":material/trending_down:"),
+    ("linear", "linear-attention", ":material/calculate:"),
+    ("long_context", "long-context", ":material/straighten:"),
+    ("model_anatomy", "model-anatomy", ":material/biotech:"),
+    ("conformance", "check-implementation", ":material/fact_check:"),
+    ("precision", "precision", ":material/target:"),
+    ("images", "images-and-video", ":material/image:"),
+    ("biases", "distance-biases", ":material/arrow_range:"),
+    ("trained", "trained-models", ":material/science:"),
+    ("designs", "rope-designs", ":material/extension:"),
 )
 TOPICS = tuple(page for page, url, _ in PAGES if url)  # every page but home
 URLS = tuple(url for _, url, _ in PAGES)  # every page's url path, home ("") first

@@ -3,8 +3,10 @@
 A page ends with `ui.questions(PAGE, **knob_values)`. Its questions are declared here, in `QUESTIONS`,
 and their text lives in explorer/text/<lang>/quiz.toml under `<page>_<name>` (the question), `<page>_<name>_why`
 (the one-line explanation) and, for a question in words, `<page>_<name>_1` (the right answer), `_2`, `_3`, ...
-(wrong ones). A question with numbers is generated from the page's own knobs: its `numbers` function
-computes the right answer with the core (`rope_viz`) and plausible wrong ones (other pairs' values, a
+(wrong ones). Every one of them is a format string (a literal brace is doubled, as in `$e^{{i\\theta}}$`)
+and Markdown with $...$ math; the values filled in go through `explorer.safe_text.shown`, so anything that
+is not plainly a number shows as text. A question with numbers is generated from the page's own knobs: its
+`numbers` function computes the right answer with the core (`rope_viz`) and plausible wrong ones (other pairs' values, a
 sign slip, a forgotten factor), so the answer is right for every knob setting.
 
 The visitor's choice lives only in the session's widget state (a radio with no preselection): it is never
@@ -27,6 +29,7 @@ from rope_viz.complex2d import complex_multiply, from_polar, to_polar
 from rope_viz.toy import TrainConfig
 from rope_viz.toy.runner import GRID4_ARCH
 
+from .safe_text import AppText, shown
 from .session import t
 from .text import STRINGS
 
@@ -182,28 +185,32 @@ def _order(key: str, count: int) -> list[int]:
     return [(first + j) % count for j in range(count)][::-1] if count > 2 else [first, 1 - first]
 
 
+def _said(key: str, lang: str, **values) -> AppText:
+    """The quiz text `quiz.<key>` in `lang`: the app's own Markdown, each value filled in as text."""
+    return AppText(STRINGS[lang][f"quiz.{key}"].format(**{name: shown(v) for name, v in values.items()}))
+
+
 def _word_options(key: str, lang: str) -> tuple[str, ...]:
     options, j = [], 1
     while f"quiz.{key}_{j}" in STRINGS[lang]:
-        options.append(STRINGS[lang][f"quiz.{key}_{j}"])
+        options.append(_said(f"{key}_{j}", lang))
         j += 1
     return tuple(options)
 
 
 def ask(page: str, question: Question, knobs: dict, lang: str) -> Asked:
-    """The question in `lang` for these knob values (pure: no Streamlit, for the tests as well)."""
-    from .text import text
-
+    """The question in `lang` for these knob values (pure: no Streamlit, for the tests as well). Its texts
+    are the app's own (`AppText`): a box that fills them in keeps their Markdown and math."""
     key = f"{page}_{question.name}"
     if question.numbers is not None:
         numbers = question.numbers(**knobs)
         options, _ = numbers.options()
-        values = numbers.values
+        options, values = tuple(AppText(option) for option in options), numbers.values
     else:
         options, values = _word_options(key, lang), {}
     order = _order(key, len(options))
-    return Asked(key=key, prompt=text(f"quiz.{key}", lang, **values), options=tuple(options[j] for j in order),
-                 answer=order.index(0), why=text(f"quiz.{key}_why", lang, answer=options[0], **values))
+    return Asked(key=key, prompt=_said(key, lang, **values), options=tuple(options[j] for j in order),
+                 answer=order.index(0), why=_said(f"{key}_why", lang, answer=options[0], **values))
 
 
 def questions(page: str, **knobs) -> None:
@@ -222,7 +229,13 @@ def questions(page: str, **knobs) -> None:
         choice = st.radio(asked.prompt, asked.options, index=None, key=key)
         if choice is None:
             continue
-        if asked.options.index(choice) == asked.answer:
-            st.success(t("quiz.right", why=asked.why), icon=":material/check_circle:")
-        else:
-            st.error(t("quiz.wrong", answer=asked.options[asked.answer], why=asked.why), icon=":material/cancel:")
+        verdict(asked, asked.options.index(choice))
+
+
+def verdict(asked: Asked, chosen: int) -> None:
+    """The box under an answered question: right or not, the right answer, and why (the app's Markdown
+    and math; a value that is not the app's own text in its place would show as text)."""
+    if chosen == asked.answer:
+        st.success(t("quiz.right", why=asked.why), icon=":material/check_circle:")
+    else:
+        st.error(t("quiz.wrong", answer=asked.options[asked.answer], why=asked.why), icon=":material/cancel:")

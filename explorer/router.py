@@ -61,7 +61,7 @@ def enter() -> None:
 
 
 def _run() -> None:
-    st.set_page_config(page_title="RoPE Explorer", page_icon="🌀", layout="wide")
+    st.set_page_config(page_title="RoPE Explorer", page_icon=":material/360:", layout="wide")
     notice_slot = widgets.begin_run()
     with st.sidebar:
         widgets.draw(knobs.LANG, session.LANG_KEY, "Language / 语言", format_func=text.LANG_NAMES.get)

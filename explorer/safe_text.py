@@ -6,7 +6,9 @@ addresses in the parsed text). So a value that is not plainly inert is quoted as
 characters show one for one (no link, image, HTML, emphasis, formula or icon code is read inside one),
 in a monospace face that marks it as quoted. `session.t` passes every value it fills into a sentence
 through `shown`, and `session.notice` every message that is not the app's own text, so a new page gets
-this without asking for it. Numbers, and strings of letters, digits and a few harmless marks (a length
+this without asking for it. The options of a menu (a selectbox, a multiselect) are plain text, never
+Markdown, where a code span would show its backticks: `session.plain` fills values in as they are, on one
+line. Numbers, and strings of letters, digits and a few harmless marks (a length
 written "4,096", a base "1e+06", a model name such as "meta-llama/Llama-3.1-8B"), are kept as they are.
 """
 
@@ -25,7 +27,7 @@ class AppText(str):
     """A sentence the app wrote from its own text files: Markdown meant as Markdown."""
 
 
-def _flat(value: str) -> str:
+def one_line(value: str) -> str:
     """`value` on one line: control, format, private and unassigned characters dropped, every run of white
     space one space."""
     kept = "".join(ch for ch in value if unicodedata.category(ch)[0] != "C" or ch.isspace())
@@ -43,7 +45,7 @@ def shown(value):
     inert string on one line, anything else quoted as an inline code span."""
     if isinstance(value, AppText) or not isinstance(value, str):
         return value
-    flat = _flat(value)
+    flat = one_line(value)
     if inert(flat):
         return flat
     fence = "`" * (max((len(run) for run in re.findall(r"`+", flat)), default=0) + 1)

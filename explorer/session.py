@@ -19,7 +19,7 @@ from rope_viz.device import requested_device
 
 from . import text
 from .guard import forbid_inside_cache
-from .safe_text import AppText, shown
+from .safe_text import AppText, one_line, shown
 
 _CPU_ONLY = "_cpu_only"
 IMAGE_KEY = "app.img"  # the session-state key of the chart image format
@@ -84,6 +84,14 @@ def t(key: str, **values) -> AppText:
     filled in as text, never as Markdown (`explorer.safe_text`)."""
     forbid_inside_cache("t()")
     return AppText(text.text(key, lang(), **{name: shown(value) for name, value in values.items()}))
+
+
+def plain(key: str, **values) -> str:
+    """The string `key` in the session's language for a place that shows plain text, not Markdown (a menu's
+    options): text values filled in as they are, on one line."""
+    forbid_inside_cache("plain()")
+    return text.text(key, lang(), **{name: one_line(value) if isinstance(value, str) else value
+                                     for name, value in values.items()})
 
 
 def notice(message: str) -> None:

@@ -153,7 +153,7 @@ def _widget(spec: params.Knob, label: str, key: str, help_text: str | None, wher
     if kind == "toggle":
         return where.toggle(**common)
     if kind == "text_area":
-        return where.text_area(max_chars=spec.max_length, **common)
+        return where.text_area(**common)  # no max_chars: `draw` refuses a longer text with a notice
     return where.multiselect(options=list(range(spec.lo, spec.hi + 1)), max_selections=spec.most,
                              format_func=format_func or str, **common)
 
@@ -171,6 +171,7 @@ def draw(spec: params.Knob, key: str, label: str, *, help_text: str | None = Non
     `spec.name` parameter; a value the spec rejects is replaced and a notice is shown.
     """
     where = where if where is not None else st
+    too_long = _too_long(spec, st.session_state.get(key))
     if _refused_value(key):
         value = spec.coerce(spec.default)[0]
         _replaced(spec, value)
@@ -182,11 +183,24 @@ def draw(spec: params.Knob, key: str, label: str, *, help_text: str | None = Non
         value = spec.coerce(value)[0]  # a default that falls outside a range the page narrowed is clamped too
         if replaced:
             _replaced(spec, value)
-    st.session_state[key] = value
+    if too_long is None:
+        st.session_state[key] = value
     _widget(spec, label, key, help_text, where, format_func)
-    value = st.session_state[key]
+    if too_long is None:
+        value = st.session_state[key]
+    else:  # the text stays in its box to be cut down; the page goes on with the knob's default
+        where.warning(t("common.text_too_long", size=too_long, limit=spec.max_length), icon=":material/block:")
     st.session_state.setdefault(_URL, {})[spec.name] = spec.dump(value)
     return value
+
+
+def _too_long(spec: params.Knob, typed) -> int | None:
+    """The length of the text typed or pasted into the box of text knob `spec` when it is longer than the
+    knob takes, else None. The box itself has no limit (a browser would silently drop a paste that is
+    too long), so the page can say what it refused and why."""
+    if isinstance(spec, params.TextKnob) and isinstance(typed, str) and len(typed) > spec.max_length:
+        return len(typed)
+    return None
 
 
 def knob(page: str, name: str, *, where=None, format_func=None, **narrowed):
@@ -217,12 +231,12 @@ def url_params() -> dict[str, str]:
 def finish_run(notice_slot) -> None:
     """Show queued notices, write every knob into the URL and offer the link to copy."""
     for message in take_notices():
-        notice_slot.warning(message, icon="⚠️")
+        notice_slot.warning(message, icon=":material/warning:")
     wanted = st.session_state.get(_URL, {})
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
     base = st.context.url
     if base:
-        with st.sidebar.expander(t("common.share"), icon="🔗"):
+        with st.sidebar.expander(t("common.share"), icon=":material/link:"):
             st.caption(t("common.share_help"))
             st.code(f"{base}?{urlencode(wanted)}", language=None, wrap_lines=True)

@@ -24,13 +24,16 @@ def motion_figure():
 
 
 ui.enter()
-ui.page_header("home")
-st.latex(r"\langle R_m q,\; R_n k\rangle \;=\; q^{\top} R_{n-m}\, k")
-ui.chart(motion_figure(), key="motion")
+st.title(ui.t("home.title"))
+# the way into the lesson, right under the title: on the first screen of a projector (1280x720) and of a
+# phone (where the stylesheet draws the clocks right under the title, explorer.presenter)
 st.markdown(ui.t("home.lesson_intro"))
 with st.container(border=True, key="lesson_start"):
     st.page_link(script(TOPICS[0]), label=f"**{ui.t('home.start_lesson')}** · {ui.t(f'{TOPICS[0]}.nav')}",
                  icon=":material/play_circle:", help=ui.t("home.start_lesson_help"))
+ui.explain(ui.t("home.intro"))
+st.latex(r"\langle R_m q,\; R_n k\rangle \;=\; q^{\top} R_{n-m}\, k")
+ui.chart(motion_figure(), key="motion")
 
 st.subheader(ui.t("home.contents"))
 topics = [(name, icon) for name, url, icon in PAGES if url]

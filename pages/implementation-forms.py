@@ -30,7 +30,7 @@ with right:
 # after the worked example it describes: the chart stays on the first screen
 st.markdown(ui.t("implementation.worked_text"))
 metric_row(view.worked_metrics(rot))
-st.info(say(view.printed_note()), icon="📝")
+st.info(say(view.printed_note()), icon=":material/edit_note:")
 
 # 2. Three forms, one result, different costs
 section("implementation.forms")

@@ -24,13 +24,13 @@ with more:
     config_text = ui.knob(PAGE, "config")
 # while a pasted config is valid, the menu names it: every preset is replaced by it
 probe = panels.resolve_model(LONG_CONTEXT_PRESETS[0], config_text)
-preset_name = ui.knob(PAGE, "preset", where=top[0], format_func=(lambda v: ui.t(
+preset_name = ui.knob(PAGE, "preset", where=top[0], format_func=(lambda v: ui.plain(
     "long_context.preset_replaced", preset=v, model_type=probe["model_type"] or "?")) if probe["pasted"] else None)
 target = int(ui.knob(PAGE, "target", where=top[1], format_func=length))
 model = panels.resolve_model(preset_name, config_text)
 if (refused := view.refusal(model, preset_name)) is not None:  # answered next to the box
     more.warning(say(refused))
-focus_choice = ui.knob(PAGE, "focus", where=top[2], format_func=lambda v: ui.t(
+focus_choice = ui.knob(PAGE, "focus", where=top[2], format_func=lambda v: ui.plain(
     "long_context.focus_model", rope_type=model["rope_type"]) if v == "model" else panels.method_name(v))
 
 with more:

@@ -13,6 +13,7 @@ from explorer.views import model_anatomy as view
 ui.enter()
 PAGE = "model_anatomy"
 anatomy = ui.cached(view.anatomy, max_entries=16)
+pasted_shown = ui.cached(view.pasted_shown, max_entries=16)
 
 
 def length(n) -> str:
@@ -22,14 +23,31 @@ def length(n) -> str:
 # the first screen: the title, the knobs (the paste box folded) and the layer strip; the introduction follows
 st.title(ui.t(f"{PAGE}.title"))
 top = st.columns(4)
-names = tuple(ui.knob(PAGE, f"model{i}", where=top[i - 1],
-                      format_func=lambda v: ui.t("model_anatomy.none") if v == view.NONE else v) for i in (1, 2, 3))
-context = int(ui.knob(PAGE, "context", where=top[3], format_func=length))
 with st.expander(ui.t("model_anatomy.paste_header"), icon=":material/content_paste:"):
     config_text = ui.knob(PAGE, "config")
+pasted = pasted_shown(config_text)  # a shown paste takes a place: the menus say which preset it left out
+
+
+def menu_option(earlier: tuple):
+    """A model menu's format_func: an option it would leave out for want of a place is marked as not shown."""
+    def said(value: str) -> str:
+        if value == view.NONE:
+            return ui.t("model_anatomy.none")
+        shown_here = value in view.presets_shown((*earlier, value), pasted)
+        return value if shown_here else ui.plain("model_anatomy.not_shown_option", name=value)
+    return said
+
+
+names: tuple = ()
+for i in (1, 2, 3):
+    names += (ui.knob(PAGE, f"model{i}", where=top[i - 1], format_func=menu_option(names)),)
+context = int(ui.knob(PAGE, "context", where=top[3], format_func=length))
 data = anatomy(names, config_text, context)
 if data["refused"] is not None:  # answered next to the box, not at the top of the page
     st.warning(ui.t("model_anatomy.config_refused", detail=data["refused"]), icon=":material/block:")
+if data["dropped"]:
+    dropped = ui.t("common.list_sep").join(data["dropped"])
+    st.info(ui.t("model_anatomy.presets_dropped", names=dropped, most=view.MAX_MODELS), icon=":material/info:")
 models = data["models"]
 if not models:
     st.info(ui.t("model_anatomy.no_models"))

@@ -111,3 +111,17 @@ def open_hostile_link(page: str, params: dict, repaired: dict[str, str], notices
     assert url_values(at, repaired) == repaired
     assert len(at.warning) == notices
     return at
+
+
+def paste_past_the_limit(page: str, pasted: str, limit: int) -> AppTest:
+    """Open `page`, type `pasted` (longer than `limit`) into its config box and rerun; check that the page
+    refuses it with one notice under the box (inside its expander) giving both sizes, and that the text
+    stays in the box to be cut down. The AppTest, for the page's own checks."""
+    at = open_page(page)
+    at.text_area(key=f"{page}.config").input(pasted).run()
+    assert not at.exception
+    (said,) = at.expander[0].warning
+    assert f"{limit:,}" in said.value and f"{len(pasted):,}" in said.value
+    assert at.text_area(key=f"{page}.config").value == pasted
+    return at
+

@@ -78,13 +78,14 @@ def _healthy(url: str) -> bool:
 
 @contextmanager
 def streamlit_server(*, port: int | None = None, startup_timeout: float = 90.0,
-                     root: Path = ROOT) -> Iterator[Server]:
+                     root: Path = ROOT, script: str = "app.py") -> Iterator[Server]:
     """Run the app on 127.0.0.1 until the block exits; raise RuntimeError if it does not come up.
 
-    `root` is the folder holding app.py (the checkout by default; another copy of the app to compare)."""
+    `root` is the folder holding app.py (the checkout by default; another copy of the app to compare);
+    `script`, relative to it, is the script served (another one: a test's own small page)."""
     port = port or free_port()
     url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+    command = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
                "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats",
                "false", "--server.fileWatcherType", "none"]
     with tempfile.TemporaryDirectory(prefix="rope-explorer-server-") as folder, \

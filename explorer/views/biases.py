@@ -13,7 +13,7 @@ from rope_viz import (alibi_bias, alibi_slopes, apply_xpos, depends_only_on_offs
                       encoded_scores, random_projections, random_tokens, t5_bias, t5_relative_position_bucket, to_numpy,
                       toeplitz_deviation, wavelengths, xpos_scales)
 
-from .phrases import Phrase, phrase
+from .phrases import Phrase, counted, phrase
 from .sampling import downsample
 
 CURVE_POINTS = 256  # distances at which the sampled RoPE and xPos means are evaluated
@@ -136,7 +136,7 @@ def summary_table(matrices: dict, past: dict, t5: dict, max_r: int) -> dict:
         "xpos": phrase("biases.past_xpos", **pairs, at_max=past["xpos_factor_at_max"],
                        at_twice=past["xpos_factor_at_twice"]),
         "alibi": phrase("biases.past_alibi", max_r=max_r, at_max=past["alibi_at_max"], at_twice=past["alibi_at_twice"]),
-        "t5": phrase("biases.past_t5", past=t5["buckets_past"], new=t5["new_past"], max_r=max_r),
+        "t5": counted("biases.past_t5", t5["buckets_past"], past=t5["buckets_past"], new=t5["new_past"], max_r=max_r),
         "nope": phrase("biases.past_nope"),
         "sinusoidal": phrase("biases.past_sinusoidal", max_r=max_r),
     }

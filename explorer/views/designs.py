@@ -253,10 +253,12 @@ def removal_reading(found: dict, data: dict) -> Phrase:
     gain = found["long"][share] - found["long"][0.0]
     kind = "helps" if gain > 0.05 else "hurts" if gain < -0.05 else "same"
     band = at_factor(data["curves"], found["factor"]).get(("rope", "none"))
+    short_intact, short_removed = found["short"][0.0], found["short"][share]
+    if kind == "helps" and (short_removed >= short_intact or pct(short_removed) == pct(short_intact)):
+        kind = "helps_free"  # nothing lost at 1x, as shown: no cost to speak of
     return phrase(f"designs.removal_{kind}", share=pct(share), factor=found["factor"],
                   intact=pct(found["long"][0.0]), removed=pct(found["long"][share]),
-                  short_intact=pct(found["short"][0.0]), short_removed=pct(found["short"][share]),
-                  band=_band(band) if band else "–")
+                  short_intact=pct(short_intact), short_removed=pct(short_removed), band=_band(band) if band else "–")
 
 
 def pooled(correct: np.ndarray, total: np.ndarray, bins: int = POSITION_BINS) -> tuple[np.ndarray, np.ndarray]:

@@ -15,7 +15,7 @@ import torch
 from rope_viz import (MROPE_SECTION, apply_axial_rope, apply_mrope, apply_rope, inv_freq, mrope_position_ids,
                       patch_grid, random_tokens, to_numpy)
 
-from .phrases import Metric, Phrase, metric, phrase
+from .phrases import Metric, Phrase, counted, metric, phrase
 from .sampling import downsample
 
 SCORE_SIDE = 256  # the multimodal score matrix is drawn at most this many tokens per side
@@ -206,7 +206,8 @@ def resume_reading(seq: dict, frames: int, resume: str) -> list[Phrase]:
     if frames:
         lines = [phrase("images.resume_numbers", first=seq["video_first"], last=seq["video_last"],
                         spatial=seq["resume_spatial"], largest=seq["resume_largest"]),
-                 phrase("images.resume_overlap", overlap=seq["overlap"], overlap_frames=seq["overlap_frames"])
+                 counted("images.resume_overlap", seq["overlap_frames"], overlap=seq["overlap"],
+                         overlap_frames=seq["overlap_frames"])
                  if seq["overlap"] else phrase("images.resume_agree")]
     else:
         lines = [phrase("images.resume_no_video")]

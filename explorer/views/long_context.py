@@ -229,14 +229,22 @@ def model_line(model: dict) -> Phrase:
 def focus_for(choice: str, curves: dict, rope_type: str) -> tuple[str, Phrase | None]:
     """The method drawn strong, and a notice when the chosen one cannot run here. "model" means the
     config's own scaling (its rope_type when the sliders' version is all there is); a method the model
-    lacks (LongRoPE without factor lists) gives way to YaRN, else to the first method there is."""
+    lacks (LongRoPE without factor lists, a method that failed for this model) or a rope type that is no
+    method of this page (Gemma 4's "proportional", which sets which pairs turn and stretches nothing) gives
+    way to YaRN, else to the first method there is, and the notice says which case it is."""
     methods = curves["methods"]
     focus = choice if choice != "model" else "model" if "model" in methods else rope_type
     if focus in methods or focus == "default":
         return focus, None
-    notice = phrase("long_context.focus_missing", method=method_phrase(focus) if focus in (*METHODS, "model")
-                    else focus)
-    return ("yarn" if "yarn" in methods else next(iter(methods), "default")), notice
+    fallback = "yarn" if "yarn" in methods else next(iter(methods), "default")
+    instead = method_phrase(fallback) if fallback in METHODS else fallback
+    if focus in curves["skipped"]:
+        notice = phrase("long_context.focus_skipped", method=method_phrase(focus), instead=instead)
+    elif focus == "longrope":
+        notice = phrase("long_context.focus_missing", instead=instead)
+    else:
+        notice = phrase("long_context.focus_own_type", rope_type=focus, instead=instead)
+    return fallback, notice
 
 
 def _band(indices: list) -> Phrase:

@@ -21,24 +21,43 @@ LAYOUT_OFFSET = 1000  # the distance at which the layout trap is measured
 LAYOUT_SAMPLES = 64
 
 
-def choose(names: tuple[str, ...], config_text: str) -> dict:
-    """The models to show: a pasted config first (when `config_text` holds one), then the chosen presets, at
-    most MAX_MODELS, duplicates and "none" dropped. refused: the core's reason a paste was refused, else None."""
-    models, refused = [], None
-    if config_text.strip():
-        try:
-            pasted = model_rope(config_text)
-            models.append((pasted, True))
-        except ValueError as err:
-            refused = str(err)
-        except (ArithmeticError, RecursionError) as err:
-            refused = type(err).__name__
-    seen = set()
+def read_config(config_text: str) -> tuple[ModelRoPE | None, str | None]:
+    """(the pasted config's model, None) when `config_text` holds a valid one; (None, the core's reason) when
+    it was refused; (None, None) when nothing is pasted."""
+    if not config_text.strip():
+        return None, None
+    try:
+        return model_rope(config_text), None
+    except ValueError as err:
+        return None, str(err)
+    except (ArithmeticError, RecursionError) as err:
+        return None, type(err).__name__
+
+
+def pasted_shown(config_text: str) -> bool:
+    """Whether a pasted config is shown (it takes one of the MAX_MODELS places)."""
+    return read_config(config_text)[0] is not None
+
+
+def presets_shown(names: tuple[str, ...], pasted: bool) -> tuple[str, ...]:
+    """The chosen presets that are shown, in menu order: "none" and repeats skipped, and no more than the
+    places a shown paste leaves (MAX_MODELS in all)."""
+    kept: list[str] = []
     for name in names:
-        if name != NONE and name not in seen and len(models) < MAX_MODELS:
-            seen.add(name)
-            models.append((preset(name), False))
-    return {"models": models, "refused": refused}
+        if name != NONE and name not in kept and len(kept) + pasted < MAX_MODELS:
+            kept.append(name)
+    return tuple(kept)
+
+
+def choose(names: tuple[str, ...], config_text: str) -> dict:
+    """The models to show: a pasted config first (when `config_text` holds one), then the presets
+    `presets_shown` keeps. refused: the core's reason a paste was refused, else None; dropped: the chosen
+    presets left out for want of a place, in menu order."""
+    pasted, refused = read_config(config_text)
+    kept = presets_shown(names, pasted is not None)
+    dropped = tuple(dict.fromkeys(name for name in names if name != NONE and name not in kept))
+    models = [(pasted, True)] * (pasted is not None) + [(preset(name), False) for name in kept]
+    return {"models": models, "refused": refused, "dropped": dropped}
 
 
 def _label(model: ModelRoPE, pasted: bool) -> Phrase:
@@ -206,10 +225,11 @@ def anatomy(names: tuple[str, ...], config_text: str, context: int) -> dict:
     models by number: legends stay short and in the visitor's language), summary, whether its model_type
     is one the project has not checked (read as transformers' generic code), kinds of layers,
     latent-attention metrics and traps; the layer strip, the wavelength and temperature charts of all of
-    them; the reason a paste was refused (None when nothing was)."""
+    them; the reason a paste was refused (None when nothing was) and the presets a paste left out."""
     chosen = choose(names, config_text)
     models = chosen["models"]
-    out = {"refused": chosen["refused"], "models": [], "strip": strip(models) if models else None}
+    out = {"refused": chosen["refused"], "dropped": chosen["dropped"], "models": [],
+           "strip": strip(models) if models else None}
     curves = []
     for index, (model, pasted) in enumerate(models):
         label, number = _label(model, pasted), phrase("model_anatomy.model_number", number=index + 1)

@@ -18,6 +18,12 @@ def phrase(key: str, **args) -> Phrase:
     return Phrase(key, args)
 
 
+def counted(key: str, count: int, **args) -> Phrase:
+    """The text `key`, or `<key>_one` when `count` is 1: a sentence that names a count agrees with it
+    (every language has both keys; one without grammatical number writes them alike)."""
+    return Phrase(f"{key}_one" if count == 1 else key, args)
+
+
 @dataclass(frozen=True)
 class Metric:
     label: Phrase

@@ -14,7 +14,7 @@ import numpy as np
 
 from rope_viz import toy
 
-from .phrases import Phrase, metric, phrase
+from .phrases import Phrase, counted, metric, phrase
 from .sampling import downsample
 
 GRID_FILE = "grid.json"
@@ -303,7 +303,7 @@ def findings(data: dict, factor: float) -> dict | None:
                          base_values=tuple(_mean_of(e, base) for e in plain if (e, "none") in base))]
     unlearned = tuple(_enc(e) for e in plain if (e, "none") in base and base[(e, "none")]["mean"] < UNLEARNED)
     if unlearned:
-        paragraphs.append(phrase("trained.unlearned", encodings=unlearned))
+        paragraphs.append(counted("trained.unlearned", len(unlearned), encodings=unlearned))
     rope = here.get(("rope", "none"))
     if not rope:
         return {"caption": caption, "paragraphs": paragraphs, "claims": []}

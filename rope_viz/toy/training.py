@@ -198,7 +198,8 @@ def eval_batches(model: ToyTransformer, task: str, length: int, *, sequences: in
 def _device_name(device: torch.device) -> str:
     if device.type == "cuda":
         return f"cuda ({torch.cuda.get_device_name(device)})"
-    return f"cpu ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)"
+    threads = torch.get_num_threads()
+    return f"cpu ({platform.processor() or platform.machine()}, {threads} thread{'' if threads == 1 else 's'})"
 
 
 def train_run(config: TrainConfig, *, progress=None, should_stop=None, device=None):

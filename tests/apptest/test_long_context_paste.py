@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from support.apptest import chart_specs, open_page, spec_array
+from support.apptest import chart_specs, open_page, paste_past_the_limit, spec_array
 
 PASTED = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 65536,
           "rope_theta": 500000.0, "rope_scaling": {"rope_type": "llama3", "factor": 4.0, "low_freq_factor": 2.0,
@@ -31,3 +31,25 @@ def test_a_refused_paste_is_answered_inside_the_box_expander():
     assert len(inside) == 1 and "was not used" in inside[0].value and "hidden_size" in inside[0].value
     menu = at.selectbox(key="long_context.preset")
     assert "Llama-3.1-8B" in menu.options  # the presets keep their names
+
+
+def test_a_config_longer_than_the_box_takes_is_refused_beside_it():
+    """A text past the box's 8,192 characters is refused under the box with both sizes; the preset stays."""
+    at = paste_past_the_limit("long_context", json.dumps({**PASTED, "notes": "x" * 9000}), 8192)
+    assert "Llama-3.1-8B" in at.selectbox(key="long_context.preset").options  # the presets keep their names
+
+
+GEMMA4 = {"model_type": "gemma4_text", "hidden_size": 256, "num_attention_heads": 4, "head_dim": 64,
+          "global_head_dim": 128, "num_hidden_layers": 6}
+
+
+def test_gemma4_pasted_its_proportional_rope_is_not_called_longrope_and_the_menu_is_plain_text():
+    """Gemma 4's rope type "proportional" is no method of this page: the notice says so and does not blame
+    LongRoPE's factor lists; the menu (plain text, not Markdown) names the model with no code-span backticks."""
+    at = open_page("long_context", {"config": json.dumps(GEMMA4)})
+    assert not at.exception and not at.warning
+    menu = at.selectbox(key="long_context.preset").options
+    assert len(menu) == 23 and all(option.endswith("(replaced by pasted: gemma4_text)") for option in menu)
+    assert "`" not in "".join(menu)
+    (notice,) = [box.value for box in at.info if "in focus" in box.value]
+    assert "proportional" in notice and "stretches nothing" in notice and "LongRoPE" not in notice

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 
-from support.apptest import chart_specs, has_cjk, metrics, open_page, page_text, spec_array
+from support.apptest import chart_specs, has_cjk, metrics, open_page, page_text, paste_past_the_limit, spec_array
 
 QWEN3_NEXT_LIKE = {"model_type": "qwen3_next", "hidden_size": 256, "num_attention_heads": 2, "head_dim": 128,
                    "num_hidden_layers": 8, "max_position_embeddings": 4096}
@@ -76,3 +76,25 @@ def test_chinese():
     assert not at.exception
     assert has_cjk(at.title[0].value)
     assert "个分块注意力" in page_text(at)
+
+
+def test_a_config_longer_than_the_box_takes_is_refused_beside_it():
+    """The box takes any length (a browser would drop an over-long paste without a word); the page refuses a
+    text past 16,384 characters with a notice under the box that gives both sizes, and keeps the presets."""
+    at = paste_past_the_limit("model_anatomy", json.dumps({**QWEN3_NEXT_LIKE, "notes": "x" * 17000}), 16384)
+    assert "pasted:" not in page_text(at) and spec_array(chart_specs(at)[0]["data"][0]["z"]).shape[0] == 3
+
+
+def test_a_paste_that_leaves_a_preset_out_says_so_and_its_menu_too():
+    """Three presets chosen and a valid paste: the third preset has no place. Its menu says it is not shown,
+    a notice names it, and the latent-attention section (DeepSeek-V3's) does not speak of it as shown."""
+    at = open_page("model_anatomy", {"config": json.dumps(QWEN3_NEXT_LIKE)})
+    assert not at.exception and not at.warning
+    third = at.selectbox(key="model_anatomy.model3")
+    assert third.value == "DeepSeek-V3"
+    assert "DeepSeek-V3 (not shown: the pasted config takes its place)" in third.options
+    assert "google/gemma-3-1b-it" in at.selectbox(key="model_anatomy.model2").options  # shown: named as it is
+    (info,) = [box.value for box in at.info if "Not shown" in box.value]
+    assert "DeepSeek-V3" in info and "at most 3 models" in info
+    assert spec_array(chart_specs(at)[0]["data"][0]["z"]).shape[0] == 3  # the paste, Scout, Gemma 3
+    assert "Cached per token and layer" not in metrics(at)

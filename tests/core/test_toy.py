@@ -292,3 +292,16 @@ def test_command_line_device_is_checked_and_recorded(tmp_path, monkeypatch):
                         "--device", "cpu", "--out", str(out), "--no-weights"]) == 0
     doc = load_results(out)
     assert doc["device"].startswith("cpu") and "--device cpu" in doc["command"]
+
+
+def test_the_cpu_is_described_with_its_thread_count_in_agreement():
+    from rope_viz.toy.training import _device_name
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        assert _device_name(torch.device("cpu")).endswith(", 1 thread)")
+        torch.set_num_threads(2)
+        assert _device_name(torch.device("cpu")).endswith(", 2 threads)")
+    finally:
+        torch.set_num_threads(before)

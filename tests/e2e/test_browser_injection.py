@@ -1,7 +1,8 @@
 """Text from outside the app shows as text in a real browser: a shared link, a pasted config, a model name read
-from a config and a notice quoting a refused value, each carrying a Markdown link, a Markdown image, raw HTML
-and a javascript: link, put no link, image or script on the page and send no request to the attacker's
-address (every request is watched; those to the attacker are counted and answered with an error)."""
+from a config, a notice quoting a refused value and a value in a quiz's verdict box, each carrying a Markdown
+link, a Markdown image, raw HTML and a javascript: link, put no link, image or script on the page and send no
+request to the attacker's address (every request is watched; those to the attacker are counted and answered
+with an error)."""
 
 import json
 from urllib.parse import urlencode, urlparse
@@ -11,7 +12,7 @@ import pytest
 from browser_checks import LOAD_TIMEOUT_MS, assert_clean
 from explorer import text
 from explorer.knobs import lightest
-from support.server import wait_for_app
+from support.server import streamlit_server, wait_for_app
 
 pytestmark = pytest.mark.browser
 PATH = "long-context"
@@ -93,3 +94,36 @@ def test_a_preset_name_in_a_link(page, server, attacker):
     notices = page.locator(f"{MAIN} [data-testid=stAlert]")
     assert notices.count() >= 1 and not any("log in" in shown for shown in notices.all_inner_texts())
     _assert_shown_as_text(page, attacker, quoted=False)
+
+
+def test_a_model_type_in_the_menu(page, server, attacker):
+    """A link's config whose model_type is the payload: the preset menu (plain text, not Markdown) names it
+    in every option, character for character, and its open list adds no link, image or script either."""
+    _open(page, server, {"config": json.dumps({**MODEL, "model_type": PAYLOAD})})
+    menu = page.locator(f"{MAIN} [data-testid=stSelectbox]").first
+    assert PAYLOAD in menu.locator("input").input_value()  # the chosen option, as a text field's value
+    menu.click()
+    options = page.locator("[role=option]")
+    options.first.wait_for(timeout=LOAD_TIMEOUT_MS)
+    assert all(PAYLOAD in option for option in options.all_inner_texts())
+    _assert_shown_as_text(page, attacker, quoted=False)
+    assert page.locator("[role=listbox] a, [role=listbox] img, [role=listbox] code").count() == 0
+
+
+@pytest.fixture(scope="module")
+def quiz_box_server():
+    """tests/e2e/quiz_box_app.py served on its own: a quiz's verdict box, with the app's explanation and with
+    a link's value in its place."""
+    with streamlit_server(script="tests/e2e/quiz_box_app.py") as running:
+        yield running
+
+
+def test_a_value_in_a_quiz_verdict_box(page, quiz_box_server, attacker):
+    """The verdict box shows the app's explanation as Markdown with KaTeX math, and the same box with the
+    payload in the explanation's place shows it as text."""
+    page.goto(f"{quiz_box_server.url}/?{urlencode({'why': PAYLOAD})}", timeout=LOAD_TIMEOUT_MS)
+    wait_for_app(page, timeout=LOAD_TIMEOUT_MS)
+    own, filled = page.locator(f"{MAIN} [data-testid=stAlert]").all()
+    assert own.locator(".katex").count() >= 1 and own.locator("code").count() == 0
+    assert filled.locator(".katex").count() == 0 and "[log in again here]" in filled.inner_text()
+    _assert_shown_as_text(page, attacker)

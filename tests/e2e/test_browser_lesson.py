@@ -1,5 +1,6 @@
-"""The lesson in a real browser: home -> "Start the lesson" -> next -> ... -> the last topic, with the step
-numbers on the way; and the presenter flag, which stays in the address from page to page."""
+"""The lesson in a real browser: home -> "Start the lesson" (on the first screen of a projector and of a
+phone) -> next -> ... -> the last topic, with the step numbers on the way; and the presenter flag, which
+stays in the address from page to page."""
 
 from urllib.parse import parse_qs, urlparse
 
@@ -49,6 +50,19 @@ def test_the_lesson_from_home_to_the_last_step(page, open_app):
     main_link(page, text.text("common.lesson_home")).click()
     wait_for_app(page, timeout=LOAD_TIMEOUT_MS)
     expect(main_link(page, text.text("home.start_lesson"))).to_be_visible()
+
+
+@pytest.mark.parametrize("screen", [{"width": 1280, "height": 720}, {"width": 390, "height": 844}],
+                         ids=["projector", "phone"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_start_the_lesson_is_on_the_first_screen(page, open_app, screen, lang):
+    page.set_viewport_size(screen)
+    open_app("", f"lang={lang}")
+    # a page link with a tooltip is drawn twice, one copy hidden (on a phone, the desktop one): the shown one
+    start = page.locator(f"{MAIN} a:visible").filter(has_text=text.text("home.start_lesson", lang)).first
+    expect(start).to_be_visible()
+    box = start.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= screen["height"], (box, screen)
 
 
 def test_presenter_flag_stays_in_the_shared_link(page, open_app):

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from explorer import quiz, text
+from explorer.safe_text import AppText
 from explorer.knobs import BASES, PAGE_KNOBS
 from explorer.pages import TOPICS
 
@@ -163,8 +164,9 @@ def test_every_question_at_the_default_knobs(page, lang):
         assert 3 <= len(shown.options) == len(set(shown.options))
         assert 0 <= shown.answer < len(shown.options)
         if question.numbers is None:  # a question in words: option _1 of its text is the right one
-            assert shown.options[shown.answer] == text.text(f"quiz.{page}_{question.name}_1", lang)
-        assert "{" not in shown.prompt + "".join(shown.options), "a placeholder left unfilled"
+            assert shown.options[shown.answer] == text.text(f"quiz.{page}_{question.name}_1", lang).format()
+        for said in (shown.prompt, shown.why, *shown.options):  # the app's own Markdown, its math kept
+            assert isinstance(said, AppText) and said.count("$") % 2 == 0
 
 
 def test_questions_belong_to_topic_pages_and_right_answers_move_around():
@@ -179,3 +181,19 @@ def test_question_text_has_the_same_placeholders_in_both_languages():
         if key.startswith("quiz."):
             fields = {f for _, f, _, _ in string.Formatter().parse(english) if f}
             assert fields == {f for _, f, _, _ in string.Formatter().parse(text.STRINGS["zh"][key]) if f}, key
+
+
+PAYLOAD = "[log in](http://127.0.0.1:9/x) ![p](http://127.0.0.1:9/p.png) <b>loud</b>"
+
+
+def test_a_value_filled_into_a_question_shows_as_text_and_its_math_stays_math():
+    """The texts keep their $...$ math unquoted; a value that is not plainly a number (here one that could
+    have come from a link) lands in the prompt and the explanation as one code span, never as Markdown."""
+    hostile = quiz.Question("product_length", lambda **_: quiz.Numbers(
+        {"a": PAYLOAD, "b": 1.0, "w_mod": 1.0, "w_angle": 0}, 1.0, (2.0, 3.0)))
+    shown = quiz.ask("complex_plane", hostile, {}, "en")
+    assert f"` {PAYLOAD} `" in shown.prompt and "$|z\\,w|$" in shown.prompt
+    assert shown.prompt.count(PAYLOAD) == 1 and "`" not in shown.prompt.replace(f"` {PAYLOAD} `", "")
+    (times_i,) = [q for q in quiz.QUESTIONS["complex_plane"] if q.name == "times_i"]
+    why = quiz.ask("complex_plane", times_i, {}, "en").why
+    assert why.startswith("$i = e^{i\\pi/2}$") and "`" not in why

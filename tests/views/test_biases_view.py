@@ -65,6 +65,8 @@ def test_summary_table_rows_follow_the_numbers():
     assert said["rope"] == phrase("biases.past_rope", new=3, pairs=8, max_r=64)
     assert said["xpos"].args["at_twice"] == 0.8 and said["alibi"].args["at_max"] == -1.0
     assert said["t5"] == phrase("biases.past_t5", past=2, new=1, max_r=64)
+    one = view.summary_table(matrices, past, {"buckets_past": 1, "new_past": 0}, 64)["biases.col_past"]
+    assert dict(zip(view.ENCODINGS, one))["t5"].key == "biases.past_t5_one"  # "one bucket", not "1 bucket(s)"
     reading = view.t5_reading({"buckets_seen": 5, "buckets_past": 2, "new_past": 1, "bias_at_max": 0.5,
                                "bias_at_twice": 0.25}, 7, 32, 64)
     assert reading.args["twice"] == 128 and reading.args["seed"] == 7 and reading.args["n"] == 32

@@ -323,3 +323,11 @@ def test_pooled_accuracy_is_right_over_scored_per_run_of_positions():
     starts, empty = view.pooled(np.zeros(4, int), np.array([0, 0, 1, 1]), bins=2)
     np.testing.assert_array_equal(starts, [2])  # the run that scored nothing is left out: no gap in the line
     np.testing.assert_array_equal(empty, [0.0])
+
+
+def test_removal_that_helps_and_costs_nothing_at_1x_speaks_of_no_cost():
+    """Accuracy at 1x unchanged (100% both ways): the sentence does not speak of "a cost of 100% -> 100%"."""
+    found = {"factor": 8.0, "short": {0.0: 1.0, 0.25: 1.0, 0.5: 1.0, 0.75: 0.9996},
+             "long": {0.0: 0.3, 0.25: 0.31, 0.5: 0.2, 0.75: 0.5}}
+    said = view.removal_reading(found, {"curves": []})
+    assert said.key == "designs.removal_helps_free" and said.args["short_removed"] == said.args["short_intact"]

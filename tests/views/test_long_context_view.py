@@ -66,12 +66,21 @@ def test_focus_keeps_a_method_the_model_runs_and_says_when_it_gives_way():
     # LongRoPE needs the model's own factor lists: YaRN instead, and a notice naming LongRoPE
     focus, notice = view.focus_for("longrope", curves, "default")
     assert focus == "yarn" and notice.key == "long_context.focus_missing"
-    assert notice.args["method"].key == "long_context.method_longrope"
+    assert notice.args["instead"].key == "long_context.method_yarn"
+    # Gemma 4's proportional RoPE is a rope type, not a method of this page: said so, LongRoPE not blamed
+    focus, notice = view.focus_for("model", curves, "proportional")
+    assert focus == "yarn" and notice.key == "long_context.focus_own_type"
+    assert notice.args["rope_type"] == "proportional"
+    # a method that failed for this model is named as such
+    focus, notice = view.focus_for("ntk", {**curves, "skipped": {"ntk": "too large"},
+                                           "methods": {k: v for k, v in curves["methods"].items() if k != "ntk"}},
+                                   "default")
+    assert notice.key == "long_context.focus_skipped" and notice.args["method"].key == "long_context.method_ntk"
     # the model's own scaling type when it has one (Llama 3.1's llama3)
     _, own = _setting("Llama-3.1-8B")
     assert view.focus_for("model", own, "llama3") == ("model", None)
     # with no YaRN either, the first method there is
-    no_yarn = {"methods": {"linear": {}, "ntk": {}}}
+    no_yarn = {"methods": {"linear": {}, "ntk": {}}, "skipped": {}}
     assert view.focus_for("longrope", no_yarn, "default")[0] == "linear"
 
 

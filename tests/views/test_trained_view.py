@@ -183,7 +183,7 @@ def test_findings_judge_each_claim_by_the_seed_bands():
     assert summary.args["length"] == 64
     assert [v.args["value"] for v in summary.args["values"]] == ["30%", "10%", "32%"]  # rope, alibi, nope
     assert [v.args["value"] for v in summary.args["base_values"]] == ["90%", "90%", "40%"]
-    assert unlearned == phrase("trained.unlearned", encodings=(phrase("trained.enc_nope"),))
+    assert unlearned == phrase("trained.unlearned_one", encodings=(phrase("trained.enc_nope"),))  # "its", not "their"
     alibi, scaling, worst, nope = found["claims"]
     assert alibi.key == "trained.claim_alibi_lower" and (alibi.args["alibi"], alibi.args["rope"]) == ("10%", "30%")
     assert scaling.key == "trained.claim_scaling_higher" and scaling.args["scaling"] == phrase("trained.scaling_ntk")

@@ -1,0 +1,13 @@
+"""A small page for tests/e2e/test_browser_injection.py: a question's verdict box twice, first with the app's
+own explanation (Markdown with math), then with the link's `why` value in the explanation's place."""
+
+import dataclasses
+
+import streamlit as st
+
+from explorer import quiz
+
+times_i = next(question for question in quiz.QUESTIONS["complex_plane"] if question.name == "times_i")
+asked = quiz.ask("complex_plane", times_i, {}, "en")
+quiz.verdict(asked, asked.answer)
+quiz.verdict(dataclasses.replace(asked, why=st.query_params.get("why", "")), asked.answer)
