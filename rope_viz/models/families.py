@@ -523,6 +523,13 @@ _LLAMA4_DEFAULTS = {"hidden_size": 5120, "num_attention_heads": 40, "head_dim": 
                     "max_position_embeddings": 131072, "rope_theta": 500000.0, "attention_chunk_size": 8192,
                     "no_rope_layer_interval": 4, "attn_temperature_tuning": True, "floor_scale": 8192,
                     "attn_scale": 0.1}
+# Mistral Large 4: YaRN over a 512-token pretraining window without magnitude scaling, NoPE every fourth layer
+_MISTRAL_LARGE4_DEFAULTS = {"qk_rope_head_dim": 64, "qk_nope_head_dim": 64, "v_head_dim": 128, "kv_lora_rank": 512,
+                            "num_hidden_layers": 72, "num_attention_heads": 64, "max_position_embeddings": 1048576,
+                            "no_rope_layer_interval": 4,
+                            "rope_parameters": {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 2048.0,
+                                                "original_max_position_embeddings": 512, "beta_fast": 32.0,
+                                                "beta_slow": 1.0, "attention_factor": 1.0}}
 
 FAMILIES: dict[str, Family] = {
     "llama": Family(_m("llama"), partial="ignore"),
@@ -631,6 +638,9 @@ FAMILIES: dict[str, Family] = {
                               defaults={"hidden_size": 8192, "num_attention_heads": 128, "head_dim": 64,
                                         "num_hidden_layers": 62, "max_position_embeddings": 1048576,
                                         "rope_theta": 500000.0, "sliding_window": 2048}),
+    "mistral_large4_text": Family(_m("mistral_large4"), nope="smollm3", learned=("frequency_scale", "query_scale"),
+                                  **dict(_DEEPSEEK, pattern=_indexed, reads_rope_interleave=False,
+                                         defaults=_MISTRAL_LARGE4_DEFAULTS)),
     **{model_type: Family(_m(model_type.replace("-", "_"))) for model_type in sorted(NO_ROPE_MODEL_TYPES)},
 }
 """model_type -> Family (see the module docstring)."""

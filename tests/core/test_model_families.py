@@ -146,12 +146,14 @@ class SingleRotary:
     every layer attends fully unless the config class lists layer types."""
 
     def __init__(self, config: dict):
-        module = importlib.import_module(f"transformers.models.{config['model_type']}.modeling_{config['model_type']}")
+        folder = config["model_type"].removesuffix("_text")  # a multimodal model's text config: its own folder
+        module = importlib.import_module(f"transformers.models.{folder}.modeling_{folder}")
         kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
         self.hf = AutoConfig.for_model(config["model_type"], **kwargs)
         self.module = module
-        cls = next(obj for name, obj in vars(module).items() if name.endswith("RotaryEmbedding"))
-        self.rotary = cls(self.hf)
+        self.cls = next(obj for name, obj in vars(module).items() if name.endswith("RotaryEmbedding")
+                        and "Vision" not in name and "Audio" not in name)
+        self.rotary = self.cls(self.hf)
 
     def facts(self, index: int) -> dict:
         kinds = getattr(self.hf, "layer_types", None)
@@ -276,14 +278,7 @@ class LayerRopeTheta(SingleRotary):
     the config with that rope_theta, Muse Spark one at the global rope_theta."""
 
     def __init__(self, config: dict):
-        module = importlib.import_module(f"transformers.models.{config['model_type'].removesuffix('_text')}."
-                                         f"modeling_{config['model_type'].removesuffix('_text')}")
-        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
-        self.hf = AutoConfig.for_model(config["model_type"], **kwargs)
-        self.module = module
-        self.cls = next(obj for name, obj in vars(module).items() if name.endswith("RotaryEmbedding")
-                        and "Vision" not in name and "Audio" not in name)
-        self.rotary = self.cls(self.hf)
+        super().__init__(config)
         self.per_theta = self.hf.model_type != "muse_spark_text"
 
     def _rotary(self, layer):
@@ -306,11 +301,32 @@ class LayerRopeTheta(SingleRotary):
         return self.module.apply_rotary_pos_emb(q, q, cos, sin)[0]
 
 
+class MistralLarge4(SingleRotary):
+    """transformers' Mistral Large 4 text model: its LeRoPE rotary embedding (learned alpha, zeros at construction:
+    exp(alpha) = 1), apply_rotary_pos_emb_interleave on the last qk_rope_head_dim dims, no_rope_layers as its
+    attention reads it (use_rope), and its learned query scale scale * ln(m + 1) + bias at _init_weights' values."""
+
+    def facts(self, index: int) -> dict:
+        return {"attention": self.hf.layer_types[index], "window": None, "compress": None,
+                "rotary": bool(self.hf.no_rope_layers[index])}
+
+    def query_scale(self, index: int, positions: torch.Tensor) -> torch.Tensor:
+        scaling = self.module.MistralLarge4TextSoftmaxScaling(self.hf.num_attention_heads)
+        with torch.no_grad():  # MistralLarge4PreTrainedModel._init_weights
+            scaling.scale.zero_()
+            scaling.bias.fill_(1.0)
+            ones = torch.ones(1, self.hf.num_attention_heads, len(positions), 2)
+            scaled = scaling(ones, positions[None], head_dim_first=True)
+        assert torch.equal(scaled, scaled[:, :1].expand_as(scaled))  # the same for every head
+        return scaled[0, 0, :, 0].double()
+
+
 REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": KimiLinear, "nemotron_h": NemotronH,
               "mimo_v2_flash": MiMoV2Flash, "glm_moe_dsa": SingleRotary, "minimax_m2": SingleRotary,
               "exaone_moe": GlobalNoPE, "kolibri1": GlobalNoPE, "flint": GlobalNoPE, "hunyuan_v1_dense": SingleRotary,
               "hunyuan_v1_moe": SingleRotary, "cohere2_moe": Cohere2Moe, "granite_swa": LayerRopeTheta,
-              "granitemoe_swa": LayerRopeTheta, "muse_spark_text": LayerRopeTheta}
+              "granitemoe_swa": LayerRopeTheta, "muse_spark_text": LayerRopeTheta,
+              "mistral_large4_text": MistralLarge4}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -672,6 +688,50 @@ def test_transformers_breaks_on_the_same_layer_rope_theta():
         short(torch.tensor([[1, 2]]))
     cfg = AutoConfig.for_model("granite_swa", layer_rope_theta=[1e4, -1e4, 0], **kwargs)
     assert granite.GraniteSWAModel(cfg)(torch.tensor([[1, 2]])).last_hidden_state.isnan().any()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_mistral_large4_layers_match_transformers(seed):
+    rng = random.Random(seed)
+    family = "mistral_large4_text"
+    config = dict(AutoConfig.for_model(family).to_dict(), model_type=family) if seed == 0 else dict(
+        model_type=family, num_hidden_layers=6, hidden_size=128, num_attention_heads=2, qk_nope_head_dim=16,
+        qk_rope_head_dim=16, v_head_dim=16, kv_lora_rank=32, max_position_embeddings=65536,
+        no_rope_layers=[rng.choice([0, 1]) for _ in range(5)] + [1],
+        rope_parameters={"rope_type": "yarn", "rope_theta": 1e6, "factor": 16.0,
+                         "original_max_position_embeddings": 4096, "beta_fast": 32.0, "beta_slow": 1.0})
+    check_family(config, family, seed=seed)
+    model = model_rope(config)
+    ref = MistralLarge4(config)
+    assert [layer.rotary for layer in model.layers] == [bool(flag) for flag in ref.hf.no_rope_layers]
+    for layer in model.layers:  # the learned parts are named; a NoPE layer keeps its learned query scale
+        assert layer.learned == (("frequency_scale", "query_scale") if layer.rotary else ("query_scale",))
+        assert layer.head_dim == ref.hf.qk_nope_head_dim + ref.hf.qk_rope_head_dim
+    # its softmax scale: (qk_nope + qk_rope)^-0.5, times mscale^2 only with mscale_all_dim
+    assert model.latent.softmax_scale == pytest.approx(
+        ref.module.yarn_apply_mscale(ref.hf.rope_parameters, ref.hf.qk_head_dim ** -0.5), rel=1e-12)
+    # a loaded alpha moves transformers' frequencies away from the config's: what `learned` warns of
+    ids = torch.arange(4)[None]
+    before = ref.rotary(torch.ones(1), ids)[0]
+    with torch.no_grad():
+        ref.rotary.alpha.fill_(0.5)
+    assert not torch.allclose(ref.rotary(torch.ones(1), ids)[0], before)
+
+
+@pytest.mark.parametrize("value", [[1, 0, 1], 4])
+def test_broken_mistral_large4_no_rope_layers_raise_value_error_naming_the_key(value):
+    """transformers 5.24 keeps a list of any length (a short one fails with IndexError when the attention of a later
+    layer is built: config.no_rope_layers[layer_idx]) and refuses a number in its config class."""
+    config = dict(model_type="mistral_large4_text", num_hidden_layers=4, no_rope_layers=value)
+    kwargs = {key: item for key, item in config.items() if key != "model_type"}
+    if isinstance(value, list):
+        with pytest.raises(IndexError):
+            AutoConfig.for_model("mistral_large4_text", **kwargs).no_rope_layers[3]
+    else:
+        with pytest.raises(Exception, match="no_rope_layers"):
+            AutoConfig.for_model("mistral_large4_text", **kwargs)
+    with pytest.raises(ValueError, match=r"no_rope_layers.*one per layer"):
+        model_rope(config)
 
 
 def test_deepseek_v4_published_layers():
