@@ -24,7 +24,8 @@ NO_ROPE_MODEL_TYPES = frozenset({"bert", "roberta", "xlm-roberta", "distilbert",
 TEXT_MODEL_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": "llama4_text",
                     "qwen3_vl": "qwen3_vl_text", "qwen3_vl_moe": "qwen3_vl_moe_text", "qwen3_5": "qwen3_5_text",
                     "qwen3_5_moe": "qwen3_5_moe_text", "qwen2_5_vl": "qwen2_5_vl_text", "qwen2_vl": "qwen2_vl_text",
-                    "mistral3": "mistral", "kimi_k25": "deepseek_v3", "step3p7": "step3p5"}
+                    "mistral3": "mistral", "kimi_k25": "deepseek_v3", "step3p7": "step3p5",
+                    "muse_spark": "muse_spark_text", "mistral_large4": "mistral_large4_text"}
 # Multimodal wrappers whose files may keep the language model's keys at the top level (Qwen2-VL, Qwen2.5-VL;
 # Step-3.7's remote-code files, which transformers' Step3p7Config would replace by its defaults)
 TEXT_AT_TOP_LEVEL = frozenset({"qwen2_vl", "qwen2_5_vl", "step3p7"})
@@ -342,6 +343,98 @@ def _hunyuan_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
     return dicts, {kind: where for kind in dicts}
 
 
+# ----------------------------------------------------------------------------- Cohere2-MoE, Granite-SWA, Muse Spark
+
+def _cohere2_moe_prefix(r: Reader) -> int:
+    return r.int("first_k_dense_replace", maximum=MAX_LAYERS, minimum=0)
+
+
+def _cohere2_moe_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    """Cohere2-MoE: first_k_dense_replace dense layers, full attention on every
+    prefix_dense_sliding_window_pattern-th of them (default 1: all); after them every
+    sliding_window_pattern-th layer (counted from the first MoE layer) attends fully, the rest slide."""
+    prefix = min(_cohere2_moe_prefix(r), layers)
+    every_prefix = r.int("prefix_dense_sliding_window_pattern", maximum=MAX_LAYERS)
+    every = r.int("sliding_window_pattern", maximum=MAX_LAYERS)
+    return (["sliding_attention" if (i + 1) % every_prefix else "full_attention" for i in range(prefix)]
+            + ["sliding_attention" if (i + 1) % every else "full_attention" for i in range(layers - prefix)])
+
+
+def _cohere2_moe_parameters(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
+    """Cohere2-MoE's one RoPE dict: rope_parameters exactly as given (its config class standardises before it
+    sets them, so rope_theta must be inside), else plain RoPE at rope_theta; rope_scaling is never read."""
+    raw = r.get("rope_parameters")
+    where = r.name("rope_parameters")
+    if raw is None and "rope_parameters" in r.config:
+        raise ValueError(f"{where} is null; a cohere2_moe config takes it as given (transformers fails with "
+                         "TypeError): leave it out to rotate at rope_theta")
+    if raw is None:
+        params, where = {"rope_type": "default", "rope_theta": r.number("rope_theta")}, r.name("rope_theta")
+    else:
+        params = _check_rope_dict(raw, where)
+        if params.get("rope_theta") is None:
+            raise ValueError(f"{where}['rope_theta'] is missing; a cohere2_moe config does not fill it in from "
+                             "rope_theta (transformers fails with KeyError)")
+    return {kind: dict(params) for kind in set(kinds)}, {kind: where for kind in set(kinds)}
+
+
+def _cohere2_moe_rope(r: Reader, kinds: list[str]) -> tuple[list[bool], list[None]]:
+    """Cohere2-MoE rotates where its attention has a window (sliding layers, while sliding_window is set) and,
+    when prefix_dense_sliding_window_pattern is 1, in its dense layers (mlp_layer_types "dense", else the first
+    first_k_dense_replace), full attention or not."""
+    value = r.get("mlp_layer_types")
+    if value is None:
+        prefix = _cohere2_moe_prefix(r)
+        mlp = ["dense" if i < prefix else "sparse" for i in range(len(kinds))]
+    else:
+        mlp = per_layer_list(value, r.name("mlp_layer_types"), len(kinds))
+    windowed = r.get("sliding_window") is not None
+    force = r.int("prefix_dense_sliding_window_pattern", maximum=MAX_LAYERS) == 1
+    return ([(windowed and kind == "sliding_attention") or (force and kind_mlp == "dense")
+             for kind, kind_mlp in zip(kinds, mlp)], [None] * len(kinds))
+
+
+def _layer_rope_theta(r: Reader, layers: int) -> list[float] | None:
+    """layer_rope_theta: one base per layer, 0 for a layer without RoPE (None when not given)."""
+    value = r.get("layer_rope_theta")
+    if value is None:
+        return None
+    key = r.name("layer_rope_theta")
+    value = per_layer_list(value, key, layers)
+    for index, theta in enumerate(value):
+        if isinstance(theta, bool) or not isinstance(theta, (int, float)) or not 0 <= theta < float("inf"):
+            raise ValueError(f"{key}[{index}] must be 0 (no RoPE) or a positive base, got {theta!r}")
+    return [float(theta) for theta in value]
+
+
+def _granite_swa_rope(r: Reader, kinds: list[str]) -> tuple[list[bool], list[float | None]]:
+    """Granite-SWA: layer_rope_theta gives each layer its own base (the rest of rope_parameters, scaling
+    included, shared), 0 for none; without it every layer rotates at rope_theta."""
+    thetas = _layer_rope_theta(r, len(kinds))
+    if thetas is None:
+        return [True] * len(kinds), [None] * len(kinds)
+    return [bool(theta) for theta in thetas], [theta or None for theta in thetas]
+
+
+def _granite_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    """Granite-SWA: full attention on layer 0 and every fourth after it, sliding elsewhere."""
+    return ["sliding_attention" if i % 4 else "full_attention" for i in range(layers)]
+
+
+def _muse_spark_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    """Muse Spark: full attention on every fourth layer counted back from the last, sliding elsewhere."""
+    return ["sliding_attention" if (layers - 1 - i) % 4 else "full_attention" for i in range(layers)]
+
+
+def _muse_spark_rope(r: Reader, kinds: list[str]) -> tuple[list[bool], list[None]]:
+    """Muse Spark: layer_rope_theta only switches RoPE off (0) or on; every rotary layer turns at the global
+    rope_theta whatever its entry. Default: off on every fourth layer counted back from the last."""
+    thetas = _layer_rope_theta(r, len(kinds))
+    if thetas is None:
+        thetas = [float((len(kinds) - 1 - i) % 4 != 0) for i in range(len(kinds))]
+    return [bool(theta) for theta in thetas], [None] * len(kinds)
+
+
 # ----------------------------------------------------------------------------- the registry
 
 @dataclass(frozen=True)
@@ -370,7 +463,9 @@ class Family:
     partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one);
     follows: the model_type whose code transformers runs for this one, when another (Kimi K2: deepseek_v3);
     rope_on_sliding_only: only sliding layers rotate, "always" (Flint) or "when_windowed" (EXAONE, Kolibri:
-    while sliding_window is set; without it every layer rotates).
+    while sliding_window is set; without it every layer rotates); layer_rope: a function (reader, layer
+    types) -> (per layer: whether it rotates, its own base or None for its type's); learned: the parts a
+    checkpoint learns (LayerRoPE.learned), read at their initial values.
     """
 
     source: str
@@ -404,6 +499,8 @@ class Family:
     partial_over_rotary_dim: bool = False
     layer_list: Callable | None = None
     window: Callable | None = None
+    layer_rope: Callable | None = None
+    learned: tuple = ()
 
 
 GENERIC = Family(source="modeling_rope_utils.py")
@@ -426,6 +523,13 @@ _LLAMA4_DEFAULTS = {"hidden_size": 5120, "num_attention_heads": 40, "head_dim": 
                     "max_position_embeddings": 131072, "rope_theta": 500000.0, "attention_chunk_size": 8192,
                     "no_rope_layer_interval": 4, "attn_temperature_tuning": True, "floor_scale": 8192,
                     "attn_scale": 0.1}
+# Mistral Large 4: YaRN over a 512-token pretraining window without magnitude scaling, NoPE every fourth layer
+_MISTRAL_LARGE4_DEFAULTS = {"qk_rope_head_dim": 64, "qk_nope_head_dim": 64, "v_head_dim": 128, "kv_lora_rank": 512,
+                            "num_hidden_layers": 72, "num_attention_heads": 64, "max_position_embeddings": 1048576,
+                            "no_rope_layer_interval": 4,
+                            "rope_parameters": {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 2048.0,
+                                                "original_max_position_embeddings": 512, "beta_fast": 32.0,
+                                                "beta_slow": 1.0, "attention_factor": 1.0}}
 
 FAMILIES: dict[str, Family] = {
     "llama": Family(_m("llama"), partial="ignore"),
@@ -515,6 +619,28 @@ FAMILIES: dict[str, Family] = {
                                     "num_hidden_layers": 43, "max_position_embeddings": 1048576,
                                     "rope_theta": 10000.0, "compress_rope_theta": 160000.0,
                                     "sliding_window": 128}),
+    # read layer by layer: which layers rotate (and at which base) decided by config lists or code
+    "cohere2_moe": Family(_m("cohere2_moe"), layout="interleaved", partial="ignore", pattern=_cohere2_moe_pattern,
+                          layer_rope=_cohere2_moe_rope, rope_reader=_cohere2_moe_parameters,
+                          defaults={"hidden_size": 8192, "num_attention_heads": 64, "head_dim": 128, "rope_theta": 1e4,
+                                    "num_hidden_layers": 40, "max_position_embeddings": 8192, "sliding_window": 4096,
+                                    "first_k_dense_replace": 0, "prefix_dense_sliding_window_pattern": 1,
+                                    "sliding_window_pattern": 4}),
+    "granite_swa": Family(_m("granite_swa"), partial="ignore", pattern=_granite_pattern, layer_rope=_granite_swa_rope,
+                          defaults={"hidden_size": 2560, "num_attention_heads": 20, "num_hidden_layers": 24,
+                                    "max_position_embeddings": 8192, "sliding_window": 128}),
+    "granitemoe_swa": Family(_m("granitemoe_swa"), partial="ignore", pattern=_granite_pattern,
+                             layer_rope=_granite_swa_rope,
+                             defaults={"hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+                                       "max_position_embeddings": 2048, "sliding_window": 128}),
+    "muse_spark_text": Family(_m("muse_spark"), partial="ignore", pattern=_muse_spark_pattern,
+                              layer_rope=_muse_spark_rope,
+                              defaults={"hidden_size": 8192, "num_attention_heads": 128, "head_dim": 64,
+                                        "num_hidden_layers": 62, "max_position_embeddings": 1048576,
+                                        "rope_theta": 500000.0, "sliding_window": 2048}),
+    "mistral_large4_text": Family(_m("mistral_large4"), nope="smollm3", learned=("frequency_scale", "query_scale"),
+                                  **dict(_DEEPSEEK, pattern=_indexed, reads_rope_interleave=False,
+                                         defaults=_MISTRAL_LARGE4_DEFAULTS)),
     **{model_type: Family(_m(model_type.replace("-", "_"))) for model_type in sorted(NO_ROPE_MODEL_TYPES)},
 }
 """model_type -> Family (see the module docstring)."""

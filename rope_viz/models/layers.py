@@ -31,7 +31,10 @@ class LayerRoPE:
     mrope_section / mrope_interleaved: the multimodal sections (None for 1-D RoPE);
     temperature: (kind, strength, length) of the query scale, or None; compress: tokens pooled into
     each compressed key (DeepSeek-V4: 4 and 128), None where keys are not compressed;
-    output_rotation: the attention output's rotated dims are turned back (see rotate_output).
+    output_rotation: the attention output's rotated dims are turned back (see rotate_output);
+    learned: the parts of this step a checkpoint learns and the config cannot give ("frequency_scale":
+    Mistral Large 4's per-frequency factor exp(alpha); "query_scale": its per-head query factor
+    scale * ln(m + 1) + bias), read here at their initial values (1).
     """
 
     index: int
@@ -51,6 +54,7 @@ class LayerRoPE:
     temperature: tuple | None = None
     compress: int | None = None
     output_rotation: bool = False
+    learned: tuple = ()
 
     @property
     def span(self) -> int:

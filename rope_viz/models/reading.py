@@ -41,6 +41,10 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
     if family.rope_on_sliding_only == "always" or (family.rope_on_sliding_only == "when_windowed"
                                                    and r.get("sliding_window") is not None):
         uses_rope = [rope and kind == "sliding_attention" for rope, kind in zip(uses_rope, kinds)]
+    bases = [None] * len(kinds)
+    if family.layer_rope is not None and not no_rope:
+        rotates, bases = family.layer_rope(r, kinds)
+        uses_rope = [rope and turn for rope, turn in zip(uses_rope, rotates)]
     if family.mla:
         head_dim = r.int("qk_nope_head_dim", maximum=MAX_HEAD_DIM, minimum=0) + r.int("qk_rope_head_dim",
                                                                                       maximum=MAX_HEAD_DIM)
@@ -90,9 +94,13 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
             kind, window = "full_attention", None
         common = dict(index=index, attention=kind, window=window, layout=layout,
                       max_position_embeddings=max_position_embeddings,
-                      compress=family.compress(r, kind) if family.compress else None)
+                      compress=family.compress(r, kind) if family.compress else None,
+                      learned=family.learned if rotary else tuple(
+                          part for part in family.learned if part != "frequency_scale"))
         if rotary:
             rotated_from = settings["head_dim"] - settings["rotary_dim"] if family.rotates_last else 0
+            if bases[index] is not None:  # a base of its own (granite_swa's layer_rope_theta)
+                settings = dict(settings, base=bases[index])
             layers.append(LayerRoPE(rotary=True, rotated_from=rotated_from, output_rotation=family.output_rotation,
                                     **settings, **common))
         else:
@@ -101,8 +109,8 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
             sections = {key: settings[key] for key in ("mrope_section", "mrope_interleaved")} if settings else {}
             layers.append(LayerRoPE(rotary=False, rope_type=None, base=None, head_dim=layer_head, rotary_dim=0,
                                     temperature=_temperature(r, family, False, None, where), **sections, **common))
-    for layer in {layer.attention: layer for layer in layers if layer.rotary}.values():
-        layer.inv_freq()  # validates each layer type's scaling against its rotary size and context length
+    for layer in {(layer.attention, layer.base): layer for layer in layers if layer.rotary}.values():
+        layer.inv_freq()  # validates each layer type's (and base's) scaling against its rotary size and context
     checked = (family.follows or model_type) if model_type in FAMILIES else None
     if name is None:
         name = next((value for value in (config.get("_name_or_path"), config.get("model_type"))

@@ -146,12 +146,14 @@ class SingleRotary:
     every layer attends fully unless the config class lists layer types."""
 
     def __init__(self, config: dict):
-        module = importlib.import_module(f"transformers.models.{config['model_type']}.modeling_{config['model_type']}")
+        folder = config["model_type"].removesuffix("_text")  # a multimodal model's text config: its own folder
+        module = importlib.import_module(f"transformers.models.{folder}.modeling_{folder}")
         kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
         self.hf = AutoConfig.for_model(config["model_type"], **kwargs)
         self.module = module
-        cls = next(obj for name, obj in vars(module).items() if name.endswith("RotaryEmbedding"))
-        self.rotary = cls(self.hf)
+        self.cls = next(obj for name, obj in vars(module).items() if name.endswith("RotaryEmbedding")
+                        and "Vision" not in name and "Audio" not in name)
+        self.rotary = self.cls(self.hf)
 
     def facts(self, index: int) -> dict:
         kinds = getattr(self.hf, "layer_types", None)
@@ -238,17 +240,93 @@ class GlobalNoPE(SingleRotary):
             rotary = attention.sliding_window is not None
         else:  # rotates unless a window is set and the layer attends fully
             rotary = attention.sliding_window is None or attention.is_sliding
-        window = self.hf.sliding_window if kind == "sliding_attention" else None
-        last, first = torch.tensor(self.hf.max_position_embeddings - 1), torch.tensor(0)
-        if window is not None and masking_utils.sliding_window_causal_mask_function(window)(0, 0, last, first):
-            kind, window = "full_attention", None  # its mask hides no key within the context: full attention
-        return {"attention": kind, "window": window, "rotary": rotary, "compress": None}
+        return dict(window_facts(self.hf, kind), rotary=rotary, compress=None)
+
+
+def window_facts(hf, kind: str) -> dict:
+    """The layer's attention and window: sliding_window on sliding layers, full attention where transformers'
+    sliding mask hides no key within the context."""
+    window = hf.sliding_window if kind == "sliding_attention" else None
+    last, first = torch.tensor(hf.max_position_embeddings - 1), torch.tensor(0)
+    if window is not None and masking_utils.sliding_window_causal_mask_function(window)(0, 0, last, first):
+        kind, window = "full_attention", None  # its mask hides no key within the context: full attention
+    return {"attention": kind, "window": window}
+
+
+class Cohere2Moe(SingleRotary):
+    """transformers' Cohere2-MoE: whether a layer rotates is its attention module's own test (a window, or
+    force_rope on dense layers), the module built on a tiny copy of the config."""
+
+    def __init__(self, config: dict):
+        super().__init__(config)
+        tiny = AutoConfig.for_model("cohere2_moe", hidden_size=64, num_attention_heads=2, num_key_value_heads=1,
+                                    head_dim=32, num_hidden_layers=self.hf.num_hidden_layers,
+                                    layer_types=self.hf.layer_types, mlp_layer_types=self.hf.mlp_layer_types,
+                                    prefix_dense_sliding_window_pattern=self.hf.prefix_dense_sliding_window_pattern,
+                                    sliding_window=self.hf.sliding_window, vocab_size=16)
+        self.attention = [self.module.Cohere2MoeAttention(tiny, index) for index in range(self.hf.num_hidden_layers)]
+
+    def facts(self, index: int) -> dict:
+        attention = self.attention[index]
+        return dict(window_facts(self.hf, self.hf.layer_types[index]), compress=None,
+                    rotary=attention.sliding_window is not None or attention.force_rope)
+
+
+class LayerRopeTheta(SingleRotary):
+    """Granite-SWA, GraniteMoE-SWA and Muse Spark: layer_rope_theta[i] == 0 is a layer without RoPE (their model
+    loops hand it no position embeddings); Granite builds one rotary embedding per non-zero theta, from a copy of
+    the config with that rope_theta, Muse Spark one at the global rope_theta."""
+
+    def __init__(self, config: dict):
+        super().__init__(config)
+        self.per_theta = self.hf.model_type != "muse_spark_text"
+
+    def _rotary(self, layer):
+        if not self.per_theta:
+            return self.rotary
+        theta_config = copy.deepcopy(self.hf)
+        theta_config.rope_parameters = {**self.hf.rope_parameters, "rope_theta": self.hf.layer_rope_theta[layer.index]}
+        return self.cls(theta_config)
+
+    def facts(self, index: int) -> dict:
+        return dict(window_facts(self.hf, self.hf.layer_types[index]), compress=None,
+                    rotary=bool(self.hf.layer_rope_theta[index]))
+
+    def inv_freq(self, layer) -> tuple[torch.Tensor, float]:
+        rotary = self._rotary(layer)
+        return rotary.inv_freq.double(), float(rotary.attention_scaling)
+
+    def rotate(self, layer, q: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        cos, sin = self._rotary(layer)(q, ids[None])
+        return self.module.apply_rotary_pos_emb(q, q, cos, sin)[0]
+
+
+class MistralLarge4(SingleRotary):
+    """transformers' Mistral Large 4 text model: its LeRoPE rotary embedding (learned alpha, zeros at construction:
+    exp(alpha) = 1), apply_rotary_pos_emb_interleave on the last qk_rope_head_dim dims, no_rope_layers as its
+    attention reads it (use_rope), and its learned query scale scale * ln(m + 1) + bias at _init_weights' values."""
+
+    def facts(self, index: int) -> dict:
+        return {"attention": self.hf.layer_types[index], "window": None, "compress": None,
+                "rotary": bool(self.hf.no_rope_layers[index])}
+
+    def query_scale(self, index: int, positions: torch.Tensor) -> torch.Tensor:
+        scaling = self.module.MistralLarge4TextSoftmaxScaling(self.hf.num_attention_heads)
+        with torch.no_grad():  # MistralLarge4PreTrainedModel._init_weights
+            scaling.scale.zero_()
+            scaling.bias.fill_(1.0)
+            ones = torch.ones(1, self.hf.num_attention_heads, len(positions), 2)
+            scaled = scaling(ones, positions[None], head_dim_first=True)
+        assert torch.equal(scaled, scaled[:, :1].expand_as(scaled))  # the same for every head
+        return scaled[0, 0, :, 0].double()
 
 
 REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": KimiLinear, "nemotron_h": NemotronH,
               "mimo_v2_flash": MiMoV2Flash, "glm_moe_dsa": SingleRotary, "minimax_m2": SingleRotary,
               "exaone_moe": GlobalNoPE, "kolibri1": GlobalNoPE, "flint": GlobalNoPE, "hunyuan_v1_dense": SingleRotary,
-              "hunyuan_v1_moe": SingleRotary}
+              "hunyuan_v1_moe": SingleRotary, "cohere2_moe": Cohere2Moe, "granite_swa": LayerRopeTheta,
+              "granitemoe_swa": LayerRopeTheta, "muse_spark_text": LayerRopeTheta,
+              "mistral_large4_text": MistralLarge4}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -284,9 +362,9 @@ def check_family(config: dict, family: str, seed: int = 0) -> None:
             assert layer.rotate(x, torch.arange(3)) is x and layer.rotate_output(x, torch.arange(3)) is x
             assert layer.inv_freq()[0].numel() == 0
             continue
-        if layer.attention in checked:
+        if (layer.attention, layer.base) in checked:
             continue
-        checked.add(layer.attention)
+        checked.add((layer.attention, layer.base))
         inv_freq, factor = layer.inv_freq()
         theirs, their_factor = ref.inv_freq(layer)
         assert inv_freq.shape == theirs.shape
@@ -522,6 +600,138 @@ def test_hunyuan_ntk_alpha_matches_transformers(family, scaling):
     layer = model_rope(config).layers[0]
     if scaling and scaling.get("alpha"):  # a fixed base: the frequencies do not move with the length
         assert layer.rope_type == "ntk" and torch.equal(layer.inv_freq(seq_len=100000)[0], layer.inv_freq()[0])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_cohere2_moe_layers_match_transformers(seed):
+    rng = random.Random(seed)
+    config = dict(AutoConfig.for_model("cohere2_moe").to_dict(), model_type="cohere2_moe") if seed == 0 else dict(
+        model_type="cohere2_moe", num_hidden_layers=9, hidden_size=256, num_attention_heads=4, num_key_value_heads=2,
+        head_dim=32, max_position_embeddings=16384, sliding_window=rng.choice([128, 4096]), first_k_dense_replace=3,
+        prefix_dense_sliding_window_pattern=1, sliding_window_pattern=3,
+        rope_parameters={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
+                         "rope_theta": 5e4})
+    check_family(config, "cohere2_moe", seed=seed)
+    # its config class standardises RoPE before it sets the given keys: rope_scaling is never read, and
+    # rope_parameters is kept as given (without rope_theta, its rotary embedding fails with KeyError)
+    plain = dict(config, rope_scaling={"rope_type": "linear", "factor": 8.0}, rope_theta=2e4)
+    plain.pop("rope_parameters")
+    check_family(plain, "cohere2_moe", seed=seed)
+    assert model_rope(plain).base == 2e4 and model_rope(plain).rope_scaling is None
+    bare = dict(config, rope_parameters={"rope_type": "default"}, rope_theta=2e4)
+    with pytest.raises(KeyError, match="rope_theta"):
+        Cohere2Moe(bare)
+    with pytest.raises(ValueError, match=r"rope_parameters'\]\['rope_theta"):
+        model_rope(bare)
+    with pytest.raises(TypeError):  # an explicit null is kept too
+        Cohere2Moe(dict(config, rope_parameters=None))
+    with pytest.raises(ValueError, match="rope_parameters"):
+        model_rope(dict(config, rope_parameters=None))
+    model = model_rope(config)
+    if seed:  # dense prefix layers: full attention with RoPE; later full layers: none
+        assert [(layer.attention, layer.rotary) for layer in model.layers[:3]] == [("full_attention", True)] * 3
+        assert not model.layers[5].rotary and model.layers[5].attention == "full_attention"
+        # a prefix pattern other than 1 drops the exception: sliding prefix layers rotate, full ones do not
+        config = dict(config, prefix_dense_sliding_window_pattern=2)
+        check_family(config, "cohere2_moe", seed=seed)
+        assert [layer.rotary for layer in model_rope(config).layers[:3]] == [True, False, True]
+
+
+def theta_variation(family: str, rng: random.Random) -> dict:
+    layers = rng.choice([5, 7])
+    return dict(model_type=family, num_hidden_layers=layers, hidden_size=256, num_attention_heads=4,
+                num_key_value_heads=2, head_dim=32, max_position_embeddings=16384, sliding_window=rng.choice([64, 256]),
+                rope_parameters={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
+                                 "rope_theta": 1e4},
+                layer_rope_theta=[rng.choice([0, 1e4, 5e5, 1e6]) for _ in range(layers - 1)] + [2.5e6])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("family", ["granite_swa", "granitemoe_swa", "muse_spark_text"])
+def test_layer_rope_theta_families_match_transformers(family, seed):
+    config = dict(AutoConfig.for_model(family).to_dict(), model_type=family) if seed == 0 else theta_variation(
+        family, random.Random(seed))
+    if family == "muse_spark_text":
+        config = {key: value for key, value in config.items() if key not in ("vision_config", "audio_config")}
+    check_family(config, family, seed=seed)
+    model = model_rope(config)
+    thetas = AutoConfig.for_model(family, **{k: v for k, v in config.items() if k != "model_type"}).layer_rope_theta
+    assert [layer.rotary for layer in model.layers] == [bool(theta) for theta in thetas]
+    if seed:
+        # Granite: each layer its own theta; Muse Spark: the global 1e4 wherever theta is not 0
+        expected = [theta if family != "muse_spark_text" else 1e4 for theta in thetas if theta]
+        assert [layer.base for layer in model.layers if layer.rotary] == expected
+
+
+@pytest.mark.parametrize("family", ["granite_swa", "muse_spark_text"])
+@pytest.mark.parametrize("thetas, match", [([1e4, 0], "one entry per layer"), ([1e4, 0, 1e4, 0, 1e4], "one entry"),
+                                           ([1e4, -1e4, 0], r"layer_rope_theta'\]\[1\]"),
+                                           ([1e4, "1e4", 0], r"\[1\]")])
+def test_broken_layer_rope_theta_raises_value_error_naming_the_key(family, thetas, match):
+    config = dict(model_type=family, num_hidden_layers=3, hidden_size=128, num_attention_heads=2, head_dim=64,
+                  layer_rope_theta=thetas)
+    with pytest.raises(ValueError, match="layer_rope_theta"):
+        model_rope(config)
+    with pytest.raises(ValueError, match=match):
+        model_rope(config)
+
+
+def test_transformers_breaks_on_the_same_layer_rope_theta():
+    """What transformers 5.24 does with them: its config classes accept any list; Granite-SWA's model loop indexes
+    layer_rope_theta[i], so a short list raises IndexError, a long one is cut silently, and a negative theta gives
+    a rotary embedding of NaN frequencies (the model runs and returns NaN)."""
+    from transformers.models.granite_swa import modeling_granite_swa as granite
+    kwargs = dict(num_hidden_layers=3, hidden_size=128, num_attention_heads=2, num_key_value_heads=2,
+                  intermediate_size=8, vocab_size=16)
+    short = granite.GraniteSWAModel(AutoConfig.for_model("granite_swa", layer_rope_theta=[1e4, 0], **kwargs))
+    with pytest.raises(IndexError):
+        short(torch.tensor([[1, 2]]))
+    cfg = AutoConfig.for_model("granite_swa", layer_rope_theta=[1e4, -1e4, 0], **kwargs)
+    assert granite.GraniteSWAModel(cfg)(torch.tensor([[1, 2]])).last_hidden_state.isnan().any()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_mistral_large4_layers_match_transformers(seed):
+    rng = random.Random(seed)
+    family = "mistral_large4_text"
+    config = dict(AutoConfig.for_model(family).to_dict(), model_type=family) if seed == 0 else dict(
+        model_type=family, num_hidden_layers=6, hidden_size=128, num_attention_heads=2, qk_nope_head_dim=16,
+        qk_rope_head_dim=16, v_head_dim=16, kv_lora_rank=32, max_position_embeddings=65536,
+        no_rope_layers=[rng.choice([0, 1]) for _ in range(5)] + [1],
+        rope_parameters={"rope_type": "yarn", "rope_theta": 1e6, "factor": 16.0,
+                         "original_max_position_embeddings": 4096, "beta_fast": 32.0, "beta_slow": 1.0})
+    check_family(config, family, seed=seed)
+    model = model_rope(config)
+    ref = MistralLarge4(config)
+    assert [layer.rotary for layer in model.layers] == [bool(flag) for flag in ref.hf.no_rope_layers]
+    for layer in model.layers:  # the learned parts are named; a NoPE layer keeps its learned query scale
+        assert layer.learned == (("frequency_scale", "query_scale") if layer.rotary else ("query_scale",))
+        assert layer.head_dim == ref.hf.qk_nope_head_dim + ref.hf.qk_rope_head_dim
+    # its softmax scale: (qk_nope + qk_rope)^-0.5, times mscale^2 only with mscale_all_dim
+    assert model.latent.softmax_scale == pytest.approx(
+        ref.module.yarn_apply_mscale(ref.hf.rope_parameters, ref.hf.qk_head_dim ** -0.5), rel=1e-12)
+    # a loaded alpha moves transformers' frequencies away from the config's: what `learned` warns of
+    ids = torch.arange(4)[None]
+    before = ref.rotary(torch.ones(1), ids)[0]
+    with torch.no_grad():
+        ref.rotary.alpha.fill_(0.5)
+    assert not torch.allclose(ref.rotary(torch.ones(1), ids)[0], before)
+
+
+@pytest.mark.parametrize("value", [[1, 0, 1], 4])
+def test_broken_mistral_large4_no_rope_layers_raise_value_error_naming_the_key(value):
+    """transformers 5.24 keeps a list of any length (a short one fails with IndexError when the attention of a later
+    layer is built: config.no_rope_layers[layer_idx]) and refuses a number in its config class."""
+    config = dict(model_type="mistral_large4_text", num_hidden_layers=4, no_rope_layers=value)
+    kwargs = {key: item for key, item in config.items() if key != "model_type"}
+    if isinstance(value, list):
+        with pytest.raises(IndexError):
+            AutoConfig.for_model("mistral_large4_text", **kwargs).no_rope_layers[3]
+    else:
+        with pytest.raises(Exception, match="no_rope_layers"):
+            AutoConfig.for_model("mistral_large4_text", **kwargs)
+    with pytest.raises(ValueError, match=r"no_rope_layers.*one per layer"):
+        model_rope(config)
 
 
 def test_deepseek_v4_published_layers():

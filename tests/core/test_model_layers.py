@@ -512,6 +512,12 @@ def test_family_defaults_are_transformers_config_defaults():
                 expected = hf.rope_parameters["rope_theta"]
             elif key == "global_head_dim":  # Gemma 4 pops it from the keyword arguments with default 512
                 expected = 512
+            elif key == "first_k_dense_replace":  # Cohere2-MoE pops it from the keyword arguments with default 0
+                expected = 0
+            elif key == "no_rope_layer_interval" and key not in fields:  # Mistral Large 4 pops it, default 4
+                expected = 4
+            elif key == "rope_parameters":  # Mistral Large 4 fills it in __post_init__
+                expected = hf.rope_parameters
             else:
                 expected = fields[key]
             assert value == expected, (model_type, key, value, expected)
