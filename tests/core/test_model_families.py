@@ -141,12 +141,18 @@ class MiMoV2Flash:
         return torch.ones(len(positions), dtype=torch.float64)
 
 
+# model_type -> the folder whose modeling code transformers runs for it (5.24's config-only families run
+# Llama's, DeepSeek-V3's or GLM-4-MoE's; Apertus 1.5's text model sits in its wrapper's folder)
+RUNS_IN = {"exaone": "llama", "sarvam_mla": "deepseek_v3", "sarvam_moe": "glm4_moe", "apertus1p5_text": "apertus1p5"}
+
+
 class SingleRotary:
     """A family with one rotary embedding for every layer: its config class, rotary class and apply function;
     every layer attends fully unless the config class lists layer types."""
 
     def __init__(self, config: dict):
-        module = importlib.import_module(f"transformers.models.{config['model_type']}.modeling_{config['model_type']}")
+        folder = RUNS_IN.get(config["model_type"], config["model_type"])
+        module = importlib.import_module(f"transformers.models.{folder}.modeling_{folder}")
         kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
         self.hf = AutoConfig.for_model(config["model_type"], **kwargs)
         self.module = module
@@ -163,14 +169,15 @@ class SingleRotary:
 
     def rotate(self, layer, q: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
         cos, sin = self.rotary(q, ids[None])
-        if hasattr(self.module, "apply_rotary_pos_emb_interleave"):  # MLA: the last dims, returned [evens | odds]
-            start = layer.rotated_from
+        start = layer.rotated_from  # MLA: the last dims
+        if hasattr(self.module, "apply_rotary_pos_emb_interleave") and getattr(self.hf, "rope_interleave", True):
             turned, _ = self.module.apply_rotary_pos_emb_interleave(q[..., start:], q[..., start:], cos, sin)
-            half = turned.shape[-1] // 2
+            half = turned.shape[-1] // 2  # returned [evens | odds]
             back = torch.empty_like(turned)
             back[..., 0::2], back[..., 1::2] = turned[..., :half], turned[..., half:]
             return torch.cat((q[..., :start], back), dim=-1)
-        return self.module.apply_rotary_pos_emb(q, q, cos, sin)[0]
+        turned = self.module.apply_rotary_pos_emb(q[..., start:], q[..., start:], cos, sin)[0]
+        return torch.cat((q[..., :start], turned), dim=-1)
 
     def rotate_output(self, layer, out: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
         return out
@@ -236,6 +243,8 @@ class GlobalNoPE(SingleRotary):
         attention = self.attention[kind]
         if self.hf.model_type == "flint":  # rotates where its attention has a window
             rotary = attention.sliding_window is not None
+        elif self.hf.model_type == "lara_mini":  # its model hands positions to sliding layers only
+            rotary = attention.layer_type == "sliding_attention"
         else:  # rotates unless a window is set and the layer attends fully
             rotary = attention.sliding_window is None or attention.is_sliding
         window = self.hf.sliding_window if kind == "sliding_attention" else None
@@ -248,7 +257,8 @@ class GlobalNoPE(SingleRotary):
 REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": KimiLinear, "nemotron_h": NemotronH,
               "mimo_v2_flash": MiMoV2Flash, "glm_moe_dsa": SingleRotary, "minimax_m2": SingleRotary,
               "exaone_moe": GlobalNoPE, "kolibri1": GlobalNoPE, "flint": GlobalNoPE, "hunyuan_v1_dense": SingleRotary,
-              "hunyuan_v1_moe": SingleRotary}
+              "hunyuan_v1_moe": SingleRotary, "lara_mini": GlobalNoPE, "exaone": SingleRotary,
+              "apertus1p5_text": SingleRotary, "sarvam_moe": SingleRotary, "sarvam_mla": SingleRotary}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -522,6 +532,50 @@ def test_hunyuan_ntk_alpha_matches_transformers(family, scaling):
     layer = model_rope(config).layers[0]
     if scaling and scaling.get("alpha"):  # a fixed base: the frequencies do not move with the length
         assert layer.rope_type == "ntk" and torch.equal(layer.inv_freq(seq_len=100000)[0], layer.inv_freq()[0])
+
+
+NEW_IN_524 = ["exaone", "lara_mini", "apertus1p5_text", "sarvam_moe", "sarvam_mla"]
+
+
+def new_in_524_variation(family: str, rng: random.Random) -> dict:
+    """A small seeded config of one of the families new in transformers 5.24, scaled past its context."""
+    config = dict(model_type=family, num_hidden_layers=rng.choice([5, 6]), hidden_size=256, num_attention_heads=4,
+                  num_key_value_heads=2, head_dim=64, max_position_embeddings=16384)
+    scaling = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
+    if family == "lara_mini":
+        config["sliding_window"] = rng.choice([128, 512])
+    elif family == "sarvam_moe":
+        config["partial_rotary_factor"] = rng.choice([0.5, 1.0])
+    elif family == "sarvam_mla":  # its remote-code files: head_dim kv_lora_rank + qk_rope, "deepseek_yarn"
+        rope = rng.choice([16, 32])
+        config.update(qk_rope_head_dim=rope, qk_nope_head_dim=32, v_head_dim=32, kv_lora_rank=64,
+                      head_dim=64 + rope, rope_interleave=rng.choice([True, False]))
+        scaling = {"type": "deepseek_yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
+                   "beta_fast": 32, "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0}
+        config["rope_scaling"] = dict(scaling, rope_theta=rng.choice([1e4, 5e4]))
+        return config
+    config["rope_parameters"] = dict(scaling, rope_theta=rng.choice([1e4, 1e6]))
+    return config
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("family", NEW_IN_524)
+def test_families_new_in_524_match_transformers(family, seed):
+    """Class defaults (seed 0) and a seeded variation, against transformers 5.24's own classes."""
+    config = (dict(AutoConfig.for_model(family).to_dict(), model_type=family) if seed == 0
+              else new_in_524_variation(family, random.Random(seed)))
+    check_family(config, family, seed=seed)
+
+
+def test_sarvam_mla_softmax_scale_matches_transformers():
+    """Its files' "deepseek_yarn" is read as YaRN, mscale_all_dim included, as DeepSeek-V3's attention reads it."""
+    from transformers.models.deepseek_v3.modeling_deepseek_v3 import DeepseekV3Attention
+
+    config = new_in_524_variation("sarvam_mla", random.Random(1))
+    hf = AutoConfig.for_model("sarvam_mla", **{k: v for k, v in copy.deepcopy(config).items() if k != "model_type"})
+    scale = DeepseekV3Attention(hf, 0).scaling
+    assert scale != pytest.approx(64 ** -0.5)  # the YaRN mscale is in it
+    assert model_rope(config).latent.softmax_scale == pytest.approx(scale, rel=1e-12)
 
 
 def test_deepseek_v4_published_layers():
