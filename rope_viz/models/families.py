@@ -361,6 +361,22 @@ def _sarvam_mla_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
     dicts, where = _rope_parameters(r, FAMILIES["sarvam_mla"], kinds)
     return dicts, {kind: where for kind in dicts}
 
+def _dory_layers(r: Reader) -> list[str]:
+    """Dory's layers: layer_types, whose released form lists each layer's attention and MLP as two entries
+    (with "mlp" among them every second entry is kept and num_hidden_layers halved), else full attention on
+    every fourth layer and sliding elsewhere. Its recurrent middle layers run n_recurrent_loops times at
+    the same positions; they are listed once here, as its modules are."""
+    layers = r.int("num_hidden_layers", maximum=2 * MAX_LAYERS)
+    value = r.get("layer_types")
+    if value is None:
+        return ["full_attention" if (i + 1) % 4 == 0 else "sliding_attention" for i in range(min(layers, MAX_LAYERS))]
+    if isinstance(value, list) and "mlp" in value:
+        value, layers = value[::2], layers // 2
+    if layers > MAX_LAYERS:
+        raise ValueError(f"{r.name('num_hidden_layers')} must be at most {MAX_LAYERS:,} layers, got {layers}")
+    return checked_kinds(per_layer_list(value, r.name("layer_types"), layers), r.name("layer_types"),
+                         ("full_attention", "sliding_attention"))
+
 
 # ----------------------------------------------------------------------------- the registry
 
@@ -390,7 +406,8 @@ class Family:
     partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one);
     follows: the model_type whose code transformers runs for this one, when another (Kimi K2: deepseek_v3);
     rope_on_sliding_only: only sliding layers rotate, "always" (Flint) or "when_windowed" (EXAONE, Kolibri:
-    while sliding_window is set; without it every layer rotates).
+    while sliding_window is set; without it every layer rotates); learned: the parts of each layer's
+    position handling that are trained weights, read at their initial value (LayerRoPE.learned).
     """
 
     source: str
@@ -424,6 +441,7 @@ class Family:
     partial_over_rotary_dim: bool = False
     layer_list: Callable | None = None
     window: Callable | None = None
+    learned: tuple[str, ...] = ()
 
 
 GENERIC = Family(source="modeling_rope_utils.py")
@@ -538,6 +556,12 @@ FAMILIES: dict[str, Family] = {
                                    "max_position_embeddings": 131072}),
     "sarvam_mla": Family("models/sarvam_mla/configuration_sarvam_mla.py",  # runs as DeepSeek-V3
                          **dict(_DEEPSEEK, rope_reader=_sarvam_mla_rope)),
+    "dory": Family(_m("dory"), layer_list=_dory_layers, query_scale="ngpt", learned=("query_scale",),
+                   defaults={"num_hidden_layers": 36, "head_dim": 256, "sliding_window": 1024,
+                             "max_position_embeddings": 8192,
+                             "rope_parameters": {"sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
+                                                 "full_attention": {"rope_type": "default",
+                                                                    "rope_theta": 10_000_000.0}}}),
     "nemotron_h": Family(_m("nemotron_h"), rotary=False, layer_list=_nemotron_layers, attention_kinds=_NEMOTRON_KINDS,
                          defaults={"head_dim": 128}),
     "mimo_v2_flash": Family(_m("mimo_v2_flash"), pattern=_mimo_pattern, rope_reader=_mimo_rope, window=_mimo_window,

@@ -31,7 +31,9 @@ class LayerRoPE:
     mrope_section / mrope_interleaved: the multimodal sections (None for 1-D RoPE);
     temperature: (kind, strength, length) of the query scale, or None; compress: tokens pooled into
     each compressed key (DeepSeek-V4: 4 and 128), None where keys are not compressed;
-    output_rotation: the attention output's rotated dims are turned back (see rotate_output).
+    output_rotation: the attention output's rotated dims are turned back (see rotate_output);
+    learned: the parts given at their initial value because the model trains them ("query_scale": Dory's
+    per-channel query scale).
     """
 
     index: int
@@ -51,6 +53,7 @@ class LayerRoPE:
     temperature: tuple | None = None
     compress: int | None = None
     output_rotation: bool = False
+    learned: tuple[str, ...] = ()
 
     @property
     def span(self) -> int:
@@ -125,12 +128,15 @@ class LayerRoPE:
         """The factor (float64, one per position) the model multiplies this layer's queries by:
         Llama 4's temperature on its NoPE layers, 1 + attn_scale * ln(1 + floor((m + 1) / floor_scale))
         with m the cache position; Ministral 3's llama_4_scaling_beta, 1 + beta * ln(1 + floor(m / L))
-        with L the original context; ones where the model has none (MLA's mscale enters the softmax
-        scale instead: ModelRoPE.latent)."""
+        with L the original context; Dory's learned per-channel (sqk * sqk_scale)^2 after the rotation, at
+        its initial value head_dim on every channel (see learned); ones where the model has none (MLA's
+        mscale enters the softmax scale instead: ModelRoPE.latent)."""
         pos = check_integer_positions(positions, maximum=MAX_CONTEXT)
         if self.temperature is None:
             return torch.ones_like(pos)
         kind, strength, length = self.temperature
+        if kind == "ngpt":
+            return torch.full_like(pos, strength)
         offset = 1.0 if kind == "llama4" else 0.0
         return 1.0 + strength * torch.log1p(torch.floor((pos + offset) / length))
 

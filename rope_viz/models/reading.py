@@ -88,7 +88,7 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
             # transformers' sliding or chunked mask hides no key within the context (Phi-4-mini's 262,144 over
             # 131,072 positions): the layer attends fully
             kind, window = "full_attention", None
-        common = dict(index=index, attention=kind, window=window, layout=layout,
+        common = dict(index=index, attention=kind, window=window, layout=layout, learned=family.learned,
                       max_position_embeddings=max_position_embeddings,
                       compress=family.compress(r, kind) if family.compress else None)
         if rotary:

@@ -146,6 +146,38 @@ class MiMoV2Flash:
 RUNS_IN = {"exaone": "llama", "sarvam_mla": "deepseek_v3", "sarvam_moe": "glm4_moe", "apertus1p5_text": "apertus1p5"}
 
 
+class Dory(MiMoV2Flash):
+    """transformers' Dory: config class (its files' attention and MLP entries taken in pairs), rotary embedding
+    per layer type, apply function; window and the query's per-channel scale from its attention modules,
+    built on a tiny copy of the config."""
+
+    def __init__(self, config: dict):
+        from transformers.models.dory import configuration_dory, modeling_dory
+
+        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+        self.hf = configuration_dory.DoryConfig(**kwargs)
+        self.rotary = modeling_dory.DoryRotaryEmbedding(self.hf)
+        self.apply = modeling_dory.apply_rotary_pos_emb
+        tiny = configuration_dory.DoryConfig(hidden_size=64, num_attention_heads=1, num_key_value_heads=1,
+                                             head_dim=self.hf.head_dim, num_hidden_layers=self.hf.num_hidden_layers,
+                                             n_input_layers=0, n_output_layers=0, layer_types=self.hf.layer_types,
+                                             sliding_window=self.hf.sliding_window, vocab_size=16,
+                                             intermediate_size=8, initializer_range=self.hf.initializer_range)
+        self.attention = {kind: modeling_dory.DoryAttention(tiny, self.hf.layer_types.index(kind))
+                          for kind in set(self.hf.layer_types)}
+
+    def rotate(self, layer, q: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        cos, sin = self.rotary(q, ids[None], layer_type=layer.attention)
+        return self.apply(q, q, cos, sin)[0]
+
+    def query_scale(self, index: int, positions: torch.Tensor) -> torch.Tensor:
+        """DoryAttention.forward's (sqk * sqk_scale)^2 after the rotation, as built (its initial value)."""
+        attention = self.attention[self.hf.layer_types[index]]
+        channels = (attention.sqk * attention.sqk_scale).square().double()
+        assert torch.equal(channels, channels[:1].expand_as(channels))  # the same on every channel at init
+        return channels[0].expand(len(positions))
+
+
 class SingleRotary:
     """A family with one rotary embedding for every layer: its config class, rotary class and apply function;
     every layer attends fully unless the config class lists layer types."""
@@ -258,7 +290,8 @@ REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": Kimi
               "mimo_v2_flash": MiMoV2Flash, "glm_moe_dsa": SingleRotary, "minimax_m2": SingleRotary,
               "exaone_moe": GlobalNoPE, "kolibri1": GlobalNoPE, "flint": GlobalNoPE, "hunyuan_v1_dense": SingleRotary,
               "hunyuan_v1_moe": SingleRotary, "lara_mini": GlobalNoPE, "exaone": SingleRotary,
-              "apertus1p5_text": SingleRotary, "sarvam_moe": SingleRotary, "sarvam_mla": SingleRotary}
+              "apertus1p5_text": SingleRotary, "sarvam_moe": SingleRotary, "sarvam_mla": SingleRotary,
+              "dory": Dory}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -534,7 +567,7 @@ def test_hunyuan_ntk_alpha_matches_transformers(family, scaling):
         assert layer.rope_type == "ntk" and torch.equal(layer.inv_freq(seq_len=100000)[0], layer.inv_freq()[0])
 
 
-NEW_IN_524 = ["exaone", "lara_mini", "apertus1p5_text", "sarvam_moe", "sarvam_mla"]
+NEW_IN_524 = ["exaone", "lara_mini", "apertus1p5_text", "sarvam_moe", "sarvam_mla", "dory"]
 
 
 def new_in_524_variation(family: str, rng: random.Random) -> dict:
@@ -553,6 +586,14 @@ def new_in_524_variation(family: str, rng: random.Random) -> dict:
         scaling = {"type": "deepseek_yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
                    "beta_fast": 32, "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0}
         config["rope_scaling"] = dict(scaling, rope_theta=rng.choice([1e4, 5e4]))
+        return config
+    elif family == "dory":  # its files' form: an "mlp" entry after each attention, the layer counts doubled
+        kinds = ["full_attention" if rng.random() < 0.4 else "sliding_attention" for _ in range(4)]
+        config.update(num_hidden_layers=8, n_input_layers=2, n_output_layers=2, sliding_window=rng.choice([64, 1024]),
+                      layer_types=[block for kind in kinds for block in (kind, "mlp")],
+                      initializer_range=rng.choice([0.02, 0.0177]),
+                      rope_parameters={"sliding_attention": {"rope_type": "default", "rope_theta": 1e4},
+                                       "full_attention": dict(scaling, rope_theta=1e7)})
         return config
     config["rope_parameters"] = dict(scaling, rope_theta=rng.choice([1e4, 1e6]))
     return config
@@ -576,6 +617,14 @@ def test_sarvam_mla_softmax_scale_matches_transformers():
     scale = DeepseekV3Attention(hf, 0).scaling
     assert scale != pytest.approx(64 ** -0.5)  # the YaRN mscale is in it
     assert model_rope(config).latent.softmax_scale == pytest.approx(scale, rel=1e-12)
+
+
+def test_dory_query_scale_is_learned_and_read_at_its_initial_value():
+    model = model_rope(dict(model_type="dory", num_hidden_layers=4, n_input_layers=1, n_output_layers=1, head_dim=64))
+    assert all(layer.learned == ("query_scale",) for layer in model.layers)
+    assert torch.equal(model.layers[0].query_scale([0, 9000]), torch.full((2,), 64.0, dtype=torch.float64))
+    assert model_rope(dict(model_type="llama", num_hidden_layers=1, hidden_size=64, num_attention_heads=1)
+                      ).layers[0].learned == ()
 
 
 def test_deepseek_v4_published_layers():
