@@ -25,7 +25,7 @@ TEXT_MODEL_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": 
                     "qwen3_vl": "qwen3_vl_text", "qwen3_vl_moe": "qwen3_vl_moe_text", "qwen3_5": "qwen3_5_text",
                     "qwen3_5_moe": "qwen3_5_moe_text", "qwen2_5_vl": "qwen2_5_vl_text", "qwen2_vl": "qwen2_vl_text",
                     "mistral3": "mistral", "kimi_k25": "deepseek_v3", "step3p7": "step3p5",
-                    "apertus1p5": "apertus1p5_text"}
+                    "apertus1p5": "apertus1p5_text", "hy_v4_vl": "hy_v4_vl_text"}
 # Multimodal wrappers whose files may keep the language model's keys at the top level (Qwen2-VL, Qwen2.5-VL;
 # Step-3.7's remote-code files, which transformers' Step3p7Config would replace by its defaults)
 TEXT_AT_TOP_LEVEL = frozenset({"qwen2_vl", "qwen2_5_vl", "step3p7"})
@@ -562,6 +562,15 @@ FAMILIES: dict[str, Family] = {
                              "rope_parameters": {"sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
                                                  "full_attention": {"rope_type": "default",
                                                                     "rope_theta": 10_000_000.0}}}),
+    # Hy4 VL: its comment says "Non-interleave RoPE", but its rotate_half and repeat_interleave turn the pairs
+    # (2i, 2i + 1) in place: read interleaved, as the code runs; the last qk_rope_head_dim dims, M-RoPE sections
+    # interleaved over them (12, 10, 10 by default)
+    "hy_v4_vl_text": Family(_m("hy_v4_vl"), **dict(_DEEPSEEK, pattern=_indexed, reads_rope_interleave=False,
+                                                   mrope="interleaved", mrope_section=(12, 10, 10),
+                                                   defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 192,
+                                                             "v_head_dim": 256, "kv_lora_rank": 512,
+                                                             "num_hidden_layers": 78, "num_attention_heads": 64,
+                                                             "max_position_embeddings": 262144})),
     "nemotron_h": Family(_m("nemotron_h"), rotary=False, layer_list=_nemotron_layers, attention_kinds=_NEMOTRON_KINDS,
                          defaults={"head_dim": 128}),
     "mimo_v2_flash": Family(_m("mimo_v2_flash"), pattern=_mimo_pattern, rope_reader=_mimo_rope, window=_mimo_window,

@@ -143,7 +143,8 @@ class MiMoV2Flash:
 
 # model_type -> the folder whose modeling code transformers runs for it (5.24's config-only families run
 # Llama's, DeepSeek-V3's or GLM-4-MoE's; Apertus 1.5's text model sits in its wrapper's folder)
-RUNS_IN = {"exaone": "llama", "sarvam_mla": "deepseek_v3", "sarvam_moe": "glm4_moe", "apertus1p5_text": "apertus1p5"}
+RUNS_IN = {"exaone": "llama", "sarvam_mla": "deepseek_v3", "sarvam_moe": "glm4_moe", "apertus1p5_text": "apertus1p5",
+           "hy_v4_vl_text": "hy_v4_vl"}
 
 
 class Dory(MiMoV2Flash):
@@ -291,7 +292,7 @@ REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": Kimi
               "exaone_moe": GlobalNoPE, "kolibri1": GlobalNoPE, "flint": GlobalNoPE, "hunyuan_v1_dense": SingleRotary,
               "hunyuan_v1_moe": SingleRotary, "lara_mini": GlobalNoPE, "exaone": SingleRotary,
               "apertus1p5_text": SingleRotary, "sarvam_moe": SingleRotary, "sarvam_mla": SingleRotary,
-              "dory": Dory}
+              "dory": Dory, "hy_v4_vl_text": SingleRotary}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -567,7 +568,7 @@ def test_hunyuan_ntk_alpha_matches_transformers(family, scaling):
         assert layer.rope_type == "ntk" and torch.equal(layer.inv_freq(seq_len=100000)[0], layer.inv_freq()[0])
 
 
-NEW_IN_524 = ["exaone", "lara_mini", "apertus1p5_text", "sarvam_moe", "sarvam_mla", "dory"]
+NEW_IN_524 = ["exaone", "lara_mini", "apertus1p5_text", "sarvam_moe", "sarvam_mla", "dory", "hy_v4_vl_text"]
 
 
 def new_in_524_variation(family: str, rng: random.Random) -> dict:
@@ -587,6 +588,11 @@ def new_in_524_variation(family: str, rng: random.Random) -> dict:
                    "beta_fast": 32, "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0}
         config["rope_scaling"] = dict(scaling, rope_theta=rng.choice([1e4, 5e4]))
         return config
+    elif family == "hy_v4_vl_text":
+        rope = rng.choice([16, 32])
+        config.update(qk_rope_head_dim=rope, qk_nope_head_dim=32, v_head_dim=32, kv_lora_rank=64, q_lora_rank=64)
+        scaling = dict(scaling, mrope_section=[rope // 4, rope // 8, rope // 2 - rope // 4 - rope // 8],
+                       mscale_all_dim=1.0)
     elif family == "dory":  # its files' form: an "mlp" entry after each attention, the layer counts doubled
         kinds = ["full_attention" if rng.random() < 0.4 else "sliding_attention" for _ in range(4)]
         config.update(num_hidden_layers=8, n_input_layers=2, n_output_layers=2, sliding_window=rng.choice([64, 1024]),
@@ -625,6 +631,25 @@ def test_dory_query_scale_is_learned_and_read_at_its_initial_value():
     assert torch.equal(model.layers[0].query_scale([0, 9000]), torch.full((2,), 64.0, dtype=torch.float64))
     assert model_rope(dict(model_type="llama", num_hidden_layers=1, hidden_size=64, num_attention_heads=1)
                       ).layers[0].learned == ()
+
+
+def test_hy_v4_vl_rotates_image_ids_in_interleaved_pairs_and_sections():
+    """Distinct time, height and width ids on the last qk_rope_head_dim dims, pairs (2i, 2i + 1) in place
+    (whatever its comment says), and the softmax scale with YaRN's mscale, as transformers' Hy4 VL runs them."""
+    from transformers.models.hy_v4_vl import modeling_hy_v4_vl as hy
+
+    config = new_in_524_variation("hy_v4_vl_text", random.Random(2))
+    hf = AutoConfig.for_model("hy_v4_vl_text", **{k: v for k, v in copy.deepcopy(config).items() if k != "model_type"})
+    model = model_rope(config)
+    layer = model.layers[0]
+    ids = torch.tensor([[0, 3, 3, 9000], [0, 1, 7, 12], [0, 2, 5, 30]])
+    q = torch.randn(1, 2, 4, layer.head_dim, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    cos, sin = hy.HYV4VLRotaryEmbedding(hf)(q.float(), ids[:, None])
+    start = layer.rotated_from
+    expected = torch.cat((q[..., :start], hy.apply_rotary_pos_emb(q[..., start:].float(), q[..., start:].float(),
+                                                                   cos, sin)[0].double()), dim=-1)
+    torch.testing.assert_close(layer.rotate(q, ids), expected, rtol=0, atol=2e-3)
+    assert hy.HYV4VLAttention(hf, 0).scaling == pytest.approx(model.latent.softmax_scale, rel=1e-12)
 
 
 def test_deepseek_v4_published_layers():
