@@ -343,6 +343,8 @@ def _temperature(r: Reader, family: Family, rotary: bool, params: dict | None, w
             return None
         return ("llama4", check_positive(r.get("attn_scale"), r.name("attn_scale")),
                 float(r.int("floor_scale", maximum=MAX_CONTEXT)))
+    if family.query_scale == "ngpt":  # (sqk * sqk_scale)^2 per channel, head_dim at its initial value
+        return ("ngpt", float(_head_dim(r)), 1.0)
     if family.query_scale == "beta" and params is not None:
         beta = params.get("llama_4_scaling_beta")
         if beta is None:

@@ -25,7 +25,8 @@ TEXT_MODEL_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": 
                     "qwen3_vl": "qwen3_vl_text", "qwen3_vl_moe": "qwen3_vl_moe_text", "qwen3_5": "qwen3_5_text",
                     "qwen3_5_moe": "qwen3_5_moe_text", "qwen2_5_vl": "qwen2_5_vl_text", "qwen2_vl": "qwen2_vl_text",
                     "mistral3": "mistral", "kimi_k25": "deepseek_v3", "step3p7": "step3p5",
-                    "muse_spark": "muse_spark_text", "mistral_large4": "mistral_large4_text"}
+                    "muse_spark": "muse_spark_text", "mistral_large4": "mistral_large4_text",
+                    "apertus1p5": "apertus1p5_text", "hy_v4_vl": "hy_v4_vl_text"}
 # Multimodal wrappers whose files may keep the language model's keys at the top level (Qwen2-VL, Qwen2.5-VL;
 # Step-3.7's remote-code files, which transformers' Step3p7Config would replace by its defaults)
 TEXT_AT_TOP_LEVEL = frozenset({"qwen2_vl", "qwen2_5_vl", "step3p7"})
@@ -435,6 +436,41 @@ def _muse_spark_rope(r: Reader, kinds: list[str]) -> tuple[list[bool], list[None
     return [bool(theta) for theta in thetas], [None] * len(kinds)
 
 
+# ----------------------------------------------------------------------------- families new in transformers 5.24
+
+def _lara_mini_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    """Lara-4-Mini: linear, sliding, linear, full, sliding in turn (its released period-5 pattern)."""
+    turn = ("linear_attention", "sliding_attention", "linear_attention", "full_attention", "sliding_attention")
+    return [turn[i % 5] for i in range(layers)]
+
+
+def _sarvam_mla_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
+    """Sarvam-105B's RoPE dict: its files' rope_scaling of type "deepseek_yarn" is standard YaRN (moved to
+    rope_parameters by SarvamMLAConfig); anything else is read as DeepSeek-V3 reads it."""
+    scaling = r.get("rope_scaling")
+    if isinstance(scaling, Mapping) and "deepseek_yarn" in (scaling.get("type"), scaling.get("rope_type")):
+        params = dict({key: value for key, value in scaling.items() if key != "type"}, rope_type="yarn")
+        r = Reader(dict(r.config, rope_scaling=None, rope_parameters=params), r.defaults, r.where)
+    dicts, where = _rope_parameters(r, FAMILIES["sarvam_mla"], kinds)
+    return dicts, {kind: where for kind in dicts}
+
+def _dory_layers(r: Reader) -> list[str]:
+    """Dory's layers: layer_types, whose released form lists each layer's attention and MLP as two entries
+    (with "mlp" among them every second entry is kept and num_hidden_layers halved), else full attention on
+    every fourth layer and sliding elsewhere. Its recurrent middle layers run n_recurrent_loops times at
+    the same positions; they are listed once here, as its modules are."""
+    layers = r.int("num_hidden_layers", maximum=2 * MAX_LAYERS)
+    value = r.get("layer_types")
+    if value is None:
+        return ["full_attention" if (i + 1) % 4 == 0 else "sliding_attention" for i in range(min(layers, MAX_LAYERS))]
+    if isinstance(value, list) and "mlp" in value:
+        value, layers = value[::2], layers // 2
+    if layers > MAX_LAYERS:
+        raise ValueError(f"{r.name('num_hidden_layers')} must be at most {MAX_LAYERS:,} layers, got {layers}")
+    return checked_kinds(per_layer_list(value, r.name("layer_types"), layers), r.name("layer_types"),
+                         ("full_attention", "sliding_attention"))
+
+
 # ----------------------------------------------------------------------------- the registry
 
 @dataclass(frozen=True)
@@ -500,7 +536,7 @@ class Family:
     layer_list: Callable | None = None
     window: Callable | None = None
     layer_rope: Callable | None = None
-    learned: tuple = ()
+    learned: tuple[str, ...] = ()
 
 
 GENERIC = Family(source="modeling_rope_utils.py")
@@ -606,6 +642,37 @@ FAMILIES: dict[str, Family] = {
     "flint": Family(_m("flint"), rope_on_sliding_only="always", pattern=_flint_pattern,
                     defaults={"num_hidden_layers": 49, "head_dim": 128, "sliding_window": 513,
                               "max_position_embeddings": 262144}),
+    # new in transformers 5.24
+    "exaone": Family("models/exaone/configuration_exaone.py", partial="ignore",  # runs as Llama
+                     defaults={"rope_theta": 500_000.0, "max_position_embeddings": 4096}),
+    "lara_mini": Family(_m("lara_mini"), rope_on_sliding_only="always", pattern=_lara_mini_pattern,
+                        defaults={"num_hidden_layers": 34, "head_dim": 128, "sliding_window": 512,
+                                  "max_position_embeddings": 131072}),
+    "apertus1p5_text": Family(_m("apertus1p5"), partial="ignore",
+                              defaults={"num_hidden_layers": 32, "max_position_embeddings": 65536,
+                                        "rope_parameters": {"rope_type": "llama3", "rope_theta": 12_000_000.0,
+                                                            "factor": 8.0, "original_max_position_embeddings": 8192,
+                                                            "low_freq_factor": 1.0, "high_freq_factor": 4.0}}),
+    "sarvam_moe": Family("models/sarvam_moe/configuration_sarvam_moe.py", default_partial=1.0,  # runs as GLM-4-MoE
+                         defaults={"rope_theta": 8_000_000.0, "head_dim": 64, "num_hidden_layers": 19,
+                                   "max_position_embeddings": 131072}),
+    "sarvam_mla": Family("models/sarvam_mla/configuration_sarvam_mla.py",  # runs as DeepSeek-V3
+                         **dict(_DEEPSEEK, rope_reader=_sarvam_mla_rope)),
+    "dory": Family(_m("dory"), layer_list=_dory_layers, query_scale="ngpt", learned=("query_scale",),
+                   defaults={"num_hidden_layers": 36, "head_dim": 256, "sliding_window": 1024,
+                             "max_position_embeddings": 8192,
+                             "rope_parameters": {"sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
+                                                 "full_attention": {"rope_type": "default",
+                                                                    "rope_theta": 10_000_000.0}}}),
+    # Hy4 VL: its comment says "Non-interleave RoPE", but its rotate_half and repeat_interleave turn the pairs
+    # (2i, 2i + 1) in place: read interleaved, as the code runs; the last qk_rope_head_dim dims, M-RoPE sections
+    # interleaved over them (12, 10, 10 by default)
+    "hy_v4_vl_text": Family(_m("hy_v4_vl"), **dict(_DEEPSEEK, pattern=_indexed, reads_rope_interleave=False,
+                                                   mrope="interleaved", mrope_section=(12, 10, 10),
+                                                   defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 192,
+                                                             "v_head_dim": 256, "kv_lora_rank": 512,
+                                                             "num_hidden_layers": 78, "num_attention_heads": 64,
+                                                             "max_position_embeddings": 262144})),
     "nemotron_h": Family(_m("nemotron_h"), rotary=False, layer_list=_nemotron_layers, attention_kinds=_NEMOTRON_KINDS,
                          defaults={"head_dim": 128}),
     "mimo_v2_flash": Family(_m("mimo_v2_flash"), pattern=_mimo_pattern, rope_reader=_mimo_rope, window=_mimo_window,

@@ -34,7 +34,8 @@ class LayerRoPE:
     output_rotation: the attention output's rotated dims are turned back (see rotate_output);
     learned: the parts of this step a checkpoint learns and the config cannot give ("frequency_scale":
     Mistral Large 4's per-frequency factor exp(alpha); "query_scale": its per-head query factor
-    scale * ln(m + 1) + bias), read here at their initial values (1).
+    scale * ln(m + 1) + bias), read here at their initial values (1); "query_scale" is also Dory's
+    per-channel query scale.
     """
 
     index: int
@@ -129,12 +130,15 @@ class LayerRoPE:
         """The factor (float64, one per position) the model multiplies this layer's queries by:
         Llama 4's temperature on its NoPE layers, 1 + attn_scale * ln(1 + floor((m + 1) / floor_scale))
         with m the cache position; Ministral 3's llama_4_scaling_beta, 1 + beta * ln(1 + floor(m / L))
-        with L the original context; ones where the model has none (MLA's mscale enters the softmax
-        scale instead: ModelRoPE.latent)."""
+        with L the original context; Dory's learned per-channel (sqk * sqk_scale)^2 after the rotation, at
+        its initial value head_dim on every channel (see learned); ones where the model has none (MLA's
+        mscale enters the softmax scale instead: ModelRoPE.latent)."""
         pos = check_integer_positions(positions, maximum=MAX_CONTEXT)
         if self.temperature is None:
             return torch.ones_like(pos)
         kind, strength, length = self.temperature
+        if kind == "ngpt":
+            return torch.full_like(pos, strength)
         offset = 1.0 if kind == "llama4" else 0.0
         return 1.0 + strength * torch.log1p(torch.floor((pos + offset) / length))
 

@@ -141,12 +141,50 @@ class MiMoV2Flash:
         return torch.ones(len(positions), dtype=torch.float64)
 
 
+# model_type -> the folder whose modeling code transformers runs for it (5.24's config-only families run
+# Llama's, DeepSeek-V3's or GLM-4-MoE's; Apertus 1.5's text model sits in its wrapper's folder)
+RUNS_IN = {"exaone": "llama", "sarvam_mla": "deepseek_v3", "sarvam_moe": "glm4_moe", "apertus1p5_text": "apertus1p5",
+           "hy_v4_vl_text": "hy_v4_vl"}
+
+
+class Dory(MiMoV2Flash):
+    """transformers' Dory: config class (its files' attention and MLP entries taken in pairs), rotary embedding
+    per layer type, apply function; window and the query's per-channel scale from its attention modules,
+    built on a tiny copy of the config."""
+
+    def __init__(self, config: dict):
+        from transformers.models.dory import configuration_dory, modeling_dory
+
+        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+        self.hf = configuration_dory.DoryConfig(**kwargs)
+        self.rotary = modeling_dory.DoryRotaryEmbedding(self.hf)
+        self.apply = modeling_dory.apply_rotary_pos_emb
+        tiny = configuration_dory.DoryConfig(hidden_size=64, num_attention_heads=1, num_key_value_heads=1,
+                                             head_dim=self.hf.head_dim, num_hidden_layers=self.hf.num_hidden_layers,
+                                             n_input_layers=0, n_output_layers=0, layer_types=self.hf.layer_types,
+                                             sliding_window=self.hf.sliding_window, vocab_size=16,
+                                             intermediate_size=8, initializer_range=self.hf.initializer_range)
+        self.attention = {kind: modeling_dory.DoryAttention(tiny, self.hf.layer_types.index(kind))
+                          for kind in set(self.hf.layer_types)}
+
+    def rotate(self, layer, q: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        cos, sin = self.rotary(q, ids[None], layer_type=layer.attention)
+        return self.apply(q, q, cos, sin)[0]
+
+    def query_scale(self, index: int, positions: torch.Tensor) -> torch.Tensor:
+        """DoryAttention.forward's (sqk * sqk_scale)^2 after the rotation, as built (its initial value)."""
+        attention = self.attention[self.hf.layer_types[index]]
+        channels = (attention.sqk * attention.sqk_scale).square().double()
+        assert torch.equal(channels, channels[:1].expand_as(channels))  # the same on every channel at init
+        return channels[0].expand(len(positions))
+
+
 class SingleRotary:
     """A family with one rotary embedding for every layer: its config class, rotary class and apply function;
     every layer attends fully unless the config class lists layer types."""
 
     def __init__(self, config: dict):
-        folder = config["model_type"].removesuffix("_text")  # a multimodal model's text config: its own folder
+        folder = RUNS_IN.get(config["model_type"], config["model_type"].removesuffix("_text"))  # a text config's own
         module = importlib.import_module(f"transformers.models.{folder}.modeling_{folder}")
         kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
         self.hf = AutoConfig.for_model(config["model_type"], **kwargs)
@@ -165,14 +203,15 @@ class SingleRotary:
 
     def rotate(self, layer, q: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
         cos, sin = self.rotary(q, ids[None])
-        if hasattr(self.module, "apply_rotary_pos_emb_interleave"):  # MLA: the last dims, returned [evens | odds]
-            start = layer.rotated_from
+        start = layer.rotated_from  # MLA: the last dims
+        if hasattr(self.module, "apply_rotary_pos_emb_interleave") and getattr(self.hf, "rope_interleave", True):
             turned, _ = self.module.apply_rotary_pos_emb_interleave(q[..., start:], q[..., start:], cos, sin)
-            half = turned.shape[-1] // 2
+            half = turned.shape[-1] // 2  # returned [evens | odds]
             back = torch.empty_like(turned)
             back[..., 0::2], back[..., 1::2] = turned[..., :half], turned[..., half:]
             return torch.cat((q[..., :start], back), dim=-1)
-        return self.module.apply_rotary_pos_emb(q, q, cos, sin)[0]
+        turned = self.module.apply_rotary_pos_emb(q[..., start:], q[..., start:], cos, sin)[0]
+        return torch.cat((q[..., :start], turned), dim=-1)
 
     def rotate_output(self, layer, out: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
         return out
@@ -238,6 +277,8 @@ class GlobalNoPE(SingleRotary):
         attention = self.attention[kind]
         if self.hf.model_type == "flint":  # rotates where its attention has a window
             rotary = attention.sliding_window is not None
+        elif self.hf.model_type == "lara_mini":  # its model hands positions to sliding layers only
+            rotary = attention.layer_type == "sliding_attention"
         else:  # rotates unless a window is set and the layer attends fully
             rotary = attention.sliding_window is None or attention.is_sliding
         return dict(window_facts(self.hf, kind), rotary=rotary, compress=None)
@@ -326,7 +367,9 @@ REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": Kimi
               "exaone_moe": GlobalNoPE, "kolibri1": GlobalNoPE, "flint": GlobalNoPE, "hunyuan_v1_dense": SingleRotary,
               "hunyuan_v1_moe": SingleRotary, "cohere2_moe": Cohere2Moe, "granite_swa": LayerRopeTheta,
               "granitemoe_swa": LayerRopeTheta, "muse_spark_text": LayerRopeTheta,
-              "mistral_large4_text": MistralLarge4}
+              "mistral_large4_text": MistralLarge4, "lara_mini": GlobalNoPE, "exaone": SingleRotary,
+              "apertus1p5_text": SingleRotary, "sarvam_moe": SingleRotary, "sarvam_mla": SingleRotary,
+              "dory": Dory, "hy_v4_vl_text": SingleRotary}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -732,6 +775,90 @@ def test_broken_mistral_large4_no_rope_layers_raise_value_error_naming_the_key(v
             AutoConfig.for_model("mistral_large4_text", **kwargs)
     with pytest.raises(ValueError, match=r"no_rope_layers.*one per layer"):
         model_rope(config)
+
+
+NEW_IN_524 = ["exaone", "lara_mini", "apertus1p5_text", "sarvam_moe", "sarvam_mla", "dory", "hy_v4_vl_text"]
+
+
+def new_in_524_variation(family: str, rng: random.Random) -> dict:
+    """A small seeded config of one of the families new in transformers 5.24, scaled past its context."""
+    config = dict(model_type=family, num_hidden_layers=rng.choice([5, 6]), hidden_size=256, num_attention_heads=4,
+                  num_key_value_heads=2, head_dim=64, max_position_embeddings=16384)
+    scaling = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
+    if family == "lara_mini":
+        config["sliding_window"] = rng.choice([128, 512])
+    elif family == "sarvam_moe":
+        config["partial_rotary_factor"] = rng.choice([0.5, 1.0])
+    elif family == "sarvam_mla":  # its remote-code files: head_dim kv_lora_rank + qk_rope, "deepseek_yarn"
+        rope = rng.choice([16, 32])
+        config.update(qk_rope_head_dim=rope, qk_nope_head_dim=32, v_head_dim=32, kv_lora_rank=64,
+                      head_dim=64 + rope, rope_interleave=rng.choice([True, False]))
+        scaling = {"type": "deepseek_yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
+                   "beta_fast": 32, "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0}
+        config["rope_scaling"] = dict(scaling, rope_theta=rng.choice([1e4, 5e4]))
+        return config
+    elif family == "hy_v4_vl_text":
+        rope = rng.choice([16, 32])
+        config.update(qk_rope_head_dim=rope, qk_nope_head_dim=32, v_head_dim=32, kv_lora_rank=64, q_lora_rank=64)
+        scaling = dict(scaling, mrope_section=[rope // 4, rope // 8, rope // 2 - rope // 4 - rope // 8],
+                       mscale_all_dim=1.0)
+    elif family == "dory":  # its files' form: an "mlp" entry after each attention, the layer counts doubled
+        kinds = ["full_attention" if rng.random() < 0.4 else "sliding_attention" for _ in range(4)]
+        config.update(num_hidden_layers=8, n_input_layers=2, n_output_layers=2, sliding_window=rng.choice([64, 1024]),
+                      layer_types=[block for kind in kinds for block in (kind, "mlp")],
+                      initializer_range=rng.choice([0.02, 0.0177]),
+                      rope_parameters={"sliding_attention": {"rope_type": "default", "rope_theta": 1e4},
+                                       "full_attention": dict(scaling, rope_theta=1e7)})
+        return config
+    config["rope_parameters"] = dict(scaling, rope_theta=rng.choice([1e4, 1e6]))
+    return config
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("family", NEW_IN_524)
+def test_families_new_in_524_match_transformers(family, seed):
+    """Class defaults (seed 0) and a seeded variation, against transformers 5.24's own classes."""
+    config = (dict(AutoConfig.for_model(family).to_dict(), model_type=family) if seed == 0
+              else new_in_524_variation(family, random.Random(seed)))
+    check_family(config, family, seed=seed)
+
+
+def test_sarvam_mla_softmax_scale_matches_transformers():
+    """Its files' "deepseek_yarn" is read as YaRN, mscale_all_dim included, as DeepSeek-V3's attention reads it."""
+    from transformers.models.deepseek_v3.modeling_deepseek_v3 import DeepseekV3Attention
+
+    config = new_in_524_variation("sarvam_mla", random.Random(1))
+    hf = AutoConfig.for_model("sarvam_mla", **{k: v for k, v in copy.deepcopy(config).items() if k != "model_type"})
+    scale = DeepseekV3Attention(hf, 0).scaling
+    assert scale != pytest.approx(64 ** -0.5)  # the YaRN mscale is in it
+    assert model_rope(config).latent.softmax_scale == pytest.approx(scale, rel=1e-12)
+
+
+def test_dory_query_scale_is_learned_and_read_at_its_initial_value():
+    model = model_rope(dict(model_type="dory", num_hidden_layers=4, n_input_layers=1, n_output_layers=1, head_dim=64))
+    assert all(layer.learned == ("query_scale",) for layer in model.layers)
+    assert torch.equal(model.layers[0].query_scale([0, 9000]), torch.full((2,), 64.0, dtype=torch.float64))
+    assert model_rope(dict(model_type="llama", num_hidden_layers=1, hidden_size=64, num_attention_heads=1)
+                      ).layers[0].learned == ()
+
+
+def test_hy_v4_vl_rotates_image_ids_in_interleaved_pairs_and_sections():
+    """Distinct time, height and width ids on the last qk_rope_head_dim dims, pairs (2i, 2i + 1) in place
+    (whatever its comment says), and the softmax scale with YaRN's mscale, as transformers' Hy4 VL runs them."""
+    from transformers.models.hy_v4_vl import modeling_hy_v4_vl as hy
+
+    config = new_in_524_variation("hy_v4_vl_text", random.Random(2))
+    hf = AutoConfig.for_model("hy_v4_vl_text", **{k: v for k, v in copy.deepcopy(config).items() if k != "model_type"})
+    model = model_rope(config)
+    layer = model.layers[0]
+    ids = torch.tensor([[0, 3, 3, 9000], [0, 1, 7, 12], [0, 2, 5, 30]])
+    q = torch.randn(1, 2, 4, layer.head_dim, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    cos, sin = hy.HYV4VLRotaryEmbedding(hf)(q.float(), ids[:, None])
+    start = layer.rotated_from
+    expected = torch.cat((q[..., :start], hy.apply_rotary_pos_emb(q[..., start:].float(), q[..., start:].float(),
+                                                                   cos, sin)[0].double()), dim=-1)
+    torch.testing.assert_close(layer.rotate(q, ids), expected, rtol=0, atol=2e-3)
+    assert hy.HYV4VLAttention(hf, 0).scaling == pytest.approx(model.latent.softmax_scale, rel=1e-12)
 
 
 def test_deepseek_v4_published_layers():

@@ -516,7 +516,7 @@ def test_family_defaults_are_transformers_config_defaults():
                 expected = 0
             elif key == "no_rope_layer_interval" and key not in fields:  # Mistral Large 4 pops it, default 4
                 expected = 4
-            elif key == "rope_parameters":  # Mistral Large 4 fills it in __post_init__
+            elif key == "rope_parameters":  # Mistral Large 4 fills it in __post_init__, Apertus 1.5 builds it
                 expected = hf.rope_parameters
             else:
                 expected = fields[key]
