@@ -185,15 +185,16 @@ def block_rows(rows: list[dict], *, names: dict[str, str], title: str, x_title: 
     hover saying the offset), and a star at the query. names: legend text of "block", "rotated", "query",
     and the hover's name of the offset, "offset"."""
     fig = go.Figure()
-    xs, ys, starts, offsets = [], [], [], []
+    xs, ys, starts, offsets = ([], []), ([], []), [], []  # bars of even and odd blocks, told apart by shade
     for row in rows:
-        for start, stop, offset in zip(row["starts"], row["stops"], row["offsets"]):
-            xs += [start, stop - 1, None]
-            ys += [row["query"]] * 2 + [None]
+        for k, (start, stop, offset) in enumerate(zip(row["starts"], row["stops"], row["offsets"])):
+            xs[k % 2].extend([start, stop - 1, None])
+            ys[k % 2].extend([row["query"]] * 2 + [None])
             starts.append((start, row["query"]))
             offsets.append(int(offset))
-    fig.add_trace(go.Scatter(x=xs, y=ys, name=names["block"], mode="lines",
-                             line={"color": rgba(color(0), 0.45), "width": 10}))
+    for k, alpha in enumerate((0.45, 0.8)):
+        fig.add_trace(go.Scatter(x=xs[k], y=ys[k], name=names["block"], mode="lines", legendgroup="block",
+                                 showlegend=not k, line={"color": rgba(color(0), alpha), "width": 10}))
     fig.add_trace(go.Scatter(x=[x for x, _ in starts], y=[y for _, y in starts], name=names["rotated"],
                              mode="markers", marker={"color": color(1), "symbol": "diamond", "size": 10},
                              customdata=offsets,
