@@ -5,7 +5,7 @@ charts; DeepSeek-V4's own sections show only when it is chosen."""
 import pytest
 
 from explorer.knobs import LONG_CONTEXT_PRESETS
-from support.apptest import chart_specs, check_clean, open_page, page_text
+from support.apptest import axis_titles, chart_specs, check_clean, open_page, page_text, spec_array
 
 V4 = "nvidia/DeepSeek-V4-Flash-NVFP4"
 NEW = (V4, "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "XiaomiMiMo/MiMo-V2-Flash", "zai-org/GLM-5.1",
@@ -34,3 +34,8 @@ def test_model_anatomy_runs_for_each_new_preset(chosen):
     assert all(name in text for name in chosen if name != "none")
     assert ("Compressed keys: where each one is rotated" in text) == (V4 in chosen)
     assert ("The attention output turned back" in text) == (V4 in chosen)
+    if V4 in chosen:  # the last two charts: blocks of 4 and of 128, a diamond at each block's first position
+        csa, hca = chart_specs(at)[-2:]
+        assert axis_titles(csa) == ["token position n", "query position m"]
+        assert spec_array(csa["data"][2]["x"]).tolist() == [0, 4, 0, 4, 8, 0, 4, 8, 12, 16]  # queries 9, 13, 21
+        assert spec_array(hca["data"][2]["x"]).tolist() == [0, 128, 0, 128, 256, 0, 128, 256, 384, 512]
