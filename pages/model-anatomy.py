@@ -5,9 +5,9 @@ latent attention's shared rotated key, and the traps, each with its numbers."""
 import streamlit as st
 
 import explorer as ui
-from explorer.figures import layer_strip, line_chart
+from explorer.figures import block_rows, layer_strip, line_chart
 from explorer.glossary import glossary
-from explorer.layout import bullets, metric_row, say
+from explorer.layout import bullets, metric_row, paragraphs, say, table
 from explorer.views import model_anatomy as view
 
 ui.enter()
@@ -111,6 +111,23 @@ for label, metrics in latent:
     st.markdown(ui.t("model_anatomy.mla_model", name=label))
     metric_row(metrics)
 st.markdown(ui.t("model_anatomy.mla_text" if latent else "model_anatomy.no_mla"))
+
+if any(model["compressed"] for model in models):  # DeepSeek-V4: where its compressed keys turn, its output turned back
+    st.subheader(ui.t("model_anatomy.compressed_header"))
+    st.markdown(ui.t("model_anatomy.compressed_text"))
+    legend = {part: ui.t(f"model_anatomy.compressed_{part}") for part in ("block", "rotated", "query", "offset")}
+    for index, (number, model) in enumerate(zip(numbers, models)):
+        for kind in model["compressed"] or ():
+            ui.chart(block_rows(kind["rows"], names=legend, x_title=ui.t("model_anatomy.compressed_x"),
+                                title=ui.t("model_anatomy.compressed_title", name=number, rate=kind["rate"],
+                                           kind=ui.t(f"model_anatomy.kind_{kind['attention']}")),
+                                y_title=ui.t("model_anatomy.compressed_y")), key=f"compressed{index}_{kind['rate']}")
+            paragraphs(row["line"] for row in kind["rows"])
+    st.subheader(ui.t("model_anatomy.derotation_header"))
+    st.markdown(ui.t("model_anatomy.derotation_text"))
+    for label, model in ((label, model) for label, model in zip(labels, models) if model["derotation"]):
+        st.markdown(ui.t("model_anatomy.mla_model", name=label))
+        table(view.derotation_columns(model["derotation"]))
 
 st.subheader(ui.t("model_anatomy.traps_header"))
 for label, model in zip(labels, models):

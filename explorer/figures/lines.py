@@ -179,3 +179,30 @@ def position_id_rows(index: np.ndarray, rows: dict[str, np.ndarray], spans: list
                                  line={"color": color(i), "width": 2, "dash": ("solid", "dash", "dot")[i % 3]},
                                  marker={"size": 4}))
     return styled(fig, title=title, x_title=x_title, y_title=y_title, **({"height": height} if height else {}))
+
+
+def block_rows(rows: list[dict], *, names: dict[str, str], title: str, x_title: str, y_title: str,
+               height: int | None = None) -> go.Figure:
+    """One row per query (y = its position): a bar over each block of tokens pooled into one key (first
+    position, one past the last), a diamond where that key is rotated (the block's first position, the
+    hover saying the offset), and a star at the query. names: legend text of "block", "rotated", "query",
+    and the hover's name of the offset, "offset"."""
+    fig = go.Figure()
+    xs, ys, starts, offsets = ([], []), ([], []), [], []  # bars of even and odd blocks, told apart by shade
+    for row in rows:
+        for k, (start, stop, offset) in enumerate(zip(row["starts"], row["stops"], row["offsets"])):
+            xs[k % 2].extend([start, stop - 1, None])
+            ys[k % 2].extend([row["query"]] * 2 + [None])
+            starts.append((start, row["query"]))
+            offsets.append(int(offset))
+    for k, alpha in enumerate((0.45, 0.8)):
+        fig.add_trace(go.Scatter(x=xs[k], y=ys[k], name=names["block"], mode="lines", legendgroup="block",
+                                 showlegend=not k, line={"color": rgba(color(0), alpha), "width": 10}))
+    fig.add_trace(go.Scatter(x=[x for x, _ in starts], y=[y for _, y in starts], name=names["rotated"],
+                             mode="markers", marker={"color": color(1), "symbol": "diamond", "size": 10},
+                             customdata=offsets,
+                             hovertemplate=f"%{{x}}: {names['offset']} = %{{customdata}}<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[row["query"] for row in rows], y=[row["query"] for row in rows], name=names["query"],
+                             mode="markers", marker={"color": color(2), "symbol": "star", "size": 12}))
+    fig.update_yaxes(tickvals=[row["query"] for row in rows], type="category")
+    return styled(fig, title=title, x_title=x_title, y_title=y_title, **({"height": height} if height else {}))

@@ -19,6 +19,8 @@ MAX_MODELS = 3
 TEMPERATURE_POINTS = 256
 LAYOUT_OFFSET = 1000  # the distance at which the layout trap is measured
 LAYOUT_SAMPLES = 64
+BLOCKS_SEEN = (2, 3, 5)  # the compressed-key chart's queries see 2, 3 and 5 complete blocks
+SHIFTS = (1, 1000, 100_000)  # how far every position moves in the de-rotation check
 
 
 def read_config(config_text: str) -> tuple[ModelRoPE | None, str | None]:
@@ -200,6 +202,71 @@ def traps(model: ModelRoPE) -> tuple[Phrase, ...]:
     return tuple(out)
 
 
+def _listed(values) -> str:
+    return ", ".join(f"{int(v):,}" for v in values)
+
+
+def compressed_keys(model: ModelRoPE, number: Phrase) -> list[dict] | None:
+    """Per rate of compression (first layer of each): a few queries, each with the blocks of tokens pooled
+    into the compressed keys it sees (first position, one past the last), the position each key is rotated
+    at, the offset query - that position the score sees, and a line saying so (the model named by `number`);
+    None where no layer compresses its keys."""
+    layers = {layer.compress: layer for layer in reversed(model.layers) if layer.compress is not None}
+    if not layers:
+        return None
+    out = []
+    for rate, layer in sorted(layers.items()):
+        rows = []
+        for blocks in BLOCKS_SEEN:
+            query = blocks * rate + 1  # in the next block, still open
+            starts = layer.compressed_positions(query).numpy()
+            rows.append({"query": query, "starts": starts, "stops": starts + rate, "offsets": query - starts,
+                         "line": phrase("model_anatomy.compressed_row", name=number,
+                                        kind=phrase(f"model_anatomy.kind_{layer.attention}"), query=query,
+                                        starts=_listed(starts), offsets=_listed(query - starts))})
+        out.append({"attention": layer.attention, "rate": rate, "base": layer.base, "rows": rows})
+    return out
+
+
+def derotation(model: ModelRoPE, seed: int = 0) -> list[dict] | None:
+    """Per kind of layer that turns its attention output back (first layer of each): one query's output where
+    keys and values are one tensor, with and without rotate_output, and how far it moves when every position
+    shifts by each of SHIFTS: max |out(m + k) - out(m)| / max |out(m)|, float64. The keys are the compressed
+    ones the query sees (compressed layers) or the 8 tokens up to the query (sliding ones)."""
+    layers = {layer.attention: layer for layer in reversed(model.layers) if layer.output_rotation}
+    if not layers:
+        return None
+    gen = torch.Generator().manual_seed(seed)
+    out = []
+    for attention, layer in sorted(layers.items(), key=lambda item: item[1].index):
+        query = 3 * (layer.compress or 4) + 2
+        keys = layer.compressed_positions(query) if layer.compress else torch.arange(query - 7, query + 1)
+        q = torch.randn(layer.head_dim, generator=gen, dtype=torch.float64)
+        kv = torch.randn(len(keys), layer.head_dim, generator=gen, dtype=torch.float64)
+        row = {"attention": attention, "base": layer.base, "query": query, "keys": keys.numpy()}
+        for derotate in (True, False):
+            at = layer.shared_output(q, kv, query, keys, derotate=derotate)
+            row["with" if derotate else "without"] = [
+                float((layer.shared_output(q, kv, query + k, keys + k, derotate=derotate) - at).abs().max()
+                      / at.abs().max()) for k in SHIFTS]
+        out.append(row)
+    return out
+
+
+def derotation_columns(rows: list[dict]) -> dict[str, list]:
+    """derotation's rows as a table: header text key -> cells, two rows (with, without) per kind of layer."""
+    columns = {f"model_anatomy.{head}": [] for head in ("derotation_kind", "derotation_keys", "derotation_mode")}
+    columns.update({f"model_anatomy.derotation_shift_{k}": [] for k in SHIFTS})
+    for row in rows:
+        for mode in ("with", "without"):
+            cells = [phrase(f"model_anatomy.kind_{row['attention']}"),
+                     phrase("model_anatomy.derotation_positions", query=row["query"], keys=_listed(row["keys"])),
+                     phrase(f"model_anatomy.derotation_{mode}")] + [f"{value:.1e}" for value in row[mode]]
+            for column, cell in zip(columns.values(), cells):
+                column.append(cell)
+    return columns
+
+
 def _kind_label(number: Phrase, kind: dict) -> Phrase:
     where = phrase(f"model_anatomy.kind_{kind['attention']}")
     return phrase("model_anatomy.kind_series", model=number, kind=where, base=f"{kind['base']:,.0f}",
@@ -238,7 +305,8 @@ def anatomy(names: tuple[str, ...], config_text: str, context: int) -> dict:
         out["models"].append({"label": label, "number": number, "pasted": pasted, "layers": len(model.layers),
                               "summary": line, "unchecked": model.family is None,
                               "kinds": layer_kinds(model), "latent": latent(model), "traps": traps(model),
-                              "context": model.max_position_embeddings})
+                              "context": model.max_position_embeddings,
+                              "compressed": compressed_keys(model, number), "derotation": derotation(model)})
         curve = temperature(model, context)
         if curve is not None:
             curves.append((number, curve))

@@ -14,6 +14,9 @@ presets (rope_viz/data/model_configs.json: each model's published config.json, w
     layer.query_scale(positions)              # Llama 4's temperature on its NoPE layers
     m.layers[0].rotate(q, positions)          # exactly the model's rotation of q in layer 0
     inv_freq, attention_factor = m.inv_freq(seq_len=32768)   # the first rotary full-attention layer
+    v4 = rope_viz.preset("nvidia/DeepSeek-V4-Flash-NVFP4").layers[2]   # blocks of 4 tokens per key
+    v4.compressed_positions(21)               # 0, 4, 8, 12, 16: each key turns at its block's first position
+    v4.shared_output(q, kv, 21, keys)         # keys = values, the output turned back by the query's angle
 
 Each family's own modeling code in transformers 5.24 decides what a key means (rope_viz.models.families.FAMILIES): plain
 Llama and Qwen3 ignore `partial_rotary_factor` while GLM, Phi-3 and Qwen3.5 honour it; Llama 4, GLM

@@ -104,6 +104,33 @@ class LayerRoPE:
             return x
         return self._turn(x, positions, -1.0)
 
+    def compressed_positions(self, query_position: int) -> torch.Tensor:
+        """DeepSeek-V4: the positions (int64) of the compressed keys a query at query_position sees, one per
+        block of `compress` tokens complete at the query (w < (query_position + 1) // compress), each the
+        block's first position w * compress, where the model rotates that key."""
+        if self.compress is None:
+            raise ValueError(f"layer {self.index} ({self.attention}) does not compress its keys; "
+                             "compressed_positions needs a layer with compress set")
+        if isinstance(query_position, bool) or not isinstance(query_position, int) or \
+                not 0 <= query_position <= MAX_CONTEXT:
+            raise ValueError(f"query_position must be a whole number in [0, {MAX_CONTEXT}], got {query_position!r}")
+        return torch.arange((query_position + 1) // self.compress, dtype=torch.int64) * self.compress
+
+    def shared_output(self, q: torch.Tensor, kv: torch.Tensor, query_position: int, key_positions, *,
+                      derotate: bool = True) -> torch.Tensor:
+        """One query's attention output where keys and values are one tensor (DeepSeek-V4): q (head_dim,)
+        rotated at query_position, kv (n, head_dim) rotated at key_positions and used as keys and values,
+        softmax(q . k / sqrt(head_dim)) times the rotated rows, then rotate_output at query_position
+        (derotate=False: the sum as it is, each value still turned by its key's absolute angle)."""
+        if not isinstance(q, torch.Tensor) or q.dim() != 1:
+            raise ValueError(f"q must be a 1-D tensor of head_dim={self.head_dim} entries, "
+                             f"got {type(q).__name__}{tuple(getattr(q, 'shape', ()))}")
+        query = self.rotate(q[None], [query_position])
+        keys = self.rotate(kv, key_positions)
+        weights = torch.softmax(keys @ query[0] / self.head_dim ** 0.5, dim=0)
+        out = (weights @ keys)[None]
+        return (self.rotate_output(out, [query_position]) if derotate else out)[0]
+
     def _turn(self, x: torch.Tensor, positions, sign: float) -> torch.Tensor:
         if not isinstance(x, torch.Tensor) or x.dtype not in (torch.float32, torch.float64) or x.dim() < 2:
             raise ValueError(f"x must be a float32 or float64 tensor of shape (..., seq, head_dim={self.head_dim}), "
