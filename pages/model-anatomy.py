@@ -5,17 +5,14 @@ latent attention's shared rotated key, and the traps, each with its numbers."""
 import streamlit as st
 
 import explorer as ui
-from explorer.figures import block_rows, layer_strip, line_chart
+from explorer.figures import line_chart
 from explorer.glossary import glossary
 from explorer.layout import bullets, metric_row, paragraphs, say, table
+from explorer.panels import model_anatomy as panels
 from explorer.views import model_anatomy as view
 
 ui.enter()
 PAGE = "model_anatomy"
-anatomy = ui.cached(view.anatomy, max_entries=16)
-pasted_shown = ui.cached(view.pasted_shown, max_entries=16)
-
-
 def length(n) -> str:
     return f"{int(n):,}"
 
@@ -25,24 +22,14 @@ st.title(ui.t(f"{PAGE}.title"))
 top = st.columns(4)
 with st.expander(ui.t("model_anatomy.paste_header"), icon=":material/content_paste:"):
     config_text = ui.knob(PAGE, "config")
-pasted = pasted_shown(config_text)  # a shown paste takes a place: the menus say which preset it left out
-
-
-def menu_option(earlier: tuple):
-    """A model menu's format_func: an option it would leave out for want of a place is marked as not shown."""
-    def said(value: str) -> str:
-        if value == view.NONE:
-            return ui.t("model_anatomy.none")
-        shown_here = value in view.presets_shown((*earlier, value), pasted)
-        return value if shown_here else ui.plain("model_anatomy.not_shown_option", name=value)
-    return said
+pasted = panels.pasted_shown(config_text)  # a shown paste takes a place: the menus say which preset it left out
 
 
 names: tuple = ()
 for i in (1, 2, 3):
-    names += (ui.knob(PAGE, f"model{i}", where=top[i - 1], format_func=menu_option(names)),)
+    names += (ui.knob(PAGE, f"model{i}", where=top[i - 1], format_func=panels.menu_option(names, pasted)),)
 context = int(ui.knob(PAGE, "context", where=top[3], format_func=length))
-data = anatomy(names, config_text, context)
+data = panels.anatomy(names, config_text, context)
 if data["refused"] is not None:  # answered next to the box, not at the top of the page
     st.warning(ui.t("model_anatomy.config_refused", detail=data["refused"]), icon=":material/block:")
 if data["dropped"]:
@@ -53,21 +40,9 @@ if not models:
     st.info(ui.t("model_anatomy.no_models"))
     st.stop()
 labels = [say(model["label"]) for model in models]
-numbers = [say(model["number"]) for model in models]
 
 
-@ui.figure
-def strip_figure(names: tuple, config_text: str, context: int):
-    strip = anatomy(names, config_text, context)["strip"]
-    kinds = {kind: ui.t(f"model_anatomy.kind_{kind}") for kind in strip["kind_order"]}
-    scales = {ui.t("model_anatomy.strip_base"): (strip["bases"], {v: ui.format_base(v) for v in strip["base_values"]}),
-              ui.t("model_anatomy.strip_dims"): (strip["dims"], {float(v): str(v) for v in strip["dim_values"]})}
-    return layer_strip(strip["kinds"], kinds, scales, kind_title=ui.t("model_anatomy.strip_attention"),
-                       nothing=ui.t("model_anatomy.strip_no_rope"), x=strip["layers"], y=numbers,
-                       title=ui.t("model_anatomy.strip_title"), x_title=ui.t("model_anatomy.layer_axis"))
-
-
-ui.chart(strip_figure(names, config_text, context), key="strip")
+ui.chart(panels.strip(names, config_text, context), key="strip")
 st.caption(ui.t("model_anatomy.strip_caption"))
 ui.explain(ui.t(f"{PAGE}.intro"))
 for model in models:
@@ -115,13 +90,10 @@ st.markdown(ui.t("model_anatomy.mla_text" if latent else "model_anatomy.no_mla")
 if any(model["compressed"] for model in models):  # DeepSeek-V4: where its compressed keys turn, its output turned back
     st.subheader(ui.t("model_anatomy.compressed_header"))
     st.markdown(ui.t("model_anatomy.compressed_text"))
-    legend = {part: ui.t(f"model_anatomy.compressed_{part}") for part in ("block", "rotated", "query", "offset")}
-    for index, (number, model) in enumerate(zip(numbers, models)):
+    for index, model in enumerate(models):
         for kind in model["compressed"] or ():
-            ui.chart(block_rows(kind["rows"], names=legend, x_title=ui.t("model_anatomy.compressed_x"),
-                                title=ui.t("model_anatomy.compressed_title", name=number, rate=kind["rate"],
-                                           kind=ui.t(f"model_anatomy.kind_{kind['attention']}")),
-                                y_title=ui.t("model_anatomy.compressed_y")), key=f"compressed{index}_{kind['rate']}")
+            ui.chart(panels.compressed(names, config_text, context, index, kind["rate"]),
+                     key=f"compressed{index}_{kind['rate']}")
             paragraphs(row["line"] for row in kind["rows"])
     st.subheader(ui.t("model_anatomy.derotation_header"))
     st.markdown(ui.t("model_anatomy.derotation_text"))

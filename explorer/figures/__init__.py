@@ -16,8 +16,8 @@ from .style import PALETTE, color, concept_color, styled
 
 __all__ = [
     "PALETTE", "PICK_LAYER", "PICK_SIDE", "animation_controls", "band_lines", "bar_chart", "block_rows",
-    "clock_animation", "color", "concept_color", "distance_chart", "grouped_bars", "heatmap", "heatmap_grid", "heatmap_panels",
-    "layer_strip", "line_chart", "mark_cell", "marked_lines", "matrix_panels", "pair_sections", "pair_turn_animation",
-    "patch_maps", "pick_layer", "plane_diagram", "position_id_rows", "profile_band", "series_bars",
-    "shaded_lines", "styled",
+    "clock_animation", "color", "concept_color", "distance_chart", "grouped_bars", "heatmap", "heatmap_grid",
+    "heatmap_panels", "layer_strip", "line_chart", "mark_cell", "marked_lines", "matrix_panels", "pair_sections",
+    "pair_turn_animation", "patch_maps", "pick_layer", "plane_diagram", "position_id_rows", "profile_band",
+    "series_bars", "shaded_lines", "styled",
 ]
