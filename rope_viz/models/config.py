@@ -295,7 +295,7 @@ def _scaling(params: dict, where: str, r: Reader) -> tuple[str, float, dict | No
 def _rotary_dim(r: Reader, family: Family, head_dim: int, rope_type: str, fraction: float, where: str) -> int:
     if family.mla:
         rotary_dim, key = r.int("qk_rope_head_dim", maximum=MAX_HEAD_DIM), r.name("qk_rope_head_dim")
-    elif r.get("rotary_dim") is not None and not (family.partial_over_rotary_dim
+    elif family.reads_rotary_dim and r.get("rotary_dim") is not None and not (family.partial_over_rotary_dim
                                                    and r.get("partial_rotary_factor") is not None):
         rotary_dim, key = r.int("rotary_dim", maximum=MAX_HEAD_DIM), r.name("rotary_dim")
     elif rope_type == "proportional":
@@ -337,7 +337,12 @@ def _latent(r: Reader, scaling: dict | None) -> LatentAttention:
                            v_head_dim=r.int("v_head_dim", maximum=MAX_HEAD_DIM), softmax_scale=scale)
 
 
-def _temperature(r: Reader, family: Family, rotary: bool, params: dict | None, where: str):
+def _temperature(r: Reader, family: Family, rotary: bool, params: dict | None, where: str, kind: str = ""):
+    if family.query_scale == "log":  # Inkling: on its full-attention ("hybrid") layers, when log_scaling_n_floor is set
+        if kind != "hybrid" or r.get("log_scaling_n_floor") is None:
+            return None
+        return ("log", check_positive(r.get("log_scaling_alpha"), r.name("log_scaling_alpha")),
+                float(r.int("log_scaling_n_floor", maximum=MAX_CONTEXT)))
     if family.query_scale == "llama4":
         if rotary or not r.flag("attn_temperature_tuning", True):
             return None

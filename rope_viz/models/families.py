@@ -471,6 +471,59 @@ def _dory_layers(r: Reader) -> list[str]:
                          ("full_attention", "sliding_attention"))
 
 
+# ----------------------------------------------------------------------------- RoPE keyed by labels (Zaya, LFM3)
+
+def _labelled_rope(model_type: str, labels: tuple, defaults: Mapping, stray: tuple = ()) -> Callable:
+    """A reader of rope_parameters keyed by `labels` (one RoPE dict each, for the layers of that type): the
+    config's dict when it has one (its `stray` keys dropped, as the config class drops them), else `defaults`;
+    a label no layer type has, a flat dict or a label missing for a layer type present is refused (transformers
+    keeps a stray label unread, and fails with KeyError on a missing one); rope_theta, partial_rotary_factor and
+    rope_scaling at the top level are not read."""
+    def reader(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
+        where = r.name("rope_parameters")
+        raw = r.get("rope_parameters")
+        raw = defaults if raw is None else raw
+        if not isinstance(raw, Mapping):
+            raise ValueError(f"{where} must be a JSON object or null, got {type(raw).__name__}")
+        named = ", ".join(map(repr, labels))
+        for key, value in raw.items():
+            if key not in stray and (key not in labels or not isinstance(value, Mapping)):
+                raise ValueError(f"{where} must be keyed by the layer types {named} (each an object) in a "
+                                 f"{model_type} config; {key!r} is not one of them")
+        dicts, wheres = {}, {}
+        for kind in sorted(set(kinds) & set(labels)):
+            if kind not in raw:
+                raise ValueError(f"{where} has no entry for the layer type {kind!r} (transformers fails with "
+                                 "KeyError)")
+            dicts[kind] = _check_rope_dict(raw[kind], f"{where}[{kind!r}]")
+            wheres[kind] = f"{where}[{kind!r}]"
+        return dicts, wheres
+    reader.__doc__ = f"{model_type}'s RoPE dicts, keyed by {', '.join(labels)}. " + _labelled_rope.__doc__
+    return reader
+
+
+_HYBRID_KINDS = ("hybrid", "hybrid_sliding")
+_ZAYA_ROPE = {"hybrid": {"rope_type": "default", "rope_theta": 5_000_000.0, "partial_rotary_factor": 0.5},
+              "hybrid_sliding": {"rope_type": "default", "rope_theta": 10_000.0, "partial_rotary_factor": 0.5}}
+
+
+def _all_hybrid(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    """Zaya: every layer "hybrid" (CCA attention over the whole causal context)."""
+    return ["hybrid"] * layers
+
+
+def _hybrid_window(key: str) -> Callable:
+    def window(r: Reader, kind: str) -> int | None:
+        if kind != "hybrid_sliding":
+            return None
+        if r.get(key) is None:
+            raise ValueError(f"{r.name(key)} is missing; layers of type 'hybrid_sliding' need it (transformers "
+                             "refuses the config without it)")
+        return r.int(key, maximum=MAX_CONTEXT)
+    window.__doc__ = f"The window ({key}) of 'hybrid_sliding' layers; None for the others."
+    return window
+
+
 # ----------------------------------------------------------------------------- the registry
 
 @dataclass(frozen=True)
@@ -501,7 +554,8 @@ class Family:
     rope_on_sliding_only: only sliding layers rotate, "always" (Flint) or "when_windowed" (EXAONE, Kolibri:
     while sliding_window is set; without it every layer rotates); layer_rope: a function (reader, layer
     types) -> (per layer: whether it rotates, its own base or None for its type's); learned: the parts a
-    checkpoint learns (LayerRoPE.learned), read at their initial values.
+    checkpoint learns (LayerRoPE.learned), read at their initial values; reads_rotary_dim: False where the
+    code never reads a rotary_dim key (MiniMax-M3: only partial_rotary_factor counts).
     """
 
     source: str
@@ -537,6 +591,7 @@ class Family:
     window: Callable | None = None
     layer_rope: Callable | None = None
     learned: tuple[str, ...] = ()
+    reads_rotary_dim: bool = True
 
 
 GENERIC = Family(source="modeling_rope_utils.py")
@@ -708,6 +763,13 @@ FAMILIES: dict[str, Family] = {
     "mistral_large4_text": Family(_m("mistral_large4"), nope="smollm3", learned=("frequency_scale", "query_scale"),
                                   **dict(_DEEPSEEK, pattern=_indexed, reads_rope_interleave=False,
                                          defaults=_MISTRAL_LARGE4_DEFAULTS)),
+    # Zaya: RoPE keyed by its layer types "hybrid" / "hybrid_sliding"; q and k L2-normed, the key times a learned
+    # per-KV-head scale (zeros at initialisation) before the rotation
+    "zaya": Family(_m("zaya"), pattern=_all_hybrid, attention_kinds=_HYBRID_KINDS,
+                   window=_hybrid_window("sliding_window"),
+                   rope_reader=_labelled_rope("zaya", _HYBRID_KINDS, _ZAYA_ROPE, stray=("rope_type",)),
+                   learned=("key_scale",),
+                   defaults={"num_hidden_layers": 40, "head_dim": 128, "max_position_embeddings": 131072}),
     **{model_type: Family(_m(model_type.replace("-", "_"))) for model_type in sorted(NO_ROPE_MODEL_TYPES)},
 }
 """model_type -> Family (see the module docstring)."""

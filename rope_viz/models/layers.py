@@ -35,7 +35,8 @@ class LayerRoPE:
     learned: the parts of this step a checkpoint learns and the config cannot give ("frequency_scale":
     Mistral Large 4's per-frequency factor exp(alpha); "query_scale": its per-head query factor
     scale * ln(m + 1) + bias), read here at their initial values (1); "query_scale" is also Dory's
-    per-channel query scale.
+    per-channel query scale; "key_scale": Zaya's per-KV-head key factor, zero at initialisation;
+    "relative_position_bias": Inkling's learned bias per backward distance, its only position signal.
     """
 
     index: int
@@ -157,7 +158,8 @@ class LayerRoPE:
         """The factor (float64, one per position) the model multiplies this layer's queries by:
         Llama 4's temperature on its NoPE layers, 1 + attn_scale * ln(1 + floor((m + 1) / floor_scale))
         with m the cache position; Ministral 3's llama_4_scaling_beta, 1 + beta * ln(1 + floor(m / L))
-        with L the original context; Dory's learned per-channel (sqk * sqk_scale)^2 after the rotation, at
+        with L the original context; Inkling's 1 + alpha * ln(max((m + 1) / N, 1)) on its full-attention
+        layers, N = log_scaling_n_floor; Dory's learned per-channel (sqk * sqk_scale)^2 after the rotation, at
         its initial value head_dim on every channel (see learned); ones where the model has none (MLA's
         mscale enters the softmax scale instead: ModelRoPE.latent)."""
         pos = check_integer_positions(positions, maximum=MAX_CONTEXT)
@@ -166,6 +168,8 @@ class LayerRoPE:
         kind, strength, length = self.temperature
         if kind == "ngpt":
             return torch.full_like(pos, strength)
+        if kind == "log":
+            return 1.0 + strength * torch.log(torch.clamp((pos + 1.0) / length, min=1.0))
         offset = 1.0 if kind == "llama4" else 0.0
         return 1.0 + strength * torch.log1p(torch.floor((pos + offset) / length))
 

@@ -108,7 +108,8 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
             # an M-RoPE model hands every layer its (3, seq) ids, those without RoPE included
             sections = {key: settings[key] for key in ("mrope_section", "mrope_interleaved")} if settings else {}
             layers.append(LayerRoPE(rotary=False, rope_type=None, base=None, head_dim=layer_head, rotary_dim=0,
-                                    temperature=_temperature(r, family, False, None, where), **sections, **common))
+                                    temperature=_temperature(r, family, False, None, where, kind), **sections,
+                                    **common))
     for layer in {(layer.attention, layer.base): layer for layer in layers if layer.rotary}.values():
         layer.inv_freq()  # validates each layer type's (and base's) scaling against its rotary size and context
     checked = (family.follows or model_type) if model_type in FAMILIES else None

@@ -24,6 +24,8 @@ from transformers.models.nemotron_h import configuration_nemotron_h as nemotron_
 from transformers.models.nemotron_h import modeling_nemotron_h as nemotron
 from transformers.models.step3p7 import configuration_step3p7 as step_config
 from transformers.models.step3p7 import modeling_step3p7 as step
+from transformers.models.zaya import configuration_zaya as zaya_config
+from transformers.models.zaya import modeling_zaya as zaya
 from transformers.utils import logging as hf_logging
 
 from rope_viz.models import model_rope, preset_info
@@ -111,15 +113,19 @@ class MiMoV2Flash:
     """transformers' MiMo-V2-Flash: config class, rotary embedding per layer type, apply function and the
     attention module's window (built on a tiny copy of the config)."""
 
+    apply = staticmethod(mimo.apply_rotary_pos_emb)
+    classes = (mimo_config.MiMoV2FlashConfig, mimo.MiMoV2FlashRotaryEmbedding, mimo.MiMoV2FlashAttention)
+    tiny = dict(v_head_dim=16, n_routed_experts=2, moe_intermediate_size=8)
+
     def __init__(self, config: dict):
+        config_cls, rotary_cls, attention_cls = self.classes
         kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
-        self.hf = mimo_config.MiMoV2FlashConfig(**kwargs)
-        self.rotary = mimo.MiMoV2FlashRotaryEmbedding(self.hf)
-        tiny = mimo_config.MiMoV2FlashConfig(hidden_size=64, num_attention_heads=2, num_key_value_heads=1, head_dim=32,
-                                             v_head_dim=16, num_hidden_layers=self.hf.num_hidden_layers,
-                                             layer_types=self.hf.layer_types, sliding_window=self.hf.sliding_window,
-                                             n_routed_experts=2, moe_intermediate_size=8, vocab_size=16)
-        self.attention = {kind: mimo.MiMoV2FlashAttention(tiny, self.hf.layer_types.index(kind))
+        self.hf = config_cls(**kwargs)
+        self.rotary = rotary_cls(self.hf)
+        tiny = config_cls(hidden_size=64, num_attention_heads=2, num_key_value_heads=1, head_dim=32, vocab_size=16,
+                          num_hidden_layers=self.hf.num_hidden_layers, layer_types=self.hf.layer_types,
+                          sliding_window=self.hf.sliding_window, **self.tiny)
+        self.attention = {kind: attention_cls(tiny, self.hf.layer_types.index(kind))
                           for kind in set(self.hf.layer_types)}
 
     def facts(self, index: int) -> dict:
@@ -132,7 +138,7 @@ class MiMoV2Flash:
 
     def rotate(self, layer, q: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
         cos, sin = self.rotary(q, ids[None], layer_type=layer.attention)
-        return mimo.apply_rotary_pos_emb(q, q, cos, sin)[0]
+        return self.apply(q, q, cos, sin)[0]
 
     def rotate_output(self, layer, out: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
         return out  # its attention hands the output on unturned
@@ -167,16 +173,21 @@ class Dory(MiMoV2Flash):
         self.attention = {kind: modeling_dory.DoryAttention(tiny, self.hf.layer_types.index(kind))
                           for kind in set(self.hf.layer_types)}
 
-    def rotate(self, layer, q: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
-        cos, sin = self.rotary(q, ids[None], layer_type=layer.attention)
-        return self.apply(q, q, cos, sin)[0]
-
     def query_scale(self, index: int, positions: torch.Tensor) -> torch.Tensor:
         """DoryAttention.forward's (sqk * sqk_scale)^2 after the rotation, as built (its initial value)."""
         attention = self.attention[self.hf.layer_types[index]]
         channels = (attention.sqk * attention.sqk_scale).square().double()
         assert torch.equal(channels, channels[:1].expand_as(channels))  # the same on every channel at init
         return channels[0].expand(len(positions))
+
+
+class Zaya(MiMoV2Flash):
+    """transformers' Zaya: config class, rotary embedding per layer type ("hybrid" / "hybrid_sliding"), apply
+    function and the attention module's window, built on a tiny copy of the config."""
+
+    apply = staticmethod(zaya.apply_rotary_pos_emb)
+    classes = (zaya_config.ZayaConfig, zaya.ZayaRotaryEmbedding, zaya.ZayaAttention)
+    tiny = dict(num_experts=2)
 
 
 class SingleRotary:
@@ -224,21 +235,9 @@ class Step3p5(MiMoV2Flash):
     """transformers' Step-3.5 text model (in its step3p7 folder): text config class, rotary embedding per
     layer type, apply function and the attention module's window (built on a tiny copy of the config)."""
 
-    def __init__(self, config: dict):
-        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
-        self.hf = step_config.Step3p7TextConfig(**kwargs)
-        self.rotary = step.Step3p7RotaryEmbedding(self.hf)
-        tiny = step_config.Step3p7TextConfig(hidden_size=64, num_attention_heads=2, num_key_value_heads=1, head_dim=32,
-                                             num_hidden_layers=self.hf.num_hidden_layers,
-                                             layer_types=self.hf.layer_types, sliding_window=self.hf.sliding_window,
-                                             vocab_size=16, moe_intermediate_size=8, n_routed_experts=2,
-                                             intermediate_size=8, share_expert_dim=8)
-        self.attention = {kind: step.Step3p7Attention(tiny, self.hf.layer_types.index(kind))
-                          for kind in set(self.hf.layer_types)}
-
-    def rotate(self, layer, q: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
-        cos, sin = self.rotary(q, ids[None], layer_type=layer.attention)
-        return step.apply_rotary_pos_emb(q, q, cos, sin)[0]
+    apply = staticmethod(step.apply_rotary_pos_emb)
+    classes = (step_config.Step3p7TextConfig, step.Step3p7RotaryEmbedding, step.Step3p7Attention)
+    tiny = dict(moe_intermediate_size=8, n_routed_experts=2, intermediate_size=8, share_expert_dim=8)
 
 
 class KimiLinear:
@@ -369,7 +368,7 @@ REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": Kimi
               "granitemoe_swa": LayerRopeTheta, "muse_spark_text": LayerRopeTheta,
               "mistral_large4_text": MistralLarge4, "lara_mini": GlobalNoPE, "exaone": SingleRotary,
               "apertus1p5_text": SingleRotary, "sarvam_moe": SingleRotary, "sarvam_mla": SingleRotary,
-              "dory": Dory, "hy_v4_vl_text": SingleRotary}
+              "dory": Dory, "hy_v4_vl_text": SingleRotary, "zaya": Zaya}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -916,6 +915,48 @@ def test_an_unknown_model_type_reads_with_family_none():
     assert model.family is None and model.model_type == "made_up_2027"
     assert model.layers[0].rotary_dim == 32  # transformers' generic reading honours partial_rotary_factor
     assert model_rope(dict(config, model_type="llama")).family == "llama"
+
+
+def zaya_variation(rng: random.Random) -> dict:
+    layers = rng.choice([3, 5])
+    return dict(model_type="zaya", num_hidden_layers=layers, head_dim=rng.choice([64, 128]), sliding_window=256,
+                max_position_embeddings=32768,
+                layer_types=["hybrid"] + [rng.choice(["hybrid", "hybrid_sliding"]) for _ in range(layers - 2)]
+                + ["hybrid_sliding"],
+                rope_parameters={"rope_type": "default",  # the stray key of its published file, dropped
+                                 "hybrid": {"rope_type": "yarn", "rope_theta": 1e6, "factor": 4.0,
+                                            "original_max_position_embeddings": 8192,
+                                            "partial_rotary_factor": rng.choice([0.25, 0.5])},
+                                 "hybrid_sliding": {"rope_type": "default", "rope_theta": 1e4,
+                                                    "partial_rotary_factor": rng.choice([0.5, 1.0])}})
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_zaya_layers_match_transformers(seed):
+    """Class defaults (seed 0) and seeded variations; its key scale is learned and starts at zero."""
+    config = (dict(zaya_config.ZayaConfig().to_dict(), model_type="zaya") if seed == 0
+              else zaya_variation(random.Random(seed)))
+    check_family(config, "zaya", seed=seed)
+    assert all(layer.learned == ("key_scale",) for layer in model_rope(config).layers)
+    assert not zaya.ZayaQKNorm(Zaya(config).hf).temp.any()  # zeros until a checkpoint loads it
+
+
+@pytest.mark.parametrize("rope, match", [
+    ({"hybrid": {"rope_type": "default", "rope_theta": 1e4}, "full_attention": {"rope_theta": 1e4}}, "full_attention"),
+    ({"rope_type": "default", "rope_theta": 1e4}, "rope_theta"),
+    ({"hybrid": {"rope_type": "default", "rope_theta": 1e4}}, "hybrid_sliding")])
+def test_broken_zaya_rope_parameters_raise_value_error_naming_the_key(rope, match):
+    """transformers keeps the stray label unread, and fails with KeyError on a flat dict or a missing label."""
+    config = dict(model_type="zaya", num_hidden_layers=2, layer_types=["hybrid", "hybrid_sliding"], sliding_window=8,
+                  rope_parameters=rope)
+    kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+    if match == "full_attention":
+        assert "full_attention" in zaya_config.ZayaConfig(**kwargs).rope_parameters
+    else:
+        with pytest.raises(KeyError):
+            zaya.ZayaRotaryEmbedding(zaya_config.ZayaConfig(**kwargs))
+    with pytest.raises(ValueError, match=rf"rope_parameters.*{match}"):
+        model_rope(config)
 
 
 def test_report_measured_differences(capsys):
