@@ -26,7 +26,8 @@ TEXT_MODEL_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": 
                     "qwen3_5_moe": "qwen3_5_moe_text", "qwen2_5_vl": "qwen2_5_vl_text", "qwen2_vl": "qwen2_vl_text",
                     "mistral3": "mistral", "kimi_k25": "deepseek_v3", "step3p7": "step3p5",
                     "muse_spark": "muse_spark_text", "mistral_large4": "mistral_large4_text",
-                    "apertus1p5": "apertus1p5_text", "hy_v4_vl": "hy_v4_vl_text"}
+                    "apertus1p5": "apertus1p5_text", "hy_v4_vl": "hy_v4_vl_text", "inkling_mm_model": "inkling_text",
+                    "inkling2": "inkling2_text", "inkling2_loop": "inkling2_loop_text"}
 # Multimodal wrappers whose files may keep the language model's keys at the top level (Qwen2-VL, Qwen2.5-VL;
 # Step-3.7's remote-code files, which transformers' Step3p7Config would replace by its defaults)
 TEXT_AT_TOP_LEVEL = frozenset({"qwen2_vl", "qwen2_5_vl", "step3p7"})
@@ -512,16 +513,37 @@ def _all_hybrid(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
     return ["hybrid"] * layers
 
 
-def _hybrid_window(key: str) -> Callable:
+def _hybrid_window(*keys: str) -> Callable:
     def window(r: Reader, kind: str) -> int | None:
         if kind != "hybrid_sliding":
             return None
-        if r.get(key) is None:
-            raise ValueError(f"{r.name(key)} is missing; layers of type 'hybrid_sliding' need it (transformers "
+        key = next((key for key in keys if r.config.get(key) is not None), None) or r.first(*keys)  # given first
+        if key is None:
+            raise ValueError(f"{r.name(keys[0])} is missing; layers of type 'hybrid_sliding' need it (transformers "
                              "refuses the config without it)")
         return r.int(key, maximum=MAX_CONTEXT)
-    window.__doc__ = f"The window ({key}) of 'hybrid_sliding' layers; None for the others."
+    window.__doc__ = f"The window ({' or '.join(keys)}) of 'hybrid_sliding' layers; None for the others."
     return window
+
+
+def _inkling_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    """Inkling: "hybrid_sliding" on the layers local_layer_ids lists (Inkling 1 only), else on every layer but
+    each sixth (5, 11, ...: the code's (i + 1) % 6, not its docstring's multiples of 6), which is "hybrid"."""
+    local = r.get("local_layer_ids")
+    if local is None:
+        local = [i for i in range(layers) if (i + 1) % 6]
+    elif not isinstance(local, list) or any(isinstance(i, bool) or not isinstance(i, int) for i in local):
+        raise ValueError(f"{r.name('local_layer_ids')} must be a list of layer indices, got {local!r:.80}")
+    return ["hybrid_sliding" if i in set(local) else "hybrid" for i in range(layers)]
+
+
+def _inkling(folder: str, **defaults) -> Family:
+    """An Inkling text model: no rotary embedding (a learned relative position bias per backward distance),
+    hybrid / hybrid_sliding layers, the log query scale on hybrid layers when log_scaling_n_floor is set."""
+    return Family(_m(folder), rotary=False, pattern=_inkling_pattern, attention_kinds=_HYBRID_KINDS,
+                  window=_hybrid_window("sliding_window_size", "sliding_window"), query_scale="log",
+                  learned=("relative_position_bias",),
+                  defaults={"head_dim": 128, "log_scaling_alpha": 0.1, **defaults})
 
 
 # ----------------------------------------------------------------------------- the registry
@@ -770,6 +792,13 @@ FAMILIES: dict[str, Family] = {
                    rope_reader=_labelled_rope("zaya", _HYBRID_KINDS, _ZAYA_ROPE, stray=("rope_type",)),
                    learned=("key_scale",),
                    defaults={"num_hidden_layers": 40, "head_dim": 128, "max_position_embeddings": 131072}),
+    # Inkling 1, 2 and 2-Loop: no RoPE; each layer adds a learned bias per backward distance (Inkling 2-Loop
+    # runs some of its layers several times: listed once here, as its modules are)
+    "inkling_text": _inkling("inkling", num_hidden_layers=66, sliding_window_size=512, max_position_embeddings=131072),
+    "inkling2_text": _inkling("inkling2", num_hidden_layers=48, sliding_window_size=1024,
+                              max_position_embeddings=1048576, log_scaling_n_floor=128000),
+    "inkling2_loop_text": _inkling("inkling2_loop", num_hidden_layers=24, sliding_window_size=1024,
+                                   max_position_embeddings=1048576, log_scaling_n_floor=8192),
     **{model_type: Family(_m(model_type.replace("-", "_"))) for model_type in sorted(NO_ROPE_MODEL_TYPES)},
 }
 """model_type -> Family (see the module docstring)."""

@@ -190,6 +190,48 @@ class Zaya(MiMoV2Flash):
     tiny = dict(num_experts=2)
 
 
+class Inkling:
+    """transformers' Inkling text models: config class, the window of their attention modules (built on a tiny copy
+    of the config; Inkling 2 builds its full-attention class for every layer not "hybrid_sliding"), no rotary
+    embedding in the text attention (it takes no position_embeddings), and the log query scale: Inkling 2's own
+    LogScale module, Inkling 1's formula as its attention writes it (float64 here)."""
+
+    def __init__(self, config: dict):
+        family = config["model_type"]
+        folder = family.removesuffix("_text")
+        self.module = importlib.import_module(f"transformers.models.{folder}.modeling_{folder}")
+        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+        self.hf = AutoConfig.for_model(family, **kwargs)
+        tiny = AutoConfig.for_model(family, hidden_size=64, num_attention_heads=2, num_key_value_heads=1, head_dim=32,
+                                    swa_num_attention_heads=2, swa_num_key_value_heads=1, swa_head_dim=32,
+                                    vocab_size=16, num_hidden_layers=self.hf.num_hidden_layers,
+                                    layer_types=self.hf.layer_types, sliding_window_size=self.hf.sliding_window_size)
+        classes = [obj for name, obj in vars(self.module).items() if name.endswith("Attention")
+                   and inspect.isclass(obj) and "layer_idx" in inspect.signature(obj).parameters]
+        sliding = next((cls for cls in classes if "Sliding" in cls.__name__), classes[0])
+        full = next((cls for cls in classes if "Full" in cls.__name__), classes[0])
+        self.attention = [(sliding if kind == "hybrid_sliding" else full)(tiny, index)
+                          for index, kind in enumerate(self.hf.layer_types)]
+        self.takes_positions = any("position_embeddings" in inspect.signature(cls.forward).parameters
+                                   for cls in classes)
+
+    def facts(self, index: int) -> dict:
+        return {"attention": self.hf.layer_types[index], "window": self.attention[index].sliding_window,
+                "rotary": self.takes_positions, "compress": None}
+
+    def query_scale(self, index: int, positions: torch.Tensor) -> torch.Tensor:
+        hf, attention = self.hf, self.attention[index]
+        if hf.model_type == "inkling_text":  # InklingAttention.forward: full layers, with log_scaling_n_floor set
+            if attention.is_sliding or hf.log_scaling_n_floor is None:
+                return torch.ones(len(positions), dtype=torch.float64)
+            return 1.0 + hf.log_scaling_alpha * torch.log(
+                ((positions + 1).double() / hf.log_scaling_n_floor).clamp(min=1.0))
+        if attention.is_sliding:  # built with log_scaling=False
+            return torch.ones(len(positions), dtype=torch.float64)
+        log_scale = next(obj for name, obj in vars(self.module).items() if name.endswith("LogScale"))(hf)
+        return log_scale(torch.ones(1, len(positions), 1, 1), positions[None])[0, :, 0, 0].double()
+
+
 class SingleRotary:
     """A family with one rotary embedding for every layer: its config class, rotary class and apply function;
     every layer attends fully unless the config class lists layer types."""
@@ -368,7 +410,8 @@ REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": Kimi
               "granitemoe_swa": LayerRopeTheta, "muse_spark_text": LayerRopeTheta,
               "mistral_large4_text": MistralLarge4, "lara_mini": GlobalNoPE, "exaone": SingleRotary,
               "apertus1p5_text": SingleRotary, "sarvam_moe": SingleRotary, "sarvam_mla": SingleRotary,
-              "dory": Dory, "hy_v4_vl_text": SingleRotary, "zaya": Zaya}
+              "dory": Dory, "hy_v4_vl_text": SingleRotary, "zaya": Zaya,
+              "inkling_text": Inkling, "inkling2_text": Inkling, "inkling2_loop_text": Inkling}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -956,6 +999,35 @@ def test_broken_zaya_rope_parameters_raise_value_error_naming_the_key(rope, matc
         with pytest.raises(KeyError):
             zaya.ZayaRotaryEmbedding(zaya_config.ZayaConfig(**kwargs))
     with pytest.raises(ValueError, match=rf"rope_parameters.*{match}"):
+        model_rope(config)
+
+
+INKLING = ["inkling_text", "inkling2_text", "inkling2_loop_text"]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("family", INKLING)
+def test_inkling_layers_match_transformers(family, seed):
+    """No RoPE in any layer; windows, layer types and the log query scale as transformers 5.24 builds them."""
+    rng = random.Random(seed)
+    config = dict(AutoConfig.for_model(family).to_dict(), model_type=family)
+    if seed:
+        config = dict(model_type=family, num_hidden_layers=rng.choice([7, 13]), sliding_window=rng.choice([64, 512]),
+                      log_scaling_n_floor=rng.choice([8192, 64]), log_scaling_alpha=rng.choice([0.1, 0.3]))
+        if family == "inkling_text":
+            config["local_layer_ids"] = [0, 2, 3]
+    check_family(config, family, seed=seed)
+    model = model_rope(config)
+    assert not model.has_rope and all(layer.learned == ("relative_position_bias",) for layer in model.layers)
+
+
+@pytest.mark.parametrize("family", INKLING)
+def test_broken_inkling_layer_types_raise_value_error_naming_the_key(family):
+    """transformers' config classes keep any label (Inkling 2 then builds full attention for it)."""
+    config = dict(model_type=family, num_hidden_layers=2, layer_types=["hybrid", "sliding_attention"])
+    assert AutoConfig.for_model(family, **{k: v for k, v in config.items() if k != "model_type"}).layer_types[1] == \
+        "sliding_attention"
+    with pytest.raises(ValueError, match=r"layer_types.*sliding_attention"):
         model_rope(config)
 
 
