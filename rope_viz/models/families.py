@@ -526,6 +526,17 @@ def _hybrid_window(*keys: str) -> Callable:
     return window
 
 
+_LFM3_KINDS = ("conv", "full_attention", "sliding_attention")
+_LFM3_ROPE = {"sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
+              "full_attention": {"rope_type": "proportional", "rope_theta": 1_000_000.0, "partial_rotary_factor": 0.5}}
+
+
+def _lfm3_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    """LFM3: full attention on layers 2, 6, 10, ..., sliding on 4, 8, 12, ..., short-convolution blocks elsewhere."""
+    return ["full_attention" if i % 4 == 2 else "sliding_attention" if i % 4 == 0 and i > 0 else "conv"
+            for i in range(layers)]
+
+
 def _inkling_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
     """Inkling: "hybrid_sliding" on the layers local_layer_ids lists (Inkling 1 only), else on every layer but
     each sixth (5, 11, ...: the code's (i + 1) % 6, not its docstring's multiples of 6), which is "hybrid"."""
@@ -792,6 +803,12 @@ FAMILIES: dict[str, Family] = {
                    rope_reader=_labelled_rope("zaya", _HYBRID_KINDS, _ZAYA_ROPE, stray=("rope_type",)),
                    learned=("key_scale",),
                    defaults={"num_hidden_layers": 40, "head_dim": 128, "max_position_embeddings": 131072}),
+    # LFM3: short-convolution blocks without attention between its attention layers; RoPE keyed by layer type,
+    # proportional on the full-attention layers (half the pairs turn, exponents over the whole head)
+    "lfm3": Family(_m("lfm3"), partial="ignore", pattern=_lfm3_pattern, attention_kinds=_LFM3_KINDS,
+                   rope_reader=_labelled_rope("lfm3", ("full_attention", "sliding_attention"), _LFM3_ROPE),
+                   defaults={"num_hidden_layers": 24, "head_dim": 128, "max_position_embeddings": 128_000,
+                             "sliding_window": 256}),
     # Inkling 1, 2 and 2-Loop: no RoPE; each layer adds a learned bias per backward distance (Inkling 2-Loop
     # runs some of its layers several times: listed once here, as its modules are)
     "inkling_text": _inkling("inkling", num_hidden_layers=66, sliding_window_size=512, max_position_embeddings=131072),

@@ -18,6 +18,8 @@ from transformers.models.deepseek_v4 import configuration_deepseek_v4 as v4_conf
 from transformers.models.deepseek_v4 import modeling_deepseek_v4 as v4
 from transformers.models.kimi_linear import configuration_kimi_linear as kimi_config
 from transformers.models.kimi_linear import modeling_kimi_linear as kimi
+from transformers.models.lfm3 import configuration_lfm3 as lfm3_config
+from transformers.models.lfm3 import modeling_lfm3 as lfm3
 from transformers.models.mimo_v2_flash import configuration_mimo_v2_flash as mimo_config
 from transformers.models.mimo_v2_flash import modeling_mimo_v2_flash as mimo
 from transformers.models.nemotron_h import configuration_nemotron_h as nemotron_config
@@ -122,9 +124,10 @@ class MiMoV2Flash:
         kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
         self.hf = config_cls(**kwargs)
         self.rotary = rotary_cls(self.hf)
-        tiny = config_cls(hidden_size=64, num_attention_heads=2, num_key_value_heads=1, head_dim=32, vocab_size=16,
-                          num_hidden_layers=self.hf.num_hidden_layers, layer_types=self.hf.layer_types,
-                          sliding_window=self.hf.sliding_window, **self.tiny)
+        self.tiny_config = tiny = config_cls(hidden_size=64, num_attention_heads=2, num_key_value_heads=1, head_dim=32,
+                                             vocab_size=16, num_hidden_layers=self.hf.num_hidden_layers,
+                                             layer_types=self.hf.layer_types, sliding_window=self.hf.sliding_window,
+                                             **self.tiny)
         self.attention = {kind: attention_cls(tiny, self.hf.layer_types.index(kind))
                           for kind in set(self.hf.layer_types)}
 
@@ -188,6 +191,20 @@ class Zaya(MiMoV2Flash):
     apply = staticmethod(zaya.apply_rotary_pos_emb)
     classes = (zaya_config.ZayaConfig, zaya.ZayaRotaryEmbedding, zaya.ZayaAttention)
     tiny = dict(num_experts=2)
+
+
+class Lfm3(MiMoV2Flash):
+    """transformers' LFM3: config class, rotary embedding per layer type, apply function, the attention module's
+    window, and its decoder layer's own test of whether a layer attends (its "conv" blocks do not)."""
+
+    apply = staticmethod(lfm3.apply_rotary_pos_emb)
+    classes = (lfm3_config.Lfm3Config, lfm3.Lfm3RotaryEmbedding, lfm3.Lfm3Attention)
+    tiny = {}
+
+    def facts(self, index: int) -> dict:
+        kind = self.hf.layer_types[index]
+        attends = lfm3.Lfm3DecoderLayer(self.tiny_config, index).is_attention_layer
+        return {"attention": kind, "window": self.attention[kind].sliding_window, "rotary": attends, "compress": None}
 
 
 class Inkling:
@@ -411,7 +428,7 @@ REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": Kimi
               "mistral_large4_text": MistralLarge4, "lara_mini": GlobalNoPE, "exaone": SingleRotary,
               "apertus1p5_text": SingleRotary, "sarvam_moe": SingleRotary, "sarvam_mla": SingleRotary,
               "dory": Dory, "hy_v4_vl_text": SingleRotary, "zaya": Zaya,
-              "inkling_text": Inkling, "inkling2_text": Inkling, "inkling2_loop_text": Inkling}
+              "lfm3": Lfm3, "inkling_text": Inkling, "inkling2_text": Inkling, "inkling2_loop_text": Inkling}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -453,7 +470,9 @@ def check_family(config: dict, family: str, seed: int = 0) -> None:
         inv_freq, factor = layer.inv_freq()
         theirs, their_factor = ref.inv_freq(layer)
         assert inv_freq.shape == theirs.shape
-        rel = ((inv_freq - theirs).abs() / theirs).max().item()
+        turning = theirs != 0  # proportional RoPE's pairs that do not turn: exactly 0 on both sides
+        assert torch.equal(inv_freq[~turning], theirs[~turning]), (family, layer.attention)
+        rel = ((inv_freq - theirs)[turning].abs() / theirs[turning]).max().item()
         _record(f"{family} inv_freq (relative)", rel)
         assert rel < INV_FREQ_RTOL, (family, layer.attention, rel)
         assert factor == pytest.approx(their_factor, rel=1e-6)
@@ -998,6 +1017,48 @@ def test_broken_zaya_rope_parameters_raise_value_error_naming_the_key(rope, matc
     else:
         with pytest.raises(KeyError):
             zaya.ZayaRotaryEmbedding(zaya_config.ZayaConfig(**kwargs))
+    with pytest.raises(ValueError, match=rf"rope_parameters.*{match}"):
+        model_rope(config)
+
+
+def lfm3_variation(rng: random.Random) -> dict:
+    layers = rng.choice([5, 9])
+    kinds = [rng.choice(["conv", "full_attention", "sliding_attention"]) for _ in range(layers - 2)]
+    return dict(model_type="lfm3", num_hidden_layers=layers, head_dim=rng.choice([64, 128]), sliding_window=128,
+                max_position_embeddings=32768, layer_types=["conv", *kinds, "full_attention"],
+                rope_parameters={"sliding_attention": {"rope_type": "default", "rope_theta": rng.choice([1e4, 5e4])},
+                                 "full_attention": rng.choice([
+                                     {"rope_type": "proportional", "rope_theta": 1e6,
+                                      "partial_rotary_factor": rng.choice([0.25, 0.5])},
+                                     {"rope_type": "yarn", "rope_theta": 1e6, "factor": 4.0,
+                                      "original_max_position_embeddings": 8192}])})
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_lfm3_layers_match_transformers(seed):
+    """Class defaults (seed 0) and seeded variations: conv blocks without RoPE, proportional full layers."""
+    config = (dict(lfm3_config.Lfm3Config().to_dict(), model_type="lfm3") if seed == 0
+              else lfm3_variation(random.Random(seed)))
+    check_family(config, "lfm3", seed=seed)
+    model = model_rope(config)
+    assert [layer.rotary for layer in model.layers] == [kind != "conv" for kind in Lfm3(config).hf.layer_types]
+
+
+@pytest.mark.parametrize("rope, match", [
+    ({"full_attention": {"rope_type": "default", "rope_theta": 1e6}, "sliding_attention": {"rope_theta": 1e4},
+      "conv": {"rope_theta": 1e4}}, "'conv'"),
+    ({"rope_type": "default", "rope_theta": 1e4}, "rope_type"),
+    ({"sliding_attention": {"rope_type": "default", "rope_theta": 1e4}}, "full_attention")])
+def test_broken_lfm3_rope_parameters_raise_value_error_naming_the_key(rope, match):
+    """transformers keeps a stray label unread, and fails with KeyError on a flat dict or a missing label."""
+    config = dict(model_type="lfm3", num_hidden_layers=3, layer_types=["conv", "full_attention", "sliding_attention"],
+                  rope_parameters=rope)
+    kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+    if match == "'conv'":
+        assert "conv" in lfm3_config.Lfm3Config(**kwargs).rope_parameters
+    else:
+        with pytest.raises(KeyError):
+            lfm3.Lfm3RotaryEmbedding(lfm3_config.Lfm3Config(**kwargs))
     with pytest.raises(ValueError, match=rf"rope_parameters.*{match}"):
         model_rope(config)
 
