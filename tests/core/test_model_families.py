@@ -1003,24 +1003,6 @@ def test_zaya_layers_match_transformers(seed):
     assert not zaya.ZayaQKNorm(Zaya(config).hf).temp.any()  # zeros until a checkpoint loads it
 
 
-@pytest.mark.parametrize("rope, match", [
-    ({"hybrid": {"rope_type": "default", "rope_theta": 1e4}, "full_attention": {"rope_theta": 1e4}}, "full_attention"),
-    ({"rope_type": "default", "rope_theta": 1e4}, "rope_theta"),
-    ({"hybrid": {"rope_type": "default", "rope_theta": 1e4}}, "hybrid_sliding")])
-def test_broken_zaya_rope_parameters_raise_value_error_naming_the_key(rope, match):
-    """transformers keeps the stray label unread, and fails with KeyError on a flat dict or a missing label."""
-    config = dict(model_type="zaya", num_hidden_layers=2, layer_types=["hybrid", "hybrid_sliding"], sliding_window=8,
-                  rope_parameters=rope)
-    kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
-    if match == "full_attention":
-        assert "full_attention" in zaya_config.ZayaConfig(**kwargs).rope_parameters
-    else:
-        with pytest.raises(KeyError):
-            zaya.ZayaRotaryEmbedding(zaya_config.ZayaConfig(**kwargs))
-    with pytest.raises(ValueError, match=rf"rope_parameters.*{match}"):
-        model_rope(config)
-
-
 def lfm3_variation(rng: random.Random) -> dict:
     layers = rng.choice([5, 9])
     kinds = [rng.choice(["conv", "full_attention", "sliding_attention"]) for _ in range(layers - 2)]
@@ -1044,21 +1026,33 @@ def test_lfm3_layers_match_transformers(seed):
     assert [layer.rotary for layer in model.layers] == [kind != "conv" for kind in Lfm3(config).hf.layer_types]
 
 
-@pytest.mark.parametrize("rope, match", [
-    ({"full_attention": {"rope_type": "default", "rope_theta": 1e6}, "sliding_attention": {"rope_theta": 1e4},
-      "conv": {"rope_theta": 1e4}}, "'conv'"),
-    ({"rope_type": "default", "rope_theta": 1e4}, "rope_type"),
-    ({"sliding_attention": {"rope_type": "default", "rope_theta": 1e4}}, "full_attention")])
-def test_broken_lfm3_rope_parameters_raise_value_error_naming_the_key(rope, match):
-    """transformers keeps a stray label unread, and fails with KeyError on a flat dict or a missing label."""
-    config = dict(model_type="lfm3", num_hidden_layers=3, layer_types=["conv", "full_attention", "sliding_attention"],
-                  rope_parameters=rope)
+# config class, rotary class and a small config of each family whose rope_parameters are keyed by its labels
+LABELLED = {"zaya": (zaya_config.ZayaConfig, zaya.ZayaRotaryEmbedding,
+                     dict(num_hidden_layers=2, layer_types=["hybrid", "hybrid_sliding"], sliding_window=8)),
+            "lfm3": (lfm3_config.Lfm3Config, lfm3.Lfm3RotaryEmbedding,
+                     dict(num_hidden_layers=3, layer_types=["conv", "full_attention", "sliding_attention"]))}
+
+
+@pytest.mark.parametrize("family, rope, match", [
+    ("zaya", {"hybrid": {"rope_type": "default", "rope_theta": 1e4}, "hybrid_sliding": {"rope_theta": 1e4},
+              "full_attention": {"rope_theta": 1e4}}, "'full_attention'"),
+    ("zaya", {"rope_type": "default", "rope_theta": 1e4}, "rope_theta"),
+    ("zaya", {"hybrid": {"rope_type": "default", "rope_theta": 1e4}}, "hybrid_sliding"),
+    ("lfm3", {"full_attention": {"rope_type": "default", "rope_theta": 1e6}, "sliding_attention": {"rope_theta": 1e4},
+              "conv": {"rope_theta": 1e4}}, "'conv'"),
+    ("lfm3", {"rope_type": "default", "rope_theta": 1e4}, "rope_type"),
+    ("lfm3", {"sliding_attention": {"rope_type": "default", "rope_theta": 1e4}}, "full_attention")])
+def test_broken_labelled_rope_parameters_raise_value_error_naming_the_key(family, rope, match):
+    """Zaya and LFM3: transformers keeps a stray label unread, and fails with KeyError on a flat dict or a missing
+    label (Zaya drops a stray top-level rope_type first)."""
+    config_cls, rotary_cls, small = LABELLED[family]
+    config = dict(small, model_type=family, rope_parameters=rope)
     kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
-    if match == "'conv'":
-        assert "conv" in lfm3_config.Lfm3Config(**kwargs).rope_parameters
+    if match.startswith("'"):
+        assert match.strip("'") in config_cls(**kwargs).rope_parameters
     else:
         with pytest.raises(KeyError):
-            lfm3.Lfm3RotaryEmbedding(lfm3_config.Lfm3Config(**kwargs))
+            rotary_cls(config_cls(**kwargs))
     with pytest.raises(ValueError, match=rf"rope_parameters.*{match}"):
         model_rope(config)
 
