@@ -27,7 +27,8 @@ TEXT_MODEL_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": 
                     "mistral3": "mistral", "kimi_k25": "deepseek_v3", "step3p7": "step3p5",
                     "muse_spark": "muse_spark_text", "mistral_large4": "mistral_large4_text",
                     "apertus1p5": "apertus1p5_text", "hy_v4_vl": "hy_v4_vl_text", "inkling_mm_model": "inkling_text",
-                    "inkling2": "inkling2_text", "inkling2_loop": "inkling2_loop_text"}
+                    "inkling2": "inkling2_text", "inkling2_loop": "inkling2_loop_text",
+                    "minimax_m3_vl": "minimax_m3_vl_text"}
 # Multimodal wrappers whose files may keep the language model's keys at the top level (Qwen2-VL, Qwen2.5-VL;
 # Step-3.7's remote-code files, which transformers' Step3p7Config would replace by its defaults)
 TEXT_AT_TOP_LEVEL = frozenset({"qwen2_vl", "qwen2_5_vl", "step3p7"})
@@ -526,6 +527,28 @@ def _hybrid_window(*keys: str) -> Callable:
     return window
 
 
+def _minimax_m3_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    """MiniMax-M3: its files' sparse_attention_config.sparse_attention_freq (1: block-sparse "minimax_m3_sparse",
+    0: full attention), else full attention throughout."""
+    sparse = r.get("sparse_attention_config") or {}
+    if not isinstance(sparse, Mapping):
+        raise ValueError(f"{r.name('sparse_attention_config')} must be a JSON object, got {type(sparse).__name__}")
+    if "sparse_attention_freq" not in sparse:
+        return ["full_attention"] * layers
+    flags = per_layer_list(sparse["sparse_attention_freq"], f"{r.name('sparse_attention_config')}"
+                           "['sparse_attention_freq']", layers)
+    return ["minimax_m3_sparse" if flag else "full_attention" for flag in flags]
+
+
+def _minimax_m3_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
+    """MiniMax-M3's one flat RoPE dict (its rotary embedding reads the top level only: a nested object is refused)."""
+    key = "rope_scaling" if r.get("rope_scaling") else "rope_parameters"
+    if r.get(key) is not None:
+        _check_rope_dict(r.get(key), r.name(key))
+    dicts, where = _rope_parameters(r, FAMILIES["minimax_m3_vl_text"], kinds)
+    return dicts, {kind: where for kind in dicts}
+
+
 _LFM3_KINDS = ("conv", "full_attention", "sliding_attention")
 _LFM3_ROPE = {"sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
               "full_attention": {"rope_type": "proportional", "rope_theta": 1_000_000.0, "partial_rotary_factor": 0.5}}
@@ -654,6 +677,11 @@ _MISTRAL_LARGE4_DEFAULTS = {"qk_rope_head_dim": 64, "qk_nope_head_dim": 64, "v_h
                             "rope_parameters": {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 2048.0,
                                                 "original_max_position_embeddings": 512, "beta_fast": 32.0,
                                                 "beta_slow": 1.0, "attention_factor": 1.0}}
+
+_MINIMAX_M3 = dict(reads_rotary_dim=False, pattern=_minimax_m3_pattern, rope_reader=_minimax_m3_rope,
+                   attention_kinds=("full_attention", "minimax_m3_sparse"),
+                   defaults={"head_dim": 128, "num_hidden_layers": 60, "max_position_embeddings": 524288,
+                             "rope_theta": 5_000_000.0})
 
 FAMILIES: dict[str, Family] = {
     "llama": Family(_m("llama"), partial="ignore"),
@@ -803,6 +831,10 @@ FAMILIES: dict[str, Family] = {
                    rope_reader=_labelled_rope("zaya", _HYBRID_KINDS, _ZAYA_ROPE, stray=("rope_type",)),
                    learned=("key_scale",),
                    defaults={"num_hidden_layers": 40, "head_dim": 128, "max_position_embeddings": 131072}),
+    # MiniMax-M3 (text model of minimax_m3_vl; its files say "minimax_m3", a type transformers does not register):
+    # the first int(head_dim * partial_rotary_factor) dims in halves; its rotary_dim key is never read
+    "minimax_m3_vl_text": Family(_m("minimax_m3_vl"), **_MINIMAX_M3),
+    "minimax_m3": Family(_m("minimax_m3_vl"), follows="minimax_m3_vl_text", **_MINIMAX_M3),
     # LFM3: short-convolution blocks without attention between its attention layers; RoPE keyed by layer type,
     # proportional on the full-attention layers (half the pairs turn, exponents over the whole head)
     "lfm3": Family(_m("lfm3"), partial="ignore", pattern=_lfm3_pattern, attention_kinds=_LFM3_KINDS,

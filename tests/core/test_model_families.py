@@ -428,7 +428,8 @@ REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": Kimi
               "mistral_large4_text": MistralLarge4, "lara_mini": GlobalNoPE, "exaone": SingleRotary,
               "apertus1p5_text": SingleRotary, "sarvam_moe": SingleRotary, "sarvam_mla": SingleRotary,
               "dory": Dory, "hy_v4_vl_text": SingleRotary, "zaya": Zaya,
-              "lfm3": Lfm3, "inkling_text": Inkling, "inkling2_text": Inkling, "inkling2_loop_text": Inkling}
+              "lfm3": Lfm3, "minimax_m3_vl_text": SingleRotary,
+              "inkling_text": Inkling, "inkling2_text": Inkling, "inkling2_loop_text": Inkling}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -1055,6 +1056,42 @@ def test_broken_labelled_rope_parameters_raise_value_error_naming_the_key(family
             rotary_cls(config_cls(**kwargs))
     with pytest.raises(ValueError, match=rf"rope_parameters.*{match}"):
         model_rope(config)
+
+
+# MiniMax-M3's published config.json (MiniMaxAI/MiniMax-M3, model_type "minimax_m3"), its position keys
+MINIMAX_M3 = dict(model_type="minimax_m3", head_dim=128, hidden_size=6144, num_attention_heads=64, num_hidden_layers=60,
+                  num_key_value_heads=4, max_position_embeddings=1048576, partial_rotary_factor=0.5, rope_theta=5000000,
+                  rotary_dim=64, sparse_attention_config={"sparse_attention_freq": [0] * 3 + [1] * 57})
+
+
+@pytest.mark.parametrize("case", ["defaults", "seed1", "seed2", "published", "published without partial"])
+def test_minimax_m3_layers_match_transformers(case):
+    """MiniMaxM3VLTextConfig and its rotary embedding: rotary_dim is never read, only partial_rotary_factor."""
+    family = "minimax_m3_vl_text"
+    if case == "defaults":
+        config = dict(AutoConfig.for_model(family).to_dict(), model_type=family)
+    elif case.startswith("published"):
+        config = dict(MINIMAX_M3, model_type=family)
+        if case.endswith("partial"):
+            del config["partial_rotary_factor"]
+    else:
+        rng = random.Random(int(case[-1]))
+        config = dict(single_rotary_variation("minimax_m2", rng), model_type=family,
+                      layer_types=rng.choice([None, ["full_attention", "minimax_m3_sparse"] * 2]), num_hidden_layers=4)
+    check_family(config, family, seed=len(case))
+    ref = SingleRotary(config)
+    assert model_rope(config).layers[0].rotary_dim == 2 * ref.rotary.inv_freq.numel()
+    if case.startswith("published"):  # the file's own model_type reads the same
+        assert model_rope(dict(config, model_type="minimax_m3")).layers == model_rope(config).layers
+
+
+def test_broken_minimax_m3_rope_parameters_raise_value_error_naming_the_key():
+    """transformers keeps a nested label beside the flat keys and never reads it; model_rope refuses it."""
+    rope = {"rope_type": "default", "rope_theta": 1e6, "minimax_m3_sparse": {"rope_type": "default", "rope_theta": 1e4}}
+    hf = AutoConfig.for_model("minimax_m3_vl_text", num_hidden_layers=2, rope_parameters=copy.deepcopy(rope))
+    assert "minimax_m3_sparse" in hf.rope_parameters
+    with pytest.raises(ValueError, match=r"rope_parameters.*minimax_m3_sparse"):
+        model_rope(dict(model_type="minimax_m3_vl_text", num_hidden_layers=2, rope_parameters=rope))
 
 
 INKLING = ["inkling_text", "inkling2_text", "inkling2_loop_text"]
