@@ -47,6 +47,8 @@ st.caption(ui.t("model_anatomy.strip_caption"))
 ui.explain(ui.t(f"{PAGE}.intro"))
 for model in models:
     st.markdown(say(model["summary"]))
+    if model["learned"]:
+        st.caption(say(model["learned"]))
     if model["unchecked"]:
         st.info(ui.t("model_anatomy.unchecked"))
 

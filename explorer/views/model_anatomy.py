@@ -86,6 +86,15 @@ def summary(model: ModelRoPE) -> tuple[Phrase, ...]:
     return tuple(parts)
 
 
+def learned(model: ModelRoPE) -> Phrase | None:
+    """The parts of the model's position handling a checkpoint learns (LayerRoPE.learned, in order of first
+    appearance), as one sentence; None where the config gives them all."""
+    parts = dict.fromkeys(part for layer in model.layers for part in layer.learned)
+    if not parts:
+        return None
+    return phrase("model_anatomy.learned", parts=tuple(phrase(f"model_anatomy.learned_{part}") for part in parts))
+
+
 def strip(models: list[tuple[ModelRoPE, bool]]) -> dict:
     """Per model and layer, as (models, most layers) matrices: `kinds`, the layer's attention kind ("" past a
     model's last layer); `bases`, its RoPE base, and `dims`, its rotated dims (0 where it rotates nothing,
@@ -303,7 +312,7 @@ def anatomy(names: tuple[str, ...], config_text: str, context: int) -> dict:
         line = phrase("model_anatomy.summary_line", number=number, name=label, layers=len(model.layers),
                       groups=summary(model))
         out["models"].append({"label": label, "number": number, "pasted": pasted, "layers": len(model.layers),
-                              "summary": line, "unchecked": model.family is None,
+                              "summary": line, "learned": learned(model), "unchecked": model.family is None,
                               "kinds": layer_kinds(model), "latent": latent(model), "traps": traps(model),
                               "context": model.max_position_embeddings,
                               "compressed": compressed_keys(model, number), "derotation": derotation(model)})

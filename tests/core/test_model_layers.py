@@ -505,7 +505,7 @@ def test_family_defaults_are_transformers_config_defaults():
     for model_type, family in FAMILIES.items():
         if not family.defaults:
             continue
-        hf = AutoConfig.for_model("deepseek_v3" if model_type == "kimi_k2" else model_type)  # Kimi K2 runs V3's code
+        hf = AutoConfig.for_model(family.follows or model_type)  # Kimi K2 runs V3's code, MiniMax-M3 its VL text
         fields = {f.name: f.default for f in dataclasses.fields(type(hf))}
         for key, value in family.defaults.items():
             if key == "rope_theta" and "rope_theta" in hf.rope_parameters:  # DeepSeek-V4 keys it by label

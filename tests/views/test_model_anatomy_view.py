@@ -138,3 +138,18 @@ def test_deepseek_v4_groups_its_compressed_layers_and_an_unknown_type_is_flagged
                                      (20, "kind_heavily_compressed_attention_window", "rope_group")]
     assert data["strip"]["kinds"][1, :4].tolist() == ["sliding_attention", "sliding_attention",
                                                       "compressed_sparse_attention", "heavily_compressed_attention"]
+
+
+@pytest.mark.parametrize("model_type, parts", [
+    ("mistral_large4_text", ["frequency_scale", "query_scale"]),  # LeRoPE's alpha, the log-position query scale
+    ("dory", ["query_scale"]), ("zaya", ["key_scale"]), ("inkling2_text", ["relative_position_bias"]),
+    ("llama", None)])
+def test_the_summary_names_the_parts_a_checkpoint_learns(model_type, parts):
+    pasted = json.dumps({"model_type": model_type, "num_hidden_layers": 4, "hidden_size": 256,
+                         "num_attention_heads": 2})
+    said = view.anatomy((), pasted, 4096)["models"][0]["learned"]
+    if parts is None:
+        assert said is None
+    else:
+        assert said.key == "model_anatomy.learned"
+        assert [part.key for part in said.args["parts"]] == [f"model_anatomy.learned_{part}" for part in parts]
