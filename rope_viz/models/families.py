@@ -576,8 +576,8 @@ def _inkling(folder: str, **defaults) -> Family:
     hybrid / hybrid_sliding layers, the log query scale on hybrid layers when log_scaling_n_floor is set."""
     return Family(_m(folder), rotary=False, pattern=_inkling_pattern, attention_kinds=_HYBRID_KINDS,
                   window=_hybrid_window("sliding_window_size", "sliding_window"), query_scale="log",
-                  learned=("relative_position_bias",),
-                  defaults={"head_dim": 128, "log_scaling_alpha": 0.1, **defaults})
+                  learned=("relative_position_bias",), head_dim_keys={"hybrid_sliding": "swa_head_dim"},
+                  defaults={"head_dim": 128, "swa_head_dim": 128, "log_scaling_alpha": 0.1, **defaults})
 
 
 # ----------------------------------------------------------------------------- the registry

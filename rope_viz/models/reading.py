@@ -105,6 +105,8 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
                                     **settings, **common))
         else:
             layer_head = settings["head_dim"] if settings else head_dim
+            if not settings and kind in family.head_dim_keys:  # Inkling's sliding layers: swa_head_dim
+                layer_head = r.int(family.head_dim_keys[kind], maximum=MAX_HEAD_DIM)
             # an M-RoPE model hands every layer its (3, seq) ids, those without RoPE included
             sections = {key: settings[key] for key in ("mrope_section", "mrope_interleaved")} if settings else {}
             layers.append(LayerRoPE(rotary=False, rope_type=None, base=None, head_dim=layer_head, rotary_dim=0,

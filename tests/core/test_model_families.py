@@ -219,8 +219,9 @@ class Inkling:
         self.module = importlib.import_module(f"transformers.models.{folder}.modeling_{folder}")
         kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
         self.hf = AutoConfig.for_model(family, **kwargs)
-        tiny = AutoConfig.for_model(family, hidden_size=64, num_attention_heads=2, num_key_value_heads=1, head_dim=32,
-                                    swa_num_attention_heads=2, swa_num_key_value_heads=1, swa_head_dim=32,
+        tiny = AutoConfig.for_model(family, hidden_size=64, num_attention_heads=2, num_key_value_heads=1,
+                                    head_dim=self.hf.head_dim, swa_head_dim=self.hf.swa_head_dim,
+                                    swa_num_attention_heads=2, swa_num_key_value_heads=1,
                                     vocab_size=16, num_hidden_layers=self.hf.num_hidden_layers,
                                     layer_types=self.hf.layer_types, sliding_window_size=self.hf.sliding_window_size)
         classes = [obj for name, obj in vars(self.module).items() if name.endswith("Attention")
@@ -1105,12 +1106,15 @@ def test_inkling_layers_match_transformers(family, seed):
     config = dict(AutoConfig.for_model(family).to_dict(), model_type=family)
     if seed:
         config = dict(model_type=family, num_hidden_layers=rng.choice([7, 13]), sliding_window=rng.choice([64, 512]),
+                      head_dim=128, swa_head_dim=64,
                       log_scaling_n_floor=rng.choice([8192, 64]), log_scaling_alpha=rng.choice([0.1, 0.3]))
         if family == "inkling_text":
             config["local_layer_ids"] = [0, 2, 3]
     check_family(config, family, seed=seed)
     model = model_rope(config)
     assert not model.has_rope and all(layer.learned == ("relative_position_bias",) for layer in model.layers)
+    # sliding layers have heads of their own size
+    assert [layer.head_dim for layer in model.layers] == [attention.head_dim for attention in Inkling(config).attention]
 
 
 @pytest.mark.parametrize("family", INKLING)
