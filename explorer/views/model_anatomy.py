@@ -189,7 +189,8 @@ def layout_trap(model: ModelRoPE, seed: int = 0) -> dict:
 def traps(model: ModelRoPE) -> tuple[Phrase, ...]:
     """The traps this model sets, each with its numbers."""
     if not model.has_rope:
-        return (phrase("model_anatomy.trap_no_rope", layers=len(model.layers)),)
+        biased = any("relative_position_bias" in layer.learned for layer in model.layers)  # Inkling
+        return (phrase(f"model_anatomy.trap_no_rope{'_bias' if biased else ''}", layers=len(model.layers)),)
     out = []
     nope = sum(not layer.rotary and layer.attention != "linear_attention" for layer in model.layers)
     if nope:

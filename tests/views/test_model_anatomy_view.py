@@ -147,7 +147,10 @@ def test_deepseek_v4_groups_its_compressed_layers_and_an_unknown_type_is_flagged
 def test_the_summary_names_the_parts_a_checkpoint_learns(model_type, parts):
     pasted = json.dumps({"model_type": model_type, "num_hidden_layers": 4, "hidden_size": 256,
                          "num_attention_heads": 2})
-    said = view.anatomy((), pasted, 4096)["models"][0]["learned"]
+    model = view.anatomy((), pasted, 4096)["models"][0]
+    said = model["learned"]
+    if model_type == "inkling2_text":  # no RoPE: its traps say where its positions come from instead
+        assert [trap.key for trap in model["traps"]] == ["model_anatomy.trap_no_rope_bias"]
     if parts is None:
         assert said is None
     else:
