@@ -22,7 +22,8 @@ class LayerRoPE:
 
     attention: transformers' own name of the layer type ("full_attention", "sliding_attention",
     "chunked_attention", "linear_attention", "indexed_attention", DeepSeek-V4's
-    "compressed_sparse_attention" and "heavily_compressed_attention", ...); window: the sliding window
+    "compressed_sparse_attention" and "heavily_compressed_attention", Zaya's and Inkling's "hybrid" and
+    "hybrid_sliding", LFM3's "conv" blocks, MiniMax-M3's "minimax_m3_sparse", ...); window: the sliding window
     or attention chunk in tokens (None for full; DeepSeek-V4: the window of its local keys);
     rotary: False for NoPE and linear-attention layers; rope_type/base: None where not rotary;
     head_dim: the query/key head size (MLA: qk_nope_head_dim + qk_rope_head_dim); rotary_dim: how

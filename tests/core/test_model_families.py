@@ -1035,6 +1035,14 @@ LABELLED = {"zaya": (zaya_config.ZayaConfig, zaya.ZayaRotaryEmbedding,
                      dict(num_hidden_layers=3, layer_types=["conv", "full_attention", "sliding_attention"]))}
 
 
+def test_zaya_sliding_layers_need_their_window():
+    config = dict(model_type="zaya", num_hidden_layers=2, layer_types=["hybrid", "hybrid_sliding"])
+    with pytest.raises(Exception, match="sliding_window"):  # transformers' validation refuses it too
+        zaya_config.ZayaConfig(**{key: value for key, value in config.items() if key != "model_type"})
+    with pytest.raises(ValueError, match=r"\['sliding_window'\] is missing"):
+        model_rope(config)
+
+
 @pytest.mark.parametrize("family, rope, match", [
     ("zaya", {"hybrid": {"rope_type": "default", "rope_theta": 1e4}, "hybrid_sliding": {"rope_theta": 1e4},
               "full_attention": {"rope_theta": 1e4}}, "'full_attention'"),
@@ -1082,8 +1090,11 @@ def test_minimax_m3_layers_match_transformers(case):
     check_family(config, family, seed=len(case))
     ref = SingleRotary(config)
     assert model_rope(config).layers[0].rotary_dim == 2 * ref.rotary.inv_freq.numel()
-    if case.startswith("published"):  # the file's own model_type reads the same
+    if case.startswith("published"):  # the file's own model_type, and the wrapper's text_config, read the same
         assert model_rope(dict(config, model_type="minimax_m3")).layers == model_rope(config).layers
+        text = {key: value for key, value in config.items() if key != "model_type"}
+        wrapped = model_rope({"model_type": "minimax_m3_vl", "text_config": text})
+        assert wrapped.family == family and wrapped.layers == model_rope(config).layers
 
 
 def test_broken_minimax_m3_rope_parameters_raise_value_error_naming_the_key():
