@@ -160,7 +160,8 @@ class LayerRoPE:
         Llama 4's temperature on its NoPE layers, 1 + attn_scale * ln(1 + floor((m + 1) / floor_scale))
         with m the cache position; Ministral 3's llama_4_scaling_beta, 1 + beta * ln(1 + floor(m / L))
         with L the original context; Inkling's 1 + alpha * ln(max((m + 1) / N, 1)) on its full-attention
-        layers, N = log_scaling_n_floor; Dory's learned per-channel (sqk * sqk_scale)^2 after the rotation, at
+        layers, N = log_scaling_n_floor (Inkling 1 counts m from the cache position, Inkling 2 from
+        position_ids); Dory's learned per-channel (sqk * sqk_scale)^2 after the rotation, at
         its initial value head_dim on every channel (see learned); ones where the model has none (MLA's
         mscale enters the softmax scale instead: ModelRoPE.latent)."""
         pos = check_integer_positions(positions, maximum=MAX_CONTEXT)
