@@ -189,8 +189,13 @@ def layout_trap(model: ModelRoPE, seed: int = 0) -> dict:
 def traps(model: ModelRoPE) -> tuple[Phrase, ...]:
     """The traps this model sets, each with its numbers."""
     if not model.has_rope:
-        biased = any("relative_position_bias" in layer.learned for layer in model.layers)  # Inkling
-        return (phrase(f"model_anatomy.trap_no_rope{'_bias' if biased else ''}", layers=len(model.layers)),)
+        if any("relative_position_bias" in layer.learned for layer in model.layers):  # Inkling
+            variant = "_bias"
+        elif any(layer.attention == "linear_attention" for layer in model.layers):  # Nemotron-H, Kimi Linear
+            variant = "_recurrent"
+        else:  # BERT, GPT-2 and their kin
+            variant = ""
+        return (phrase(f"model_anatomy.trap_no_rope{variant}", layers=len(model.layers)),)
     out = []
     nope = sum(not layer.rotary and layer.attention != "linear_attention" for layer in model.layers)
     if nope:

@@ -156,3 +156,13 @@ def test_the_summary_names_the_parts_a_checkpoint_learns(model_type, parts):
     else:
         assert said.key == "model_anatomy.learned"
         assert [part.key for part in said.args["parts"]] == [f"model_anatomy.learned_{part}" for part in parts]
+
+
+@pytest.mark.parametrize("pasted", [
+    {"model_type": "nemotron_h", "num_hidden_layers": 4, "hybrid_override_pattern": "M*M-"},
+    {"model_type": "kimi_linear", "num_hidden_layers": 4, "hidden_size": 256, "num_attention_heads": 2}])
+def test_a_model_without_rope_that_reads_in_order_is_not_said_to_add_positions(pasted):
+    """Nemotron-H and Kimi Linear run no RoPE and add no position embedding: their Mamba or linear-attention
+    layers carry word order, and the trap says that instead of BERT's absolute embeddings."""
+    model = view.anatomy((), json.dumps(pasted), 4096)["models"][0]
+    assert [trap.key for trap in model["traps"]] == ["model_anatomy.trap_no_rope_recurrent"]
