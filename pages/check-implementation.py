@@ -16,7 +16,6 @@ check = ui.cached(view.check, max_entries=8)
 probe_file = ui.cached(view.probe_file, max_entries=8)
 
 st.title(ui.t(f"{PAGE}.title"))
-ui.explain(ui.t(f"{PAGE}.intro"))
 left, right = st.columns(2)
 name = ui.knob(PAGE, "model", where=left)
 demo = ui.knob(PAGE, "demo", where=right, format_func=lambda v: ui.t(f"conformance.demo_{v}"))
@@ -25,6 +24,8 @@ with st.expander(ui.t("conformance.paste_header"), icon=":material/content_paste
     refused = view.choose(name, config_text)["refused"]
     if refused is not None:
         st.warning(ui.t("conformance.config_refused", detail=refused), icon=":material/block:")
+first_failure = st.container()  # on the first screen: where the first failing kind goes wrong, as curves
+ui.explain(ui.t(f"{PAGE}.intro"))
 
 st.subheader(ui.t("conformance.files_header"))
 st.markdown(ui.t("conformance.files_text"))
@@ -66,7 +67,7 @@ table({"conformance.col_kind": [row["kind"] for row in rows],
        "conformance.col_bug": [row["bug"] for row in rows]})
 st.caption(ui.t("conformance.table_caption"))
 
-for failure in data["failures"]:
+for index, failure in enumerate(data["failures"]):
     st.subheader(ui.t("conformance.failure_header", kind=failure["kind"]))
     st.markdown(say(failure["cell"]))
     if failure["first_pair"] is not None:
@@ -77,13 +78,16 @@ for failure in data["failures"]:
     if failure["bug_by_position"] is not None:
         series[matched] = failure["bug_by_position"]
         pair_series[matched] = failure["bug_by_pair"]
-    ui.charts_side_by_side(
-        line_chart(failure["positions"], series, title=ui.t("conformance.by_position_title"),
-                   x_title=ui.t("conformance.position_axis"), y_title=ui.t("conformance.error_axis"), log_x=True,
-                   log_y=True, markers=True, dashed=(matched,)), f"position_{failure['kind']}",
-        line_chart(failure["pairs"], pair_series, title=ui.t("conformance.by_pair_title"),
-                   x_title=ui.t("conformance.pair_axis"), y_title=ui.t("conformance.error_axis"), log_y=True,
-                   dashed=(matched,)), f"pair_{failure['kind']}")
+    with first_failure if index == 0 else st.container():  # the first one on the first screen
+        if index == 0:
+            st.caption(ui.t("conformance.first_failure", kind=failure["kind"]))
+        ui.charts_side_by_side(
+            line_chart(failure["positions"], series, title=ui.t("conformance.by_position_title"),
+                       x_title=ui.t("conformance.position_axis"), y_title=ui.t("conformance.error_axis"), log_x=True,
+                       log_y=True, markers=True, dashed=(matched,)), f"position_{failure['kind']}",
+            line_chart(failure["pairs"], pair_series, title=ui.t("conformance.by_pair_title"),
+                       x_title=ui.t("conformance.pair_axis"), y_title=ui.t("conformance.error_axis"), log_y=True,
+                       dashed=(matched,)), f"pair_{failure['kind']}")
     links = [f"[{label}]({url})" if url else label for label, url in failure["links"]]
     if links:
         st.markdown(f"{ui.t('conformance.shipped_in')} {', '.join(links)}")  # the kit's own list of reports

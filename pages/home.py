@@ -31,9 +31,9 @@ st.markdown(ui.t("home.lesson_intro"))
 with st.container(border=True, key="lesson_start"):
     st.page_link(script(TOPICS[0]), label=f"**{ui.t('home.start_lesson')}** · {ui.t(f'{TOPICS[0]}.nav')}",
                  icon=":material/play_circle:", help=ui.t("home.start_lesson_help"))
+ui.chart(motion_figure(), key="motion")
 ui.explain(ui.t("home.intro"))
 st.latex(r"\langle R_m q,\; R_n k\rangle \;=\; q^{\top} R_{n-m}\, k")
-ui.chart(motion_figure(), key="motion")
 
 st.subheader(ui.t("home.contents"))
 topics = [(name, icon) for name, url, icon in PAGES if url]
