@@ -39,7 +39,8 @@ LINE_WIDTH = 2.5
 # to KaTeX's own layout (whose accessible copy stays clipped); a slider's value, drawn above its thumb, gets a
 # band of its own under the label (which may wrap to two lines); a phone draws the titles of a figure's panels
 # (explorer.figures.style.PANEL_TITLE_SIZE, 16 px) smaller; on a phone and on a projector the page's first
-# chart comes right under its title, before the knobs and the longer text. The others are the presenter
+# chart comes right under its title, before the knobs and the longer text (on a phone, the home page's Start
+# the lesson comes before it too). The others are the presenter
 # view's: body text, formulas, metrics (the value larger than its label), slider values (above their thumbs,
 # clear of the track), select boxes and inputs all set large enough for a projector, applied while the
 # sidebar's toggle (key app.present, class st-key-app-present) is on.
@@ -68,6 +69,7 @@ STYLE = """<style>
     > :nth-child(1 of :has([data-testid="stHeading"], h1)) { order: -2; }
   [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
     > :nth-child(1 of :has([data-testid="stPlotlyChart"])) { order: -1; }
+  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"] > :has(.st-key-lesson_start) { order: -1; }
 }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
   > :nth-child(1 of :has([data-testid="stHeading"], h1)) { order: -2; }
