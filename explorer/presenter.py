@@ -103,7 +103,11 @@ STYLE = """<style>
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] textarea,
 .stApp:has(.st-key-app-present input:checked) [role="listbox"] [role="option"],
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
-  [data-testid="stPageLink-NavLink"] span { font-size: 1.4rem !important; }
+  [data-testid="stPageLink-NavLink"] span,
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stFileUploader"] section *,
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stCode"] code,
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stCode"] code * {
+  font-size: 1.4rem !important; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
   [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]

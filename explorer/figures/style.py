@@ -170,13 +170,26 @@ def _axis_length(layout: dict, name: str, height: int, margin: dict, legend_rows
     return max(plot, 1) * (stop - start)
 
 
-def _decades(fig: go.Figure, letter: str) -> float:
-    """How many powers of ten the positive values of the traces' x (letter "x") or y span."""
+def _positive(fig: go.Figure, letter: str) -> np.ndarray:
+    """The positive finite values of the traces' x (letter "x") or y."""
     values = [np.asarray(getattr(trace, letter), dtype=np.float64).ravel() for trace in fig.data
               if getattr(trace, letter, None) is not None]
     values = np.concatenate(values) if values else np.empty(0)
-    positive = values[np.isfinite(values) & (values > 0)]
+    return values[np.isfinite(values) & (values > 0)]
+
+
+def _decades(fig: go.Figure, letter: str) -> float:
+    """How many powers of ten the positive values of the traces' x (letter "x") or y span."""
+    positive = _positive(fig, letter)
     return float(np.log10(positive.max() / positive.min())) if positive.size else 0.0
+
+
+def short_log_ticks(low: float, high: float) -> list[float]:
+    """Labels for a log axis over less than two decades: 1, 2 and 5 times each power of ten from low's decade
+    to high's. Plotly's own labels there write every digit between the powers of ten in a smaller font,
+    too small to read on a projector."""
+    first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
+    return [m * 10.0 ** k for k in range(first, last + 1) for m in (1, 2, 5) if m * 10.0 ** k <= 10.0 ** last]
 
 
 def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: str | None = None,
@@ -228,6 +241,10 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
                 if axis["dtick"] > 1:  # the decades between two labels keep a short tick and a faint line
                     axis["minor"] = {"dtick": 1, "ticks": "outside", "ticklen": 3, "tickcolor": AXIS_LINE,
                                      "showgrid": True, "gridcolor": MINOR_GRID}
+            elif decades > 0:  # 1, 2, 5 times the powers of ten, at the axis's own font size
+                positive = _positive(fig, name[0])
+                ticks = short_log_ticks(float(positive.min()), float(positive.max()))
+                axis.update(tickmode="array", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
         if equal_axes and name[0] == "y":
             axis.update(scaleanchor="x", scaleratio=1)
         style[name] = axis

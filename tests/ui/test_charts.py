@@ -189,3 +189,16 @@ def test_every_toolbar_message_is_one_plotly_looks_up():
     assert toolbar_locale("en") == {}
     dictionary = toolbar_locale("zh")["locales"]["zh"]["dictionary"]
     assert set(dictionary) == set(messages) and dictionary["Zoom in"] == text.text("toolbar.zoom_in", "zh")
+
+
+@pytest.mark.parametrize(("low", "high", "labels"), [
+    (64, 1024, ["10", "20", "50", "100", "200", "500", "1000", "2000", "5000", "10000"]),
+    (0.4, 9.0, ["0.1", "0.2", "0.5", "1", "2", "5", "10"]),
+    (3e-7, 2e-6, ["1e-07", "2e-07", "5e-07", "1e-06", "2e-06", "5e-06", "1e-05"])])
+def test_a_short_log_axis_labels_one_two_five_at_full_size(low, high, labels):
+    """Under two decades Plotly would label every digit in a smaller font: the axis gets 1, 2 and 5 times the
+    powers of ten around the data instead, written as numbers (worked by hand)."""
+    import plotly.graph_objects as go
+    fig = style.styled(go.Figure([go.Scatter(x=[1, 2], y=[low, high])]), title="t", log_y=True)
+    assert list(fig.layout.yaxis.ticktext) == labels
+    assert [float(text) for text in labels] == pytest.approx(list(fig.layout.yaxis.tickvals))
