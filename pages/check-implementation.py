@@ -32,12 +32,13 @@ st.markdown(ui.t("conformance.files_text"))
 probe, file_name = probe_file(name, config_text)
 st.download_button(ui.t("conformance.download"), data=probe, file_name=file_name, mime="application/octet-stream",
                    icon=":material/download:")
+limit = min(MAX_FILE_BYTES, st.get_option("server.maxUploadSize") << 20)  # the server refuses more first
 uploaded = st.file_uploader(ui.t("conformance.upload"), type=["safetensors"], key="conformance_answers",
-                            help=ui.t("conformance.upload_help", limit=f"{MAX_FILE_BYTES >> 20}"))
+                            help=ui.t("conformance.upload_help", limit=f"{limit >> 20}"))
 upload = None
 if uploaded is not None:
-    if uploaded.size > MAX_FILE_BYTES:
-        st.warning(ui.t("conformance.upload_too_big", size=f"{uploaded.size:,}", limit=f"{MAX_FILE_BYTES:,}"),
+    if uploaded.size > limit:
+        st.warning(ui.t("conformance.upload_too_big", size=f"{uploaded.size:,}", limit=f"{limit:,}"),
                    icon=":material/block:")
     else:
         upload = uploaded.getvalue()

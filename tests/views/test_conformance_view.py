@@ -39,3 +39,13 @@ def test_a_hostile_upload_is_refused_and_the_demo_stays():
                                              for i, s in enumerate(probe.sets) for role in conformance.ROLES})
     checked = view.check("Llama-2-7b-hf", "", "layout", good)
     assert checked["source"] == "upload" and checked["ok"] and checked["upload_refused"] is None
+
+
+def test_the_answers_to_the_default_and_the_largest_probe_fit_the_servers_upload_limit():
+    """Answers have the probe's shape: the default model's and DeepSeek-V4-Flash's (the largest preset probe)
+    must pass Streamlit's maxUploadSize, which refuses a larger file before the page can say why."""
+    import tomllib
+    from pathlib import Path
+    limit = tomllib.loads(Path(".streamlit/config.toml").read_text())["server"]["maxUploadSize"] << 20
+    for name in ("google/gemma-3-1b-it", "nvidia/DeepSeek-V4-Flash-NVFP4"):
+        assert len(conformance.probe_bytes(name)) <= min(limit, conformance.MAX_FILE_BYTES), name
