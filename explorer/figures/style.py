@@ -241,7 +241,7 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
                 if axis["dtick"] > 1:  # the decades between two labels keep a short tick and a faint line
                     axis["minor"] = {"dtick": 1, "ticks": "outside", "ticklen": 3, "tickcolor": AXIS_LINE,
                                      "showgrid": True, "gridcolor": MINOR_GRID}
-            elif decades > 0:  # 1, 2, 5 times the powers of ten, at the axis's own font size
+            elif decades > 0 and name[0] == "y":  # 1, 2, 5 times the powers of ten, at the axis's own font size
                 positive = _positive(fig, name[0])
                 ticks = short_log_ticks(float(positive.min()), float(positive.max()))
                 axis.update(tickmode="array", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])

@@ -85,7 +85,7 @@ def test_the_table_says_which_depend_on_the_offset_only():
     # pairs whose wavelength 2 pi base^(2i/d) is longer than L = 256 never finish a turn within it
     slow = sum(2 * math.pi * 1e4 ** (2 * i / 64) > 256 for i in range(32))
     assert past["RoPE"].startswith(f"{slow} of 32 pairs")
-    assert "use 1 bucket(s), 0 of them unseen" in past["T5 (random table)"]
+    assert "all share one bucket (0 of 1 unseen within L)" in past["T5 (random table)"]
     enters = dict(zip(table.index, table["How it enters attention"]))
     assert "rotates q and k" in enters["RoPE"] and "adds" in enters["ALiBi (head 1)"]
     assert "logit" in enters["T5 (random table)"]

@@ -37,7 +37,7 @@ def test_defaults_draw_every_scheme_the_norms_and_the_layouts():
     assert at.metric[0].label == "RoPE seed 0 as trained, 8×"
     names = [t["name"] for t in specs[2]["data"]]
     assert names == ["own layout: interleaved (2i, 2i+1)", "swapped to half (i, i+d/2)"]
-    assert specs[2]["layout"]["xaxis"]["title"]["text"] == "position of the answer (in the segment's second copy)"
+    assert specs[2]["layout"]["xaxis"]["title"]["text"] == "answer position (in the second copy)"
     assert len([r for r in at.radio if (r.key or "").startswith("quiz.designs_")]) == 3  # the last lesson page asks too
 
 

@@ -117,7 +117,7 @@ def test_multimodal_ids_and_scores(rule, page_rule):
     text = page_text(at)
     # the video's frames are 12..17; the following text resumes at 12 + max(3, 4) = 16 or at 17 + 1 = 18
     assert "run from 12 to 17" in text and "**16** under transformers' rule and at **18**" in text
-    assert "last 2 frame(s) (24 video tokens)" in text
+    assert "the time ids of the last 2 frames (24 video tokens)" in text
     assert ids[0, 92] == (16 if rule == "spatial" else 18)
 
 

@@ -6,6 +6,8 @@ import json
 import numpy as np
 import pytest
 
+import rope_viz
+
 from support.apptest import chart_specs, open_page, paste_past_the_limit, spec_array
 
 PASTED = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 65536,
@@ -49,7 +51,9 @@ def test_gemma4_pasted_its_proportional_rope_is_not_called_longrope_and_the_menu
     at = open_page("long_context", {"config": json.dumps(GEMMA4)})
     assert not at.exception and not at.warning
     menu = at.selectbox(key="long_context.preset").options
-    assert len(menu) == 23 and all(option.endswith("(replaced by pasted: gemma4_text)") for option in menu)
+    rotary = [name for name in rope_viz.model_presets() if rope_viz.preset(name).has_rope]  # the menu's presets
+    assert len(menu) == len(rotary) and all(option == f"{name} (replaced by pasted: gemma4_text)"
+                                            for option, name in zip(menu, rotary))
     assert "`" not in "".join(menu)
     (notice,) = [box.value for box in at.info if "in focus" in box.value]
     assert "proportional" in notice and "stretches nothing" in notice and "LongRoPE" not in notice

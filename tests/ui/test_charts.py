@@ -202,3 +202,4 @@ def test_a_short_log_axis_labels_one_two_five_at_full_size(low, high, labels):
     fig = style.styled(go.Figure([go.Scatter(x=[1, 2], y=[low, high])]), title="t", log_y=True)
     assert list(fig.layout.yaxis.ticktext) == labels
     assert [float(text) for text in labels] == pytest.approx(list(fig.layout.yaxis.tickvals))
+    assert fig.layout.xaxis.tickvals is None  # an x axis keeps Plotly's own spacing (its labels sit side by side)

@@ -8,6 +8,12 @@ def box(kind, x, y, w=50, h=20, within=None):
     return {"kind": kind, "text": kind, "x": x, "y": y, "w": w, "h": h, "within": within}
 
 
+def laid_out(boxes, first_plot=100, **found):
+    """What the browser collects for a view: these boxes, nothing else found, the first plot at first_plot."""
+    return {"boxes": boxes, "cut": [], "widgets": [], "metrics": [], "small": [], "formulas": [], "plots": [],
+            "lines": [], "firstPlot": first_plot, **found}
+
+
 def test_every_page_in_every_window_and_language():
     assert len(VIEWS) == len(PAGES) * len(WINDOWS) * len(LANGS)
     assert len({view.name for view in VIEWS}) == len(VIEWS)
@@ -18,12 +24,11 @@ def test_boxes_that_cover_each_other_overlap():
     past its chart's edge is cut; a first plot below the first screen is reported."""
     view = VIEWS[0]
     chart = {"x": 0, "y": 0, "w": 400, "h": 300}
-    apart = judge(view, {"boxes": [box("chart title", 10, 10, within=chart), box("legend", 10, 32, within=chart)],
-                         "cut": [], "firstPlot": 100})
+    apart = judge(view, laid_out([box("chart title", 10, 10, within=chart), box("legend", 10, 32, within=chart)]))
     assert apart.clean
-    over = judge(view, {"boxes": [box("chart title", 10, 10), box("legend", 30, 20)], "cut": [], "firstPlot": 100})
+    over = judge(view, laid_out([box("chart title", 10, 10), box("legend", 30, 20)]))
     assert len(over.overlaps) == 1
-    past = judge(view, {"boxes": [box("chart title", 380, 10, within=chart)], "cut": [], "firstPlot": 100})
+    past = judge(view, laid_out([box("chart title", 380, 10, within=chart)]))
     assert past.truncated and not past.overlaps
-    low = judge(view, {"boxes": [], "cut": [], "firstPlot": view.viewport["height"] - 10})
+    low = judge(view, laid_out([], first_plot=view.viewport["height"] - 10))
     assert low.off_first_screen and not low.clean
