@@ -185,7 +185,7 @@ def _decades(fig: go.Figure, letter: str) -> float:
 
 
 def short_log_ticks(low: float, high: float) -> list[float]:
-    """Labels for a log axis over less than two decades: 1, 2 and 5 times each power of ten from low's decade
+    """Labels for a log y axis over less than two decades: 1, 2 and 5 times each power of ten from low's decade
     to high's. Plotly's own labels there write every digit between the powers of ten in a smaller font,
     too small to read on a projector."""
     first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
