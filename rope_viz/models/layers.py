@@ -38,6 +38,11 @@ class LayerRoPE:
     scale * ln(m + 1) + bias), read here at their initial values (1); "query_scale" is also Dory's
     per-channel query scale; "key_scale": Zaya's per-KV-head key factor, zero at initialisation;
     "relative_position_bias": Inkling's learned bias per backward distance, its only position signal.
+
+    Two fields describe interventions rather than any published model (both off by default): stopped_pairs,
+    pair indices whose angle is held at 0 (they stop turning; the model then reads them as unrotated), and
+    recipe, a rope_viz.precision recipe ("bf16-positions", "fp16-positions", ...) whose applied angles replace
+    the exact float64 ones, as an engine computing its angles in that precision would turn (plain RoPE only).
     """
 
     index: int
@@ -58,6 +63,8 @@ class LayerRoPE:
     compress: int | None = None
     output_rotation: bool = False
     learned: tuple = ()
+    stopped_pairs: tuple = ()
+    recipe: str | None = None
 
     @property
     def span(self) -> int:
@@ -151,9 +158,24 @@ class LayerRoPE:
             table = ids[axes].T * inv_freq
         else:
             table = pos[:, None] * inv_freq
+        if self.recipe is not None:
+            table = self._recipe_angles(pos, inv_freq)
+        if self.stopped_pairs:
+            table = table.clone()
+            table[..., list(self.stopped_pairs)] = 0.0
         start, stop = self.rotated_from, self.rotated_from + self.span
         turned = rotate_pairs(x[..., start:stop], sign * table, layout=self.layout) * attention_factor
         return torch.cat((x[..., :start], turned, x[..., stop:]), dim=-1)
+
+    def _recipe_angles(self, pos: torch.Tensor, inv_freq: torch.Tensor) -> torch.Tensor:
+        """The angles rope_viz.precision's recipe applies at these positions (plain RoPE only)."""
+        from ..precision import RECIPES, applied_rotation
+        if self.recipe not in RECIPES:
+            raise ValueError(f"recipe must be one of {RECIPES}, got {self.recipe!r}")
+        if self.rope_type not in (None, "default") or pos.dim() != 1 or self.span != 2 * inv_freq.numel():
+            raise ValueError(f"recipe applies to plain 1-D RoPE only; layer {self.index} has rope_type "
+                             f"{self.rope_type!r}")
+        return applied_rotation(pos.to(torch.int64), self.span, self.base, recipe=self.recipe)["angle"]
 
     def query_scale(self, positions) -> torch.Tensor:
         """The factor (float64, one per position) the model multiplies this layer's queries by:

@@ -1,0 +1,240 @@
+"""A real pretrained model run by this library's own small decoder, in float32 on the CPU.
+
+The two blocks are the ones the models were trained with: Llama's (RMSNorm, grouped-query attention, SiLU-gated
+MLP) for SmolLM2, and Gemma 3's (four RMSNorms per layer, RMSNorm on each query and key head before the rotation,
+embeddings times sqrt(hidden_size), tanh-GELU-gated MLP, sliding-window layers) for Gemma 3. The rotation inside
+each layer is that layer's `LayerRoPE.rotate`, read from the model's config by `rope_viz.model_rope`: what Model
+anatomy describes is what runs here, and an intervention is a changed LayerRoPE (`dataclasses.replace(layer,
+layout="interleaved")`, `rotary=False`, another `base`, `stopped_pairs`, `recipe`).
+
+Masks are by index: a query at index i sees keys j <= i (and i - j < sliding_window in sliding layers), whatever
+positions the rotation is given, so shifting every position changes nothing but the angles.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import torch
+import torch.nn.functional as F
+
+from .._checks import check_integer_positions
+from ..models import LayerRoPE, ModelRoPE, model_rope
+from ..scaling import MAX_CONTEXT
+from . import weights as _weights
+
+QUERY_BLOCK = 512  # queries per attention block: a 16k-token forward keeps (heads, 512, 16k) scores at a time
+
+
+@dataclass
+class Forward:
+    """What one forward pass returns: logits (seq, vocab) float32, and for the layers asked for, the attention
+    weights (heads, seq, seq) and the queries (heads, seq, head_dim) and keys (kv_heads, seq, head_dim) before
+    ("raw") and after the rotation."""
+
+    logits: torch.Tensor
+    attention: dict = field(default_factory=dict)
+    queries: dict = field(default_factory=dict)
+    keys: dict = field(default_factory=dict)
+    raw_queries: dict = field(default_factory=dict)
+    raw_keys: dict = field(default_factory=dict)
+
+
+class RealModel:
+    """A pretrained model loaded from its converted copy (see rope_viz.real.weights).
+
+    name, label, source; config: its config.json as transformers builds it from the GGUF file; rope: its RoPE layer
+    by layer (a ModelRoPE). encode / decode / token_texts use the model's own tokenizer (transformers'). logits and
+    forward run one pass at a time per instance (a lock), as sessions of one server share the instance."""
+
+    def __init__(self, name: str):
+        from safetensors.torch import load_file
+        from transformers import AutoTokenizer
+
+        self.source = _weights.source(name)
+        self.name, self.label = self.source.name, self.source.label
+        folder = _weights.converted(name)
+        self.config = json.loads((folder / "config.json").read_text())
+        self.rope: ModelRoPE = model_rope(self.config)
+        self.tokenizer = AutoTokenizer.from_pretrained(folder / "tokenizer")
+        self._w = load_file(str(folder / "weights.safetensors"))
+        self.gemma = self.config["model_type"].startswith("gemma3")
+        self.heads = self.config["num_attention_heads"]
+        self.kv_heads = self.config["num_key_value_heads"]
+        self.head_dim = self.config.get("head_dim") or self.config["hidden_size"] // self.heads
+        self.eps = float(self.config["rms_norm_eps"])
+        self.window = self.config.get("sliding_window")
+        self.scale = float(self.config.get("query_pre_attn_scalar") or self.head_dim) ** -0.5
+        self.context = int(self.config["max_position_embeddings"])
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ text
+    def encode(self, text: str) -> torch.Tensor:
+        """The token ids of text (1-D int64), with BOS where the model's tokenizer adds one (Gemma; SmolLM2 adds
+        none)."""
+        if not isinstance(text, str):
+            raise ValueError(f"text must be a str, got {type(text).__name__}")
+        return torch.tensor(self.tokenizer(text)["input_ids"], dtype=torch.int64)
+
+    def decode(self, ids) -> str:
+        return self.tokenizer.decode(torch.as_tensor(ids).tolist())
+
+    def token_texts(self, ids) -> list[str]:
+        """Each token's own text (decoded alone): plain strings, to be shown as text."""
+        return [self.tokenizer.decode([int(i)]) for i in torch.as_tensor(ids).tolist()]
+
+    # ------------------------------------------------------------------ forward
+    def logits(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None) -> torch.Tensor:
+        """(seq, vocab) float32 next-token logits of the model's forward pass in float32.
+
+        positions: 1-D whole-number positions, one per token (default 0 .. seq-1); masks stay by index.
+        layers: one LayerRoPE per decoder layer used instead of self.rope.layers (an intervention)."""
+        return self.forward(ids, positions, layers).logits
+
+    def forward(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None, *,
+                capture: Sequence[int] = (), rows: slice | None = None) -> Forward:
+        """The forward pass, keeping the attention weights and the queries and keys of the layers in capture.
+        rows: the positions whose logits are computed (default all; a long input's last few save the head's cost)."""
+        with self._lock, torch.inference_mode():
+            hidden, out = self._hidden(ids, positions, layers, capture)
+            out.logits = self._head(hidden[rows if rows is not None else slice(None)])
+        return out
+
+    def next_token_losses(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None) -> torch.Tensor:
+        """(seq - 1,) float64: -log p(ids[i + 1] | ids[: i + 1]) in nats at every position i, the head applied a
+        block at a time so a long input never holds (seq, vocab) logits."""
+        with self._lock, torch.inference_mode():
+            hidden, _ = self._hidden(ids, positions, layers, ())
+            target = self._ids(ids)[1:]
+            blocks = [slice(start, start + QUERY_BLOCK) for start in range(0, target.numel(), QUERY_BLOCK)]
+            losses = [next_token_losses(self._head(hidden[rows]), target[rows]) for rows in blocks]
+        return torch.cat(losses)
+
+    def _hidden(self, ids, positions, layers, capture):
+        ids = self._ids(ids)
+        seq = ids.numel()
+        pos = torch.arange(seq, dtype=torch.float64) if positions is None else \
+            check_integer_positions(positions, maximum=MAX_CONTEXT)
+        if pos.shape != (seq,):
+            raise ValueError(f"positions must hold one whole number per token ({seq}), got shape {tuple(pos.shape)}")
+        layers = self._layers(layers)
+        capture = {self._layer_index(i) for i in capture}
+        return self._run(ids, pos, layers, capture)
+
+    def _ids(self, ids) -> torch.Tensor:
+        ids = torch.as_tensor(ids)
+        vocab = self.config["vocab_size"]
+        if ids.dim() != 1 or ids.numel() == 0 or ids.dtype not in (torch.int32, torch.int64):
+            raise ValueError(f"ids must be a non-empty 1-D integer tensor, got {ids.dtype} {tuple(ids.shape)}")
+        if int(ids.min()) < 0 or int(ids.max()) >= vocab:
+            raise ValueError(f"ids must lie in [0, {vocab}) for {self.label}")
+        return ids.to(torch.int64)
+
+    def _layers(self, layers) -> tuple:
+        if layers is None:
+            return self.rope.layers
+        layers = tuple(layers)
+        count = len(self.rope.layers)
+        if len(layers) != count or not all(isinstance(layer, LayerRoPE) for layer in layers):
+            raise ValueError(f"layers must be {count} LayerRoPE (one per decoder layer of {self.label}), "
+                             f"got {len(layers)} items")
+        for own, layer in zip(self.rope.layers, layers):
+            if layer.head_dim != own.head_dim:
+                raise ValueError(f"layer {own.index}: head_dim must stay {own.head_dim}, got {layer.head_dim}")
+        return layers
+
+    def _layer_index(self, index) -> int:
+        count = len(self.rope.layers)
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
+            raise ValueError(f"capture must hold layer indices in [0, {count}), got {index!r}")
+        return index
+
+    def _norm(self, x: torch.Tensor, name: str) -> torch.Tensor:
+        # both models' RMSNorm in float32; the GGUF's Gemma norm weights already hold 1 + w
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self._w[name]
+
+    def _run(self, ids, pos, layers, capture) -> Forward:
+        w, seq = self._w, ids.numel()
+        h = F.embedding(ids, w["token_embd.weight"])
+        if self.gemma:
+            h = h * torch.tensor(self.config["hidden_size"] ** 0.5, dtype=torch.float32)
+        out = Forward(logits=torch.empty(0))
+        index = torch.arange(seq)
+        for i, layer in enumerate(layers):
+            p = f"blk.{i}."
+            x = self._norm(h, p + "attn_norm.weight")
+            q = (x @ w[p + "attn_q.weight"].T).view(seq, self.heads, self.head_dim).transpose(0, 1)
+            k = (x @ w[p + "attn_k.weight"].T).view(seq, self.kv_heads, self.head_dim).transpose(0, 1)
+            v = (x @ w[p + "attn_v.weight"].T).view(seq, self.kv_heads, self.head_dim).transpose(0, 1)
+            if self.gemma:
+                q, k = self._norm(q, p + "attn_q_norm.weight"), self._norm(k, p + "attn_k_norm.weight")
+            if i in capture:
+                out.raw_queries[i], out.raw_keys[i] = q, k
+            q, k = layer.rotate(q, pos), layer.rotate(k, pos)
+            if i in capture:
+                out.queries[i], out.keys[i] = q, k
+            window = layer.window if layer.attention == "sliding_attention" else None
+            attended, weights = self._attend(q, k, v, index, window, keep=i in capture)
+            if i in capture:
+                out.attention[i] = weights
+            a = attended.transpose(0, 1).reshape(seq, self.heads * self.head_dim) @ w[p + "attn_output.weight"].T
+            if self.gemma:
+                a = self._norm(a, p + "post_attention_norm.weight")
+            h = h + a
+            x = self._norm(h, p + "ffn_norm.weight")
+            gate = x @ w[p + "ffn_gate.weight"].T
+            gate = F.gelu(gate, approximate="tanh") if self.gemma else F.silu(gate)
+            m = (gate * (x @ w[p + "ffn_up.weight"].T)) @ w[p + "ffn_down.weight"].T
+            if self.gemma:
+                m = self._norm(m, p + "post_ffw_norm.weight")
+            h = h + m
+        return self._norm(h, "output_norm.weight"), out
+
+    def _head(self, hidden: torch.Tensor) -> torch.Tensor:
+        return hidden @ self._w.get("output.weight", self._w["token_embd.weight"]).T
+
+    def _attend(self, q, k, v, index, window, *, keep: bool):
+        """Causal (and sliding-window) softmax attention by index, in blocks of QUERY_BLOCK queries."""
+        group = self.heads // self.kv_heads
+        k, v = k.repeat_interleave(group, 0), v.repeat_interleave(group, 0)
+        outputs, kept = [], []
+        for start in range(0, q.shape[1], QUERY_BLOCK):
+            rows = index[start:start + QUERY_BLOCK]
+            stop = int(rows[-1]) + 1
+            lo = max(0, int(rows[0]) - window + 1) if window else 0
+            cols = index[lo:stop]
+            scores = q[:, start:start + rows.numel()] @ k[:, lo:stop].transpose(1, 2) * self.scale
+            allowed = cols[None, :] <= rows[:, None]
+            if window:
+                allowed &= rows[:, None] - cols[None, :] < window
+            weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+            outputs.append(weights @ v[:, lo:stop])
+            if keep:
+                full = weights.new_zeros(weights.shape[0], rows.numel(), q.shape[1])
+                full[:, :, lo:stop] = weights
+                kept.append(full)
+        return torch.cat(outputs, dim=1), (torch.cat(kept, dim=1) if keep else None)
+
+
+def next_token_losses(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """-log softmax(logits[i])[targets[i]] in nats (float64), one per row: the loss of predicting each next token
+    (logits (n, vocab) at positions 0..n-1 and targets the n tokens that follow them)."""
+    log_probs = torch.log_softmax(logits.double(), dim=-1)
+    return -log_probs.gather(1, targets[:, None].to(torch.int64))[:, 0]
+
+
+_MODELS: dict = {}
+_LOADING = threading.Lock()
+
+
+def real_model(name: str) -> RealModel:
+    """The real model `name` (one of rope_viz.real.NAMES: "gemma-3-270m", "smollm2-135m"), loaded once per process
+    and shared. ValueError naming the pip package and its install command when its weights are not installed."""
+    _weights.source(name)
+    with _LOADING:
+        if name not in _MODELS:
+            _MODELS[name] = RealModel(name)
+        return _MODELS[name]
