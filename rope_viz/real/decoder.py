@@ -95,11 +95,13 @@ class RealModel:
         return self.forward(ids, positions, layers).logits
 
     def forward(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None, *,
-                capture: Sequence[int] = (), rows: slice | None = None) -> Forward:
+                capture: Sequence[int] = (), rows: slice | None = None, query_shift: int = 0) -> Forward:
         """The forward pass, keeping the attention weights and the queries and keys of the layers in capture.
-        rows: the positions whose logits are computed (default all; a long input's last few save the head's cost)."""
+        rows: the positions whose logits are computed (default all; a long input's last few save the head's cost).
+        query_shift: queries turn at their position plus this many steps while keys keep theirs (a cache whose
+        positions are off by one: every offset the model sees is wrong by query_shift)."""
         with self._lock, torch.inference_mode():
-            hidden, out = self._hidden(ids, positions, layers, capture)
+            hidden, out = self._hidden(ids, positions, layers, capture, query_shift)
             out.logits = self._head(hidden[rows if rows is not None else slice(None)])
         return out
 
@@ -113,7 +115,7 @@ class RealModel:
             losses = [next_token_losses(self._head(hidden[rows]), target[rows]) for rows in blocks]
         return torch.cat(losses)
 
-    def _hidden(self, ids, positions, layers, capture):
+    def _hidden(self, ids, positions, layers, capture, query_shift=0):
         ids = self._ids(ids)
         seq = ids.numel()
         pos = torch.arange(seq, dtype=torch.float64) if positions is None else \
@@ -122,7 +124,9 @@ class RealModel:
             raise ValueError(f"positions must hold one whole number per token ({seq}), got shape {tuple(pos.shape)}")
         layers = self._layers(layers)
         capture = {self._layer_index(i) for i in capture}
-        return self._run(ids, pos, layers, capture)
+        if isinstance(query_shift, bool) or not isinstance(query_shift, int) or not 0 <= query_shift <= seq:
+            raise ValueError(f"query_shift must be a whole number in [0, {seq}], got {query_shift!r}")
+        return self._run(ids, pos, layers, capture, query_shift)
 
     def _ids(self, ids) -> torch.Tensor:
         ids = torch.as_tensor(ids)
@@ -156,7 +160,7 @@ class RealModel:
         # both models' RMSNorm in float32; the GGUF's Gemma norm weights already hold 1 + w
         return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self._w[name]
 
-    def _run(self, ids, pos, layers, capture) -> Forward:
+    def _run(self, ids, pos, layers, capture, query_shift) -> Forward:
         w, seq = self._w, ids.numel()
         h = F.embedding(ids, w["token_embd.weight"])
         if self.gemma:
@@ -173,7 +177,7 @@ class RealModel:
                 q, k = self._norm(q, p + "attn_q_norm.weight"), self._norm(k, p + "attn_k_norm.weight")
             if i in capture:
                 out.raw_queries[i], out.raw_keys[i] = q, k
-            q, k = layer.rotate(q, pos), layer.rotate(k, pos)
+            q, k = layer.rotate(q, pos + query_shift), layer.rotate(k, pos)
             if i in capture:
                 out.queries[i], out.keys[i] = q, k
             window = layer.window if layer.attention == "sliding_attention" else None
