@@ -6,7 +6,10 @@ installs it on its own, for a notebook::
 
     import torch, rope_viz
     q = torch.randn(8, 64)
-    q_rot = rope_viz.apply_rope(q)                 # positions 0..7, interleaved pairs
+    cos, sin = rope_viz.rotary_tables(torch.arange(8), 64)            # tables once...
+    q_rot = rope_viz.apply_rotary(q, cos, sin, layout="half")         # ...then apply: Hugging Face's pairs
+    rope = rope_viz.RotaryEmbedding(64, layout="half")                # the same as an nn.Module
+    q_rot = rope_viz.apply_rope(q, layout="half")                     # one call: positions 0..7
 """
 
 from ._checks import max_elements
@@ -20,6 +23,7 @@ from .biases import (PROFILE_ENCODINGS, alibi_bias, alibi_slopes, apply_nope, ap
                      t5_bucket_matrix, t5_relative_position_bucket, xpos_scales, xpos_zeta)
 from .decay import count_rises, decay_bound, distance_grid, empirical_decay
 from .device import describe, get_device, to_numpy
+from .embedding import RotaryEmbedding, apply_rotary, rotary_tables
 from .frequencies import angles, inv_freq, layout_permutation, pair_indices, wavelengths, wrapped_angles
 from .models import LatentAttention, LayerRoPE, ModelRoPE, model_presets, model_rope, preset, preset_info
 from .mrope import MROPE_SECTION, apply_mrope, mrope_angles, mrope_axes, mrope_position_ids
@@ -31,6 +35,7 @@ from .scaling import ROPE_SCALINGS, ROPE_TYPES, scaled_inv_freq
 from .sinusoidal import sinusoidal_at, sinusoidal_encoding
 
 __all__ = [
+    "RotaryEmbedding", "apply_rotary", "rotary_tables",
     "ENCODINGS", "METHODS", "additive_decomposition", "angles", "apply_rope", "apply_rope_qk", "attention_costs",
     "attention_weights", "count_rises", "distance_grid",
     "decay_bound", "describe", "diagonal_profile", "empirical_decay", "encoded_scores", "get_device",

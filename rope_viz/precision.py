@@ -108,11 +108,6 @@ def _wrap(turns: torch.Tensor) -> torch.Tensor:
     return torch.where(wrapped == -0.5, 0.5, wrapped)
 
 
-def _exact_turns(pos: torch.Tensor, dim: int, base: float) -> torch.Tensor:
-    """m * theta_i / (2 pi) wrapped to (-1/2, 1/2], for integer positions m <= 2^24."""
-    return _wrap(_frac_product(pos.unsqueeze(-1), _turns_per_step(dim, base)))
-
-
 def _angle_turns(angle: torch.Tensor) -> torch.Tensor:
     """An exactly known angle (radians, float64 holding e.g. a float32 value) in wrapped turns;
     NaN where the angle is not finite."""

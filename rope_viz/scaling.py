@@ -268,7 +268,8 @@ ROPE_SCALINGS = {
     "proportional": _proportional,
 }
 """Registry: rope type name -> function(dim, base, params, max_position_embeddings, seq_len)
-returning (inv_freq float64, attention_factor); each docstring states its formula."""
+returning (inv_freq float64, attention_factor); each docstring states its formula. A new type is one more
+entry (`ROPE_SCALINGS["mine"] = fn`); its function reads the keys it needs from params."""
 
 ROPE_TYPES = tuple(ROPE_SCALINGS)
 
@@ -314,9 +315,10 @@ def scaled_inv_freq(dim: int, base: float = 10000.0, rope_scaling: Mapping | Non
         seq_len = check_int(seq_len, "seq_len", minimum=1)
     rope_type = rope_type_of(rope_scaling)
     params = rope_scaling or {}
-    unknown = set(params) - _CARRIED_KEYS - _KEYS[rope_type]
+    keys = _KEYS.get(rope_type)  # None for a type registered in ROPE_SCALINGS without a key list: it reads its own
+    unknown = set(params) - _CARRIED_KEYS - keys if keys is not None else set()
     if unknown:
-        allowed = ", ".join(sorted(_KEYS[rope_type] | {"rope_type"}))
+        allowed = ", ".join(sorted(keys | {"rope_type"}))
         raise ValueError(f"rope_scaling has keys {sorted(map(str, unknown))} that rope_type {rope_type!r} "
                          f"does not use; allowed: {allowed}")
     inv_freq, attention_factor = ROPE_SCALINGS[rope_type](dim, base, params, max_position_embeddings, seq_len)

@@ -427,3 +427,13 @@ def test_llama3_with_equal_band_factors_matches_transformers():
     by_hand = torch.where(2 * math.pi / theta < 8192, theta, theta / 16)
     torch.testing.assert_close(ours, by_hand, rtol=1e-13, atol=0)
     torch.testing.assert_close(ours, expected.double(), rtol=RTOL, atol=0)
+
+
+def test_a_type_registered_in_the_registry_is_used_with_its_own_keys(monkeypatch):
+    def halved(dim, base, params, max_position_embeddings, seq_len):
+        theta = torch.tensor([base ** (-2 * i / dim) for i in range(dim // 2)], dtype=torch.float64)
+        return theta / params["divisor"], 1.0
+
+    monkeypatch.setitem(ROPE_SCALINGS, "divided", halved)
+    inv_freq, factor = scaled_inv_freq(8, 10000.0, {"rope_type": "divided", "divisor": 2.0})
+    assert inv_freq.tolist() == pytest.approx([0.5, 0.05, 0.005, 0.0005]) and factor == 1.0
