@@ -27,6 +27,7 @@ from ..scaling import MAX_CONTEXT
 from . import weights as _weights
 
 QUERY_BLOCK = 512  # queries per attention block: a 16k-token forward keeps (heads, 512, 16k) scores at a time
+VOCAB_BLOCK = 32768  # embedding rows turned to float32 at a time for the tied output head (84 MB for Gemma 3)
 
 
 @dataclass
@@ -162,7 +163,7 @@ class RealModel:
 
     def _run(self, ids, pos, layers, capture, query_shift) -> Forward:
         w, seq = self._w, ids.numel()
-        h = F.embedding(ids, w["token_embd.weight"])
+        h = self._embedding(ids)
         if self.gemma:
             h = h * torch.tensor(self.config["hidden_size"] ** 0.5, dtype=torch.float32)
         out = Forward(logits=torch.empty(0))
@@ -197,8 +198,20 @@ class RealModel:
             h = h + m
         return self._norm(h, "output_norm.weight"), out
 
+    def _embedding(self, rows) -> torch.Tensor:
+        """Rows of the token embedding in float32 (a Q8_0 table is kept as int8 values and per-block scales)."""
+        if "token_embd.weight" in self._w:
+            return self._w["token_embd.weight"][rows]
+        values, scale = self._w["token_embd.q8"][rows], self._w["token_embd.scale"][rows]
+        return values.float() * scale.repeat_interleave(values.shape[-1] // scale.shape[-1], dim=-1)
+
     def _head(self, hidden: torch.Tensor) -> torch.Tensor:
-        return hidden @ self._w.get("output.weight", self._w["token_embd.weight"]).T
+        """Logits: the output projection, or the embedding (tied), a block of VOCAB_BLOCK rows at a time."""
+        if "output.weight" in self._w:
+            return hidden @ self._w["output.weight"].T
+        vocab = self.config["vocab_size"]
+        return torch.cat([hidden @ self._embedding(slice(start, start + VOCAB_BLOCK)).T
+                          for start in range(0, vocab, VOCAB_BLOCK)], dim=-1)
 
     def _attend(self, q, k, v, index, window, *, keep: bool):
         """Causal (and sliding-window) softmax attention by index, in blocks of QUERY_BLOCK queries."""

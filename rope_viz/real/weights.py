@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-CACHE_VERSION = 1  # bump when the converted layout changes
+CACHE_VERSION = 2  # bump when the converted layout changes
 
 
 @dataclass(frozen=True)
@@ -129,6 +129,9 @@ def _convert(src: Source, folder: Path) -> None:
     reader = gguf.GGUFReader(path)
     tensors = {}
     for tensor in reader.tensors:
+        if tensor.name == "token_embd.weight" and tensor.tensor_type == gguf.GGMLQuantizationType.Q8_0:
+            tensors.update(_q8_blocks(gguf, tensor))
+            continue
         values = gguf.quants.dequantize(tensor.data, tensor.tensor_type)
         values = np.array(values, dtype=np.float32).reshape([int(n) for n in reversed(tensor.shape)])  # a copy
         if config["model_type"] == "llama" and tensor.name.endswith(("attn_q.weight", "attn_k.weight")):
@@ -146,3 +149,18 @@ def _unpermute(weight: np.ndarray, heads: int) -> np.ndarray:
     sit side by side (2i, 2i+1); this puts the rows back in the checkpoint's order, whose pairs are (i, i + d/2)."""
     rows = weight.shape[0]
     return weight.reshape(heads, rows // heads // 2, 2, *weight.shape[1:]).swapaxes(1, 2).reshape(weight.shape)
+
+
+def _q8_blocks(gguf, tensor) -> dict:
+    """A Q8_0 embedding kept as it is stored, int8 values and one scale per block of 32, instead of float32: Gemma 3's
+    262,144 x 640 table takes 190 MB instead of 671 MB, and value * scale in float32 is exactly what the gguf
+    package's dequantisation gives (checked here on the first rows)."""
+    block, size = gguf.GGML_QUANT_SIZES[gguf.GGMLQuantizationType.Q8_0]
+    rows = int(tensor.shape[1])
+    raw = np.asarray(tensor.data).reshape(rows, -1, size)
+    scale = np.array(raw[..., :2]).view(np.float16)[..., 0].astype(np.float32)
+    values = np.array(raw[..., 2:]).view(np.int8).reshape(rows, -1)
+    check = gguf.quants.dequantize(tensor.data[:64], tensor.tensor_type)
+    if not np.array_equal(values[:64] * np.repeat(scale[:64], block, axis=1), check):
+        raise ValueError(f"{tensor.name}: Q8_0 blocks do not match the gguf package's dequantisation")
+    return {"token_embd.q8": torch.from_numpy(values), "token_embd.scale": torch.from_numpy(scale)}
