@@ -13,6 +13,8 @@ math.cos / math.sin directly), never from the code under test.
 - ``pair_rope``: the same per-pair rotation vectorised over positions in float64, for numpy arrays or
   tensors of any size (a pair at a time, each pair's cos and sin written out), with an optional scale
   on cos and sin.
+- ``hand_pe``: the sinusoidal encoding written with math.sin / math.cos; ``hand_bf16``: float32 rounded to
+  bfloat16 on the bit pattern; ``seeded_randn``: reproducible normal samples drawn in float64.
 """
 
 from __future__ import annotations
@@ -134,3 +136,29 @@ def pair_rope(x, positions=None, base: float = 10000.0, layout: str = "interleav
         out[..., a] = x64[..., a] * c - x64[..., b] * s
         out[..., b] = x64[..., a] * s + x64[..., b] * c
     return out.numpy() if as_numpy else out
+
+
+def hand_pe(positions, dim: int, base: float = 10000.0) -> np.ndarray:
+    """(len(positions), dim) float64: row m holds sin(m theta_t), cos(m theta_t) for t = 0 .. dim/2 - 1,
+    theta_t = base^(-2t/dim), written with math.sin / math.cos."""
+    rows = []
+    for m in positions:
+        row = []
+        for t in range(dim // 2):
+            angle = float(m) / float(base) ** (2 * t / dim)
+            row += [math.sin(angle), math.cos(angle)]
+        rows.append(row)
+    return np.array(rows, dtype=np.float64).reshape(len(rows), dim)
+
+
+def hand_bf16(x) -> np.ndarray:
+    """float32 -> bfloat16 (returned as float32): round to nearest, ties to even, on the bit pattern."""
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    return rounded.astype(np.uint32).view(np.float32)
+
+
+def seeded_randn(*shape, seed: int = 0, dtype: torch.dtype = torch.float64) -> torch.Tensor:
+    """Normal samples of `shape` from a generator seeded with `seed`, drawn in float64 and cast to dtype."""
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randn(*shape, generator=generator, dtype=torch.float64).to(dtype)

@@ -9,17 +9,11 @@ from explorer.knobs import heaviest, lightest
 from rope_viz import random_attention_inputs
 from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text,
                              spec_array)
-from support.rope_reference import pair_rope
+from support.rope_reference import hand_bf16, pair_rope
 
 DIM, BASE = 128, 10000.0
 WINDOW = 16  # the page's curves: worst error over the 16 positions ending at each point
 RECIPE_NAMES = ["bf16 positions", "fp16 positions", "bf16 tables", "fp16 tables", "fp64", "fp32"]  # drawing order
-
-
-def hand_bf16(x) -> np.ndarray:
-    """float32 -> bfloat16 (as float32): round to nearest, ties to even, on the bit pattern."""
-    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
-    return (((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16).astype(np.uint32).view(np.float32)
 
 
 def wrapped(angle):

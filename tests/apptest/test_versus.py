@@ -10,6 +10,7 @@ from explorer.knobs import heaviest, lightest
 from rope_viz import random_projections, random_tokens
 from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_page, page_text, spec_array,
                              url_values)
+from support.rope_reference import hand_pe
 
 SMALL = {"seq": 8, "dim": 4, "base": 100, "seed": 2, "shift": 3}
 ROWS = ["shift", "deviation", "relative", "norm", "cost"]
@@ -24,19 +25,10 @@ def table_cells(at) -> dict[str, tuple[str, str]]:
     return {row: (frame.iloc[i, 1], frame.iloc[i, 2]) for i, row in enumerate(ROWS)}
 
 
-def hand_pe(m: float, dim: int, base: float) -> list[float]:
-    """sin(m θ_t), cos(m θ_t) for t = 0 .. dim/2 - 1, θ_t = base^(-2t/dim)."""
-    row = []
-    for t in range(dim // 2):
-        angle = m * base ** (-2 * t / dim)
-        row += [math.sin(angle), math.cos(angle)]
-    return row
-
-
 def hand_logit(xm, xn, m, n, w_q, w_k, dim, base) -> float:
     """(x_m + p_m) W_q . (x_n + p_n) W_k with Python loops in float64."""
-    hm = [a + b for a, b in zip(xm, hand_pe(m, dim, base))]
-    hn = [a + b for a, b in zip(xn, hand_pe(n, dim, base))]
+    hm = [a + b for a, b in zip(xm, hand_pe([m], dim, base)[0].tolist())]
+    hn = [a + b for a, b in zip(xn, hand_pe([n], dim, base)[0].tolist())]
     q = [sum(hm[r] * w_q[r][c] for r in range(dim)) for c in range(dim)]
     k = [sum(hn[r] * w_k[r][c] for r in range(dim)) for c in range(dim)]
     return sum(a * b for a, b in zip(q, k))
@@ -67,7 +59,7 @@ def test_small_view_against_hand_loops():
     # the encoding table, cell by cell
     table = spec_array(specs[0]["data"][0]["z"])
     for m in range(seq):
-        assert table[m] == pytest.approx(hand_pe(m, dim, base), abs=1e-6)
+        assert table[m] == pytest.approx(hand_pe([m], dim, base)[0].tolist(), abs=1e-6)
     # PE(m).PE(n) at offset r is sum_t cos(r θ_t)
     mean = spec_array(specs[1]["data"][2]["y"])
     for r in range(-(seq - 1), seq):
@@ -93,7 +85,7 @@ def test_small_view_against_hand_loops():
     lengths = {trace["name"]: spec_array(trace["y"]) for trace in specs[4]["data"]}
     for m in range(seq):
         assert lengths["|x + p<sub>m</sub>| (sinusoidal)"][m] == pytest.approx(
-            math.sqrt(sum((a + b) ** 2 for a, b in zip(token, hand_pe(m, dim, base)))), rel=1e-5)
+            math.sqrt(sum((a + b) ** 2 for a, b in zip(token, hand_pe([m], dim, base)[0].tolist()))), rel=1e-5)
         assert lengths["|R<sub>m</sub> x| (RoPE)"][m] == pytest.approx(math.sqrt(sum(a * a for a in token)), rel=1e-5)
 
 

@@ -12,15 +12,10 @@ import math
 import pytest
 import torch
 
-from support.rope_reference import hf_rope, loop_rope
+from support.rope_reference import hand_pe, hf_rope, loop_rope, seeded_randn
 from rope_viz import (additive_decomposition, attention_weights, diagonal_profile, encoded_scores, linear_attention,
                       random_tokens, rope_scores, shift_residual, sinusoidal_encoding, softmax_attention,
                       toeplitz_deviation)
-
-
-def _randn(*shape, seed=0, dtype=torch.float64):
-    gen = torch.Generator().manual_seed(seed)
-    return torch.randn(*shape, generator=gen, dtype=torch.float64).to(dtype)
 
 
 def hand_softmax_rows(scores: torch.Tensor, causal: bool = False) -> torch.Tensor:
@@ -35,19 +30,13 @@ def hand_softmax_rows(scores: torch.Tensor, causal: bool = False) -> torch.Tenso
     return torch.tensor(out, dtype=torch.float64)
 
 
-def hand_pe(seq, dim, base=10000.0):
-    return torch.tensor([[f(m / base ** (2 * (c // 2) / dim)) for c, f in
-                          zip(range(dim), [math.sin, math.cos] * (dim // 2))] for m in range(seq)],
-                        dtype=torch.float64)
-
-
 # --------------------------------------------------------------------------------------------
 # Scores.
 # --------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
 def test_rope_scores_match_reference(layout):
-    q, k = _randn(2, 6, 16, seed=1), _randn(2, 5, 16, seed=2)
+    q, k = seeded_randn(2, 6, 16, seed=1), seeded_randn(2, 5, 16, seed=2)
     qp, kp = [0, 1, 2, 3.5, 10, 100], [7, 0, 2.25, 50, -4]
     got = rope_scores(q, k, qp, kp, layout=layout)
     ref = loop_rope(q, qp, 10000.0, layout) @ loop_rope(k, kp, 10000.0, layout).transpose(-1, -2)
@@ -57,8 +46,8 @@ def test_rope_scores_match_reference(layout):
 
 def test_rope_scores_depend_only_on_offset():
     # the same q at every position and the same k at every position: scores are Toeplitz
-    q = _randn(1, 16, seed=3).expand(12, 16)
-    k = _randn(1, 16, seed=4).expand(12, 16)
+    q = seeded_randn(1, 16, seed=3).expand(12, 16)
+    k = seeded_randn(1, 16, seed=4).expand(12, 16)
     s = rope_scores(q, k)
     torch.testing.assert_close(s[1:, 1:], s[:-1, :-1], rtol=0, atol=1e-12)
     # and the entry at offset m - n equals q . R_{n-m} k from the reference loop
@@ -69,8 +58,8 @@ def test_rope_scores_depend_only_on_offset():
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
 def test_encoded_scores_rope_and_none(layout):
-    x = _randn(7, 12, seed=5)
-    w_q, w_k = _randn(12, 8, seed=6), _randn(12, 8, seed=7)
+    x = seeded_randn(7, 12, seed=5)
+    w_q, w_k = seeded_randn(12, 8, seed=6), seeded_randn(12, 8, seed=7)
     q, k = x @ w_q, x @ w_k
     pos = [0, 1, 2, 3, 4.5, 20, 21]
     got = encoded_scores(x, w_q, w_k, encoding="rope", positions=pos, layout=layout)
@@ -80,21 +69,21 @@ def test_encoded_scores_rope_and_none(layout):
 
 
 def test_encoded_scores_sinusoidal_by_hand():
-    x = _randn(9, 10, seed=8)
-    w_q, w_k = _randn(10, 4, seed=9), _randn(10, 4, seed=10)
-    h = x + hand_pe(9, 10)
+    x = seeded_randn(9, 10, seed=8)
+    w_q, w_k = seeded_randn(10, 4, seed=9), seeded_randn(10, 4, seed=10)
+    h = x + torch.from_numpy(hand_pe(range(9), 10))
     ref = (h @ w_q) @ (h @ w_k).T
     torch.testing.assert_close(encoded_scores(x, w_q, w_k, encoding="sinusoidal"), ref, rtol=0, atol=1e-11)
 
 
 def test_additive_decomposition_terms_sum_to_sinusoidal_scores():
     seq, d_model, d_head = 8, 12, 6
-    x = _randn(seq, d_model, seed=11)
-    w_q, w_k = _randn(d_model, d_head, seed=12), _randn(d_model, d_head, seed=13)
+    x = seeded_randn(seq, d_model, seed=11)
+    w_q, w_k = seeded_randn(d_model, d_head, seed=12), seeded_randn(d_model, d_head, seed=13)
     pe = sinusoidal_encoding(seq, d_model, dtype=torch.float64)
     terms = additive_decomposition(x, pe, w_q, w_k)
     assert set(terms) == {"content_content", "content_position", "position_content", "position_position"}
-    p = hand_pe(seq, d_model)
+    p = torch.from_numpy(hand_pe(range(seq), d_model))
     expected = {
         "content_content": (x @ w_q) @ (x @ w_k).T,
         "content_position": (x @ w_q) @ (p @ w_k).T,
@@ -110,9 +99,9 @@ def test_additive_decomposition_terms_sum_to_sinusoidal_scores():
 
 
 def test_additive_decomposition_batched():
-    x = _randn(3, 5, 8, seed=14)
-    w_q, w_k = _randn(8, 4, seed=15), _randn(8, 4, seed=16)
-    pe = hand_pe(5, 8)
+    x = seeded_randn(3, 5, 8, seed=14)
+    w_q, w_k = seeded_randn(8, 4, seed=15), seeded_randn(8, 4, seed=16)
+    pe = torch.from_numpy(hand_pe(range(5), 8))
     terms = additive_decomposition(x, pe, w_q, w_k)
     # terms that do not involve x may come back unbatched; they broadcast over the batch
     total = sum(t.expand(3, 5, 5) for t in terms.values())
@@ -157,7 +146,7 @@ def test_toeplitz_deviation_one_by_one():
 
 @pytest.mark.parametrize("n", [1, 2, 7])
 def test_diagonal_profile_against_loop(n):
-    s = _randn(n, n, seed=n)
+    s = seeded_randn(n, n, seed=n)
     prof = diagonal_profile(s)
     offsets = list(range(-(n - 1), n))
     assert prof["offset"].tolist() == offsets
@@ -187,7 +176,7 @@ def test_diagonal_profile_offset_sign():
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
 def test_shift_residual_rope_is_zero(shift, layout):
     seq, d = 16, 32
-    w_q, w_k = _randn(d, d, seed=20), _randn(d, d, seed=21)
+    w_q, w_k = seeded_randn(d, d, seed=20), seeded_randn(d, d, seed=21)
     x64 = random_tokens(seq, d, seed=1, dtype=torch.float64)
     scale64 = encoded_scores(x64, w_q, w_k).abs().max().item()
     res64 = shift_residual(x64, w_q, w_k, shift, layout=layout)
@@ -202,7 +191,7 @@ def test_shift_residual_rope_is_zero(shift, layout):
 @pytest.mark.parametrize("shift", [1, 7, 2.5])
 def test_shift_residual_sinusoidal_is_clearly_positive(shift):
     seq, d = 16, 32
-    w_q, w_k = _randn(d, d, seed=20), _randn(d, d, seed=21)
+    w_q, w_k = seeded_randn(d, d, seed=20), seeded_randn(d, d, seed=21)
     x = random_tokens(seq, d, seed=1, dtype=torch.float64)
     res = shift_residual(x, w_q, w_k, shift, encoding="sinusoidal")
     scale = encoded_scores(x, w_q, w_k, encoding="sinusoidal").abs().max().item()
@@ -222,7 +211,7 @@ def test_shift_residual_sinusoidal_is_clearly_positive(shift):
 
 def test_shift_residual_none_is_zero():
     x = random_tokens(6, 8, dtype=torch.float64)
-    w = _randn(8, 8, seed=3)
+    w = seeded_randn(8, 8, seed=3)
     assert shift_residual(x, w, w, 5, encoding="none").max().item() == 0.0
 
 
@@ -232,7 +221,7 @@ def test_shift_residual_none_is_zero():
 
 @pytest.mark.parametrize("causal", [False, True])
 def test_attention_weights_against_hand_softmax(causal):
-    s = _randn(6, 6, seed=30) * 3
+    s = seeded_randn(6, 6, seed=30) * 3
     w = attention_weights(s, causal=causal, scale=0.5)
     torch.testing.assert_close(w, hand_softmax_rows(s * 0.5, causal), rtol=0, atol=1e-14)
     torch.testing.assert_close(w.sum(-1), torch.ones(6, dtype=torch.float64), rtol=0, atol=1e-14)
@@ -244,7 +233,7 @@ def test_attention_weights_against_hand_softmax(causal):
 
 
 def test_attention_weights_causal_batched_float32():
-    s = _randn(2, 3, 5, 5, seed=31, dtype=torch.float32)
+    s = seeded_randn(2, 3, 5, 5, seed=31, dtype=torch.float32)
     w = attention_weights(s, causal=True)
     above = torch.ones(5, 5, dtype=torch.bool).triu(1)
     assert bool((w[..., above] == 0).all())
@@ -255,7 +244,7 @@ def test_attention_weights_causal_batched_float32():
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
 def test_softmax_attention_leaves_v_unrotated(causal, layout):
     seq, d, d_v = 7, 16, 16
-    q, k, v = _randn(seq, d, seed=40), _randn(seq, d, seed=41), _randn(seq, d_v, seed=42)
+    q, k, v = seeded_randn(seq, d, seed=40), seeded_randn(seq, d, seed=41), seeded_randn(seq, d_v, seed=42)
     pos = [0, 1, 2, 5, 6.5, 9, 30]
     weights, out = softmax_attention(q, k, v, pos, causal=causal, layout=layout)
     scores = loop_rope(q, pos, 10000.0, layout) @ loop_rope(k, pos, 10000.0, layout).T
@@ -268,7 +257,7 @@ def test_softmax_attention_leaves_v_unrotated(causal, layout):
 
 
 def test_softmax_attention_without_rope():
-    q, k, v = _randn(5, 8, seed=43), _randn(5, 8, seed=44), _randn(5, 3, seed=45)
+    q, k, v = seeded_randn(5, 8, seed=43), seeded_randn(5, 8, seed=44), seeded_randn(5, 3, seed=45)
     weights, out = softmax_attention(q, k, v, rope=False)
     ref_w = hand_softmax_rows(q @ k.T / math.sqrt(8))
     torch.testing.assert_close(weights, ref_w, rtol=0, atol=1e-12)
@@ -316,8 +305,8 @@ def quadratic_linear_attention(q, k, v, pos, layout, rope, rotate_denominator, f
 @pytest.mark.parametrize("shift", [0.0, -3.0], ids=["standard", "small_features"])
 def test_linear_attention_against_quadratic_loop(rotate_denominator, layout, shift):
     # shift = -3 makes phi = elu + 1 ~ e^-3: denominators well below 1
-    q, k = _randn(2, 6, 8, seed=50) * 0.3 + shift, _randn(2, 6, 8, seed=51) * 0.3 + shift
-    v = _randn(2, 6, 3, seed=52)
+    q, k = seeded_randn(2, 6, 8, seed=50) * 0.3 + shift, seeded_randn(2, 6, 8, seed=51) * 0.3 + shift
+    v = seeded_randn(2, 6, 3, seed=52)
     pos = [0, 1, 2, 3.5, 10, 11]
     out, den = linear_attention(q, k, v, pos, layout=layout, rotate_denominator=rotate_denominator)
     ref_out, ref_den = quadratic_linear_attention(q, k, v, pos, layout, True, rotate_denominator)
@@ -329,7 +318,7 @@ def test_linear_attention_against_quadratic_loop(rotate_denominator, layout, shi
 
 
 def test_linear_attention_denominator_unrotated_and_positive():
-    q, k, v = _randn(10, 8, seed=53), _randn(10, 8, seed=54), _randn(10, 2, seed=55)
+    q, k, v = seeded_randn(10, 8, seed=53), seeded_randn(10, 8, seed=54), seeded_randn(10, 2, seed=55)
     pos = list(range(0, 100, 10))
     _, den = linear_attention(q, k, v, pos)
     _, den_plain = linear_attention(q, k, v, pos, rope=False)
@@ -341,7 +330,7 @@ def test_linear_attention_denominator_unrotated_and_positive():
 
 @pytest.mark.parametrize("feature_map", ["elu", "relu"])
 def test_linear_attention_without_rope(feature_map):
-    q, k, v = _randn(5, 4, seed=56), _randn(5, 4, seed=57), _randn(5, 3, seed=58)
+    q, k, v = seeded_randn(5, 4, seed=56), seeded_randn(5, 4, seed=57), seeded_randn(5, 3, seed=58)
     q = q.abs() + 0.1 if feature_map == "relu" else q  # keep relu features (and the denominator) positive
     out, den = linear_attention(q, k.abs(), v, rope=False, feature_map=feature_map)
     ref_out, ref_den = quadratic_linear_attention(q, k.abs(), v, None, "interleaved", False, False, feature_map)
@@ -367,5 +356,5 @@ def test_random_tokens():
 
 def test_hf_reference_is_half_layout():
     # the half-layout scores equal rotate_half-based scores
-    q, k = _randn(4, 8, seed=60), _randn(4, 8, seed=61)
+    q, k = seeded_randn(4, 8, seed=60), seeded_randn(4, 8, seed=61)
     torch.testing.assert_close(rope_scores(q, k, layout="half"), hf_rope(q) @ hf_rope(k).T, rtol=0, atol=1e-12)

@@ -16,18 +16,12 @@ import pytest
 import torch
 
 from rope_viz import precision as P
+from support.rope_reference import hand_bf16
 
 MAX_POSITION = 1 << 24
 
 
 # ----------------------------------------------------------------------------- references
-
-def hand_bf16(x) -> np.ndarray:
-    """float32 -> bfloat16 (returned as float32): round to nearest, ties to even, on the bit pattern."""
-    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
-    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
-    return rounded.astype(np.uint32).view(np.float32)
-
 
 def hand_theta(dim: int, base: float) -> list[float]:
     return [float(base) ** (-2.0 * i / dim) for i in range(dim // 2)]

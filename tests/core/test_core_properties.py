@@ -13,7 +13,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from support.rope_reference import hand_layout_permutation, hf_rope, llama_rope, loop_rope, loop_rotation_matrix
+from support.rope_reference import (hand_layout_permutation, hf_rope, llama_rope, loop_rope, loop_rotation_matrix,
+                                    seeded_randn)
 from rope_viz import apply_rope, rotation_matrix
 
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -28,11 +29,6 @@ layouts = st.sampled_from(["interleaved", "half"])
 methods = st.sampled_from(["matrix", "pairs", "complex", "fast"])
 batch_shapes = st.lists(st.integers(1, 3), min_size=0, max_size=2).map(tuple)
 seeds = st.integers(0, 2 ** 31 - 1)
-
-
-def _randn(shape, seed, dtype):
-    gen = torch.Generator().manual_seed(seed)
-    return torch.randn(*shape, generator=gen, dtype=torch.float64).to(dtype)
 
 
 def _atol(dtype, x):
@@ -61,7 +57,7 @@ def rope_cases(draw):
 @SETTINGS
 @given(rope_cases())
 def test_matches_reference(case):
-    x = _randn((*case["batch"], case["seq"], case["dim"]), case["seed"], case["dtype"])
+    x = seeded_randn(*case["batch"], case["seq"], case["dim"], seed=case["seed"], dtype=case["dtype"])
     out = apply_rope(x, case["positions"], base=case["base"], layout=case["layout"], method=case["method"],
                      rotary_dim=case["rotary_dim"])
     assert out.dtype == case["dtype"] and out.shape == x.shape
@@ -77,7 +73,7 @@ def test_matches_reference(case):
 @SETTINGS
 @given(rope_cases())
 def test_preserves_norms(case):
-    x = _randn((*case["batch"], case["seq"], case["dim"]), case["seed"], case["dtype"])
+    x = seeded_randn(*case["batch"], case["seq"], case["dim"], seed=case["seed"], dtype=case["dtype"])
     out = apply_rope(x, case["positions"], base=case["base"], layout=case["layout"], method=case["method"],
                      rotary_dim=case["rotary_dim"])
     torch.testing.assert_close(out.double().norm(dim=-1), x.double().norm(dim=-1), rtol=0,
@@ -87,8 +83,8 @@ def test_preserves_norms(case):
 @SETTINGS
 @given(dim=dims, base=bases, m=position, n=position, dtype=dtypes, layout=layouts, method=methods, seed=seeds)
 def test_relative_property(dim, base, m, n, dtype, layout, method, seed):
-    q = _randn((1, dim), seed, dtype)
-    k = _randn((1, dim), seed + 1, dtype)
+    q = seeded_randn(1, dim, seed=seed, dtype=dtype)
+    k = seeded_randn(1, dim, seed=seed + 1, dtype=dtype)
     kw = dict(base=base, layout=layout, method=method)
     lhs = float((apply_rope(q, [m], **kw).double() * apply_rope(k, [n], **kw).double()).sum())
     rhs = float((q.double() * apply_rope(k, [n - m], **kw).double()).sum())
@@ -110,7 +106,7 @@ def test_rotation_matrix_properties(dim, base, i, j, layout, seed):
     # R_j R_i^-1 = R_{j-i}
     torch.testing.assert_close(rj @ ri.T, loop_rotation_matrix(j - i, dim, base, layout), rtol=0, atol=1e-11)
     # (R_i q) . (R_j k) = q . R_{j-i} k
-    q, k = _randn((dim,), seed, torch.float64), _randn((dim,), seed + 1, torch.float64)
+    q, k = seeded_randn(dim, seed=seed), seeded_randn(dim, seed=seed + 1)
     r_rel = rotation_matrix(j - i, dim, base, layout=layout, dtype=torch.float64)
     assert abs(float((ri @ q) @ (rj @ k)) - float(q @ (r_rel @ k))) <= 1e-11 * dim
 
@@ -119,7 +115,7 @@ def test_rotation_matrix_properties(dim, base, i, j, layout, seed):
 @given(dim=dims, base=bases, seq=st.integers(1, 5), data=st.data(), dtype=dtypes, method=methods, seed=seeds)
 def test_layouts_related_by_permutation(dim, base, seq, data, dtype, method, seed):
     positions = data.draw(st.lists(position, min_size=seq, max_size=seq))
-    x = _randn((seq, dim), seed, dtype)
+    x = seeded_randn(seq, dim, seed=seed, dtype=dtype)
     p = torch.tensor(hand_layout_permutation(dim))
     half = apply_rope(x[..., p], positions, base=base, layout="half", method=method)
     inter = apply_rope(x, positions, base=base, layout="interleaved", method=method)

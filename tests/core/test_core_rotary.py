@@ -14,16 +14,11 @@ import pytest
 import torch
 
 from support.rope_reference import (hand_inv_freq, hand_layout_permutation, hf_rope, llama_rope, loop_rope,
-                                    loop_rotation_matrix)
+                                    loop_rotation_matrix, seeded_randn)
 from rope_viz import apply_rope, layout_permutation, rotation_matrices, rotation_matrix
 
 METHODS = ("matrix", "pairs", "complex", "fast")
 LAYOUTS = ("interleaved", "half")
-
-
-def _randn(*shape, seed=0, dtype=torch.float64):
-    gen = torch.Generator().manual_seed(seed)
-    return torch.randn(*shape, generator=gen, dtype=torch.float64).to(dtype)
 
 
 def _tol(dtype):
@@ -81,7 +76,7 @@ def test_worked_example_as_theta_half_at_position_one(method):
 
 @pytest.mark.parametrize("dim,base", [(2, 10000.0), (8, 10000.0), (16, 500000.0), (6, 3.0)])
 def test_references_agree(dim, base):
-    x = _randn(2, 5, dim, seed=dim)
+    x = seeded_randn(2, 5, dim, seed=dim)
     pos = [0.0, 1.0, 7.5, -3.25, 1000.0]
     torch.testing.assert_close(loop_rope(x, pos, base, "interleaved"), llama_rope(x, pos, base), rtol=0, atol=1e-12)
     torch.testing.assert_close(loop_rope(x, pos, base, "half"), hf_rope(x, pos, base), rtol=0, atol=1e-12)
@@ -115,7 +110,7 @@ def _positions(kind, seq, seed):
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
 def test_methods_match_reference(method, layout, shape, kind, dtype):
     seed = zlib.crc32(repr((method, layout, shape, kind)).encode()) % 1000
-    x = _randn(*shape, seed=seed, dtype=dtype)
+    x = seeded_randn(*shape, seed=seed, dtype=dtype)
     pos = _positions(kind, shape[-2], seed)
     base = 10000.0 if kind != "floats" else 500000.0
     out = apply_rope(x, pos, base=base, layout=layout, method=method)
@@ -130,7 +125,7 @@ def test_methods_match_reference(method, layout, shape, kind, dtype):
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("base", [2.0, 10.0, 10000.0, 1e6])
 def test_methods_match_reference_across_bases(method, layout, base):
-    x = _randn(3, 4, 12, seed=int(base) % 97)
+    x = seeded_randn(3, 4, 12, seed=int(base) % 97)
     pos = [0, 1, 2.5, 31]
     out = apply_rope(x, pos, base=base, layout=layout, method=method)
     torch.testing.assert_close(out, loop_rope(x, pos, base, layout), rtol=0, atol=1e-12)
@@ -139,7 +134,7 @@ def test_methods_match_reference_across_bases(method, layout, base):
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_default_positions_are_0_to_seq_minus_1(method, layout):
-    x = _randn(2, 9, 8, seed=3)
+    x = seeded_randn(2, 9, 8, seed=3)
     default = apply_rope(x, layout=layout, method=method)
     explicit = apply_rope(x, list(range(9)), layout=layout, method=method)
     torch.testing.assert_close(default, explicit, rtol=0, atol=1e-15)
@@ -154,7 +149,7 @@ def test_default_positions_are_0_to_seq_minus_1(method, layout):
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
 def test_partial_rotary(method, layout, rotary_dim, dtype):
     dim = 16
-    x = _randn(2, 5, dim, seed=rotary_dim, dtype=dtype)
+    x = seeded_randn(2, 5, dim, seed=rotary_dim, dtype=dtype)
     pos = [0.0, 3.0, 17.5, 250.0, -8.0]
     out = apply_rope(x, pos, layout=layout, method=method, rotary_dim=rotary_dim)
     assert out.dtype == dtype and out.shape == x.shape
@@ -171,7 +166,7 @@ def test_partial_rotary(method, layout, rotary_dim, dtype):
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_rotary_dim_equal_to_dim_is_full_rotation(method, layout):
-    x = _randn(4, 10, seed=1)
+    x = seeded_randn(4, 10, seed=1)
     torch.testing.assert_close(apply_rope(x, method=method, layout=layout, rotary_dim=10),
                                loop_rope(x, None, 10000.0, layout), rtol=0, atol=1e-12)
 
@@ -181,7 +176,7 @@ def test_rotary_dim_equal_to_dim_is_full_rotation(method, layout):
 @pytest.mark.parametrize("dtype,tol", [(torch.bfloat16, 3e-2), (torch.float16, 4e-3)], ids=["bf16", "f16"])
 @pytest.mark.parametrize("rotary_dim", [None, 8])
 def test_low_precision_dtype_preserved_and_close(method, layout, dtype, tol, rotary_dim):
-    x = _randn(2, 6, 16, seed=7, dtype=dtype)
+    x = seeded_randn(2, 6, 16, seed=7, dtype=dtype)
     pos = [0, 1, 2, 10, 100, 1000]
     out = apply_rope(x, pos, layout=layout, method=method, rotary_dim=rotary_dim)
     assert out.dtype == dtype and out.shape == x.shape
@@ -197,7 +192,7 @@ def test_low_precision_dtype_preserved_and_close(method, layout, dtype, tol, rot
 def test_low_precision_computed_in_float32_then_rounded(method, layout, dtype, ulp):
     # Low-precision inputs are rotated in float32 and rounded once: every entry is within one
     # unit in the last place of the exact result (computing in bf16/f16 itself drifts further).
-    x = _randn(4, 32, 64, seed=17, dtype=dtype)
+    x = seeded_randn(4, 32, 64, seed=17, dtype=dtype)
     pos = torch.linspace(0, 3000, 32).tolist()
     out = apply_rope(x, pos, layout=layout, method=method)
     ref = loop_rope(x, pos, 10000.0, layout)
@@ -207,7 +202,7 @@ def test_low_precision_computed_in_float32_then_rounded(method, layout, dtype, u
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_norms_preserved(method, layout):
-    x = _randn(3, 8, 32, seed=11)
+    x = seeded_randn(3, 8, 32, seed=11)
     pos = torch.linspace(-40.0, 4000.0, 8).tolist()
     out = apply_rope(x, pos, layout=layout, method=method)
     torch.testing.assert_close(out.norm(dim=-1), x.norm(dim=-1), rtol=0, atol=1e-12)
@@ -222,7 +217,7 @@ def test_norms_preserved(method, layout):
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_non_contiguous_input(method, layout):
-    base_x = _randn(12, 5, seed=4)
+    base_x = seeded_randn(12, 5, seed=4)
     x = base_x.T  # (5, 12), non-contiguous
     assert not x.is_contiguous()
     torch.testing.assert_close(apply_rope(x, layout=layout, method=method),
@@ -230,13 +225,13 @@ def test_non_contiguous_input(method, layout):
 
 
 def _strided_views():
-    big = _randn(6, 11, seed=12)
+    big = seeded_randn(6, 11, seed=12)
     return {
         "odd_offset_odd_stride": big[:, 1:9],  # storage offset 1, row stride 11
         "odd_row_stride": big[:, :10],
-        "every_other_row": _randn(12, 8, seed=13)[::2],
-        "broadcast_rows": _randn(1, 8, seed=14).expand(5, 8),  # row stride 0
-        "batch_transposed": _randn(6, 3, 8, seed=15).transpose(0, 1),
+        "every_other_row": seeded_randn(12, 8, seed=13)[::2],
+        "broadcast_rows": seeded_randn(1, 8, seed=14).expand(5, 8),  # row stride 0
+        "batch_transposed": seeded_randn(6, 3, 8, seed=15).transpose(0, 1),
     }
 
 
@@ -254,7 +249,7 @@ def test_strided_and_offset_views(method, layout, view):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_input_not_modified_and_output_not_aliased(method):
-    x = _randn(4, 8, seed=5)
+    x = seeded_randn(4, 8, seed=5)
     keep = x.clone()
     out = apply_rope(x, method=method)
     assert torch.equal(x, keep)
@@ -314,7 +309,7 @@ def test_rotation_matrices_stack_positions(layout):
 @pytest.mark.parametrize("dim", [2, 8, 24])
 @pytest.mark.parametrize("m,n", [(0, 0), (3, 10), (10, 3), (2.5, 7.25), (-5, 400), (1000, 1001)])
 def test_relative_property_matrices(dim, m, n):
-    q, k = _randn(dim, seed=1), _randn(dim, seed=2)
+    q, k = seeded_randn(dim, seed=1), seeded_randn(dim, seed=2)
     rm = rotation_matrix(m, dim, dtype=torch.float64)
     rn = rotation_matrix(n, dim, dtype=torch.float64)
     r_rel = rotation_matrix(n - m, dim, dtype=torch.float64)
@@ -340,7 +335,7 @@ def test_rotation_composition(layout, i, j):
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_relative_property_apply_rope(method, layout):
-    q, k = _randn(1, 16, seed=8), _randn(1, 16, seed=9)
+    q, k = seeded_randn(1, 16, seed=8), seeded_randn(1, 16, seed=9)
     for m, n in [(3, 10), (10, 3), (0.5, 17.25), (-20, 1500)]:
         lhs = apply_rope(q, [m], layout=layout, method=method) @ apply_rope(k, [n], layout=layout, method=method).T
         rhs = q @ apply_rope(k, [n - m], layout=layout, method=method).T
@@ -364,7 +359,7 @@ def test_layout_permutation_by_hand(dim):
 @pytest.mark.parametrize("dim", [2, 8, 32])
 def test_layouts_related_by_permutation(method, dim):
     p = torch.tensor(hand_layout_permutation(dim))
-    x = _randn(2, 6, dim, seed=dim)
+    x = seeded_randn(2, 6, dim, seed=dim)
     pos = [0, 1, 4.5, 9, 100, -3]
     half = apply_rope(x[..., p], pos, layout="half", method=method)
     inter = apply_rope(x, pos, layout="interleaved", method=method)
@@ -377,7 +372,7 @@ def test_layouts_related_by_permutation(method, dim):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_layouts_differ_tensor_for_tensor(method):
-    x = _randn(4, 8, seed=2)
+    x = seeded_randn(4, 8, seed=2)
     pos = [1, 2, 3, 4]
     a = apply_rope(x, pos, layout="interleaved", method=method)
     b = apply_rope(x, pos, layout="half", method=method)

@@ -9,24 +9,14 @@ import pytest
 import torch
 
 from rope_viz import sinusoidal_at, sinusoidal_encoding
-
-
-def hand_pe(positions, dim, base=10000.0):
-    rows = []
-    for m in positions:
-        row = []
-        for t in range(dim // 2):
-            angle = m / base ** (2 * t / dim)
-            row += [math.sin(angle), math.cos(angle)]
-        rows.append(row)
-    return torch.tensor(rows, dtype=torch.float64)
+from support.rope_reference import hand_pe
 
 
 @pytest.mark.parametrize("num,dim,base", [(1, 2, 10000.0), (10, 8, 10000.0), (50, 64, 10000.0), (7, 6, 3.0)])
 def test_encoding_columns_by_hand(num, dim, base):
     got = sinusoidal_encoding(num, dim, base, dtype=torch.float64)
     assert got.shape == (num, dim) and got.dtype == torch.float64
-    torch.testing.assert_close(got, hand_pe(range(num), dim, base), rtol=0, atol=1e-12)
+    torch.testing.assert_close(got, torch.from_numpy(hand_pe(range(num), dim, base)), rtol=0, atol=1e-12)
 
 
 def test_encoding_known_entries():
@@ -40,18 +30,18 @@ def test_encoding_known_entries():
 def test_encoding_default_float32():
     pe = sinusoidal_encoding(20, 16)
     assert pe.dtype == torch.float32
-    torch.testing.assert_close(pe.double(), hand_pe(range(20), 16), rtol=0, atol=1e-7)
+    torch.testing.assert_close(pe.double(), torch.from_numpy(hand_pe(range(20), 16)), rtol=0, atol=1e-7)
 
 
 def test_sinusoidal_at_fractional_and_negative_positions():
     pos = [-2.5, 0.0, 0.25, 17.75, 4096.5]
     got = sinusoidal_at(pos, 12, 10000.0, dtype=torch.float64)
-    torch.testing.assert_close(got, hand_pe(pos, 12), rtol=0, atol=1e-12)
+    torch.testing.assert_close(got, torch.from_numpy(hand_pe(pos, 12)), rtol=0, atol=1e-12)
 
 
 def test_sinusoidal_at_integer_positions_equal_encoding_rows():
     torch.testing.assert_close(sinusoidal_at(list(range(9)), 10, dtype=torch.float64),
-                               hand_pe(range(9), 10), rtol=0, atol=1e-12)
+                               torch.from_numpy(hand_pe(range(9), 10)), rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("dim", [8, 64])

@@ -15,7 +15,7 @@ import torch
 
 from rope_viz import apply_rope, kernels
 from rope_viz.frequencies import rope_tables
-from support.rope_reference import pair_rope
+from support.rope_reference import pair_rope, seeded_randn
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:torch.jit")  # raised inside torch.compile
 
@@ -27,11 +27,6 @@ SHAPES = ((3, 1, 4), (2, 5, 7, 6), (4, 2), (13, 10), (1, 3, 257, 64))
 def reference(x, positions=None, base=10000.0, layout="interleaved", rotary_dim=None):
     """RoPE from the definition in float64, any layout, partial rotary."""
     return pair_rope(x, positions, base, layout, rotary_dim)
-
-def _randn(*shape, dtype=torch.float32, seed=0):
-    gen = torch.Generator().manual_seed(seed)
-    return torch.randn(*shape, generator=gen, dtype=torch.float64).to(dtype)
-
 
 def _tables(x):
     table_dtype = torch.float64 if x.dtype == torch.float64 else torch.float32
@@ -64,15 +59,16 @@ def test_reference_turns_the_worked_example():
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16, torch.float16])
 def test_eager_branch_matches_reference(layout, shape, dtype):
-    x = _randn(*shape, dtype=dtype)
+    x = seeded_randn(*shape, dtype=dtype)
     assert_matches(kernels.rope_eager(x, *_tables(x), layout), x, layout)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_eager_branch_on_non_contiguous_input(layout):
-    x = _randn(6, 9, 16).transpose(0, 1)  # (9, 6, 16): pairs contiguous, rows strided
+    x = seeded_randn(6, 9, 16, dtype=torch.float32).transpose(0, 1)  # (9, 6, 16): pairs contiguous, rows strided
     assert_matches(kernels.rope_eager(x, *_tables(x), layout), x, layout)
-    odd = _randn(5, 7, 18)[..., 1:17]  # pairs start at an odd offset: the complex view must copy
+    # pairs start at an odd offset: the complex view must copy
+    odd = seeded_randn(5, 7, 18, dtype=torch.float32)[..., 1:17]
     assert_matches(kernels.rope_eager(odd, *_tables(odd), layout), odd, layout)
 
 
@@ -80,7 +76,7 @@ def test_eager_branch_on_non_contiguous_input(layout):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
 @pytest.mark.parametrize("rotary_dim", [2, 6, 16])
 def test_apply_rope_fast_partial_rotary(layout, dtype, rotary_dim):
-    x = _randn(2, 11, 24, dtype=dtype)
+    x = seeded_randn(2, 11, 24, dtype=dtype)
     got = apply_rope(x, method="fast", layout=layout, rotary_dim=rotary_dim)
     assert_matches(got, x, layout, rotary_dim=rotary_dim)
     assert torch.equal(got[..., rotary_dim:], x[..., rotary_dim:])  # passed through untouched
@@ -88,7 +84,7 @@ def test_apply_rope_fast_partial_rotary(layout, dtype, rotary_dim):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_apply_rope_fast_fractional_positions_and_base(layout):
-    x = _randn(3, 5, 8, dtype=torch.float64)
+    x = seeded_randn(3, 5, 8, dtype=torch.float64)
     positions = [0.0, 0.5, 7.25, 1000.0, -3.0]
     got = apply_rope(x, positions, base=500.0, method="fast", layout=layout)
     assert_matches(got, x, layout, positions=positions, base=500.0)
@@ -97,7 +93,7 @@ def test_apply_rope_fast_fractional_positions_and_base(layout):
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_eager_branch_with_the_same_cos_and_another_sin(layout):
     # cos(-a) = cos(a) and sin(-a) = -sin(a): the same cos table with -sin turns the other way.
-    x = _randn(2, 6, 8)
+    x = seeded_randn(2, 6, 8, dtype=torch.float32)
     positions = torch.arange(6, dtype=torch.float64) * 3
     cos, sin = rope_tables(positions, 6, 8, 10000.0, torch.float32, "cpu")
     assert_matches(kernels.rope_eager(x, cos, sin, layout), x, layout, positions=positions)
@@ -106,7 +102,7 @@ def test_eager_branch_with_the_same_cos_and_another_sin(layout):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_eager_branch_is_differentiable(layout):
-    x = _randn(2, 4, 8, dtype=torch.float64).requires_grad_()
+    x = seeded_randn(2, 4, 8, dtype=torch.float64).requires_grad_()
     kernels.rope_eager(x, *_tables(x), layout).square().sum().backward()
     # A rotation keeps the norm of each row, so d/dx sum(|R x|^2) = 2x.
     torch.testing.assert_close(x.grad, 2 * x.detach())
@@ -141,7 +137,7 @@ COMPILED_ON_CPU = (("half", torch.float32), ("half", torch.bfloat16), ("interlea
 @pytest.mark.parametrize(("layout", "dtype"), COMPILED_ON_CPU)
 @pytest.mark.parametrize("shape", [s for s in SHAPES if s[-2] > 1 and s[-1] > 2] + [(2, 3, 100, 128)])
 def test_compiled_branch_matches_reference(compiled, layout, dtype, shape):
-    x = _randn(*shape, dtype=dtype)
+    x = seeded_randn(*shape, dtype=dtype)
     got = kernels.rope_compiled(x, *_tables(x), layout)
     assert got is not None, "a new shape needed a new compilation"
     assert_matches(got, x, layout)
@@ -152,24 +148,25 @@ def test_compiled_branch_matches_reference(compiled, layout, dtype, shape):
 def test_apply_rope_fast_takes_the_compiled_branch_once_warm(compiled, monkeypatch, layout, dtype):
     monkeypatch.setattr(kernels, "COMPILED_MIN_ELEMENTS", 0)
     _forbid_eager(monkeypatch)
-    x = _randn(2, 3, 9, 32, dtype=dtype)
+    x = seeded_randn(2, 3, 9, 32, dtype=dtype)
     assert_matches(apply_rope(x, method="fast", layout=layout), x, layout)
 
 
 @pytest.mark.slow  # torch.compile takes 20-30 s the first time
 def test_compiled_branch_is_not_used_where_eager_is_one_pass(compiled):
-    x = _randn(2, 9, 32)
+    x = seeded_randn(2, 9, 32, dtype=torch.float32)
     assert kernels.rope_compiled(x, *_tables(x), "interleaved") is None
 
 
 @pytest.mark.slow  # torch.compile takes 20-30 s the first time
 def test_inputs_the_compiled_code_does_not_cover_run_eagerly(compiled, monkeypatch):
     monkeypatch.setattr(kernels, "COMPILED_MIN_ELEMENTS", 0)
-    cases = [_randn(4, 1, 16),  # one position, or one pair: sizes the kernel was not compiled for
-             _randn(4, 6, 2),
-             _randn(4, 6, 16).transpose(0, 1),  # not contiguous
-             _randn(4, 6, 16, dtype=torch.float64),  # a dtype not warmed up
-             _randn(4, 6, 16).requires_grad_()]  # autograd
+    # one position, or one pair: sizes the kernel was not compiled for
+    cases = [seeded_randn(4, 1, 16, dtype=torch.float32),
+             seeded_randn(4, 6, 2, dtype=torch.float32),
+             seeded_randn(4, 6, 16, dtype=torch.float32).transpose(0, 1),  # not contiguous
+             seeded_randn(4, 6, 16, dtype=torch.float64),  # a dtype not warmed up
+             seeded_randn(4, 6, 16, dtype=torch.float32).requires_grad_()]  # autograd
     for x in cases:
         assert kernels.rope_compiled(x, *_tables(x), "half") is None
         assert_matches(apply_rope(x, method="fast", layout="half"), x, "half")
@@ -178,7 +175,7 @@ def test_inputs_the_compiled_code_does_not_cover_run_eagerly(compiled, monkeypat
 @pytest.mark.slow  # torch.compile takes 20-30 s the first time
 def test_calls_during_a_compilation_run_eagerly(compiled, monkeypatch):
     monkeypatch.setattr(kernels, "COMPILED_MIN_ELEMENTS", 0)
-    x = _randn(2, 6, 16)
+    x = seeded_randn(2, 6, 16, dtype=torch.float32)
     with kernels._compile_lock:  # what warm_up holds while it compiles
         assert kernels.rope_compiled(x, *_tables(x), "half") is None
         got = [None]
@@ -197,7 +194,7 @@ def test_warm_up_without_a_working_compiler_stays_eager(monkeypatch):
     monkeypatch.setattr(torch, "compile", broken_compile)
     monkeypatch.setattr(kernels, "COMPILED_MIN_ELEMENTS", 0)
     assert kernels.warm_up() is False
-    x = _randn(2, 6, 16)
+    x = seeded_randn(2, 6, 16, dtype=torch.float32)
     assert kernels.rope_compiled(x, *_tables(x), "half") is None
     for layout in LAYOUTS:
         assert_matches(apply_rope(x, method="fast", layout=layout), x, layout)

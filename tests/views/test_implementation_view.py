@@ -11,11 +11,7 @@ import torch
 
 from explorer.views import implementation as worked
 from rope_viz import random_tokens
-from support.rope_reference import loop_rope, pair_rope
-
-
-def _randn(*shape, seed=0, dtype=torch.float64):
-    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed), dtype=dtype)
+from support.rope_reference import loop_rope, pair_rope, seeded_randn
 
 
 def test_worked_example_literal_values():
@@ -58,7 +54,7 @@ def test_the_printed_note_value_breaks_the_norm():
 
 @pytest.mark.parametrize("dtype,tol", [(torch.float64, 1e-12), (torch.float32, 1e-5)])
 def test_methods_agree_to_rounding(dtype, tol):
-    x = _randn(24, 16, seed=3, dtype=dtype)
+    x = seeded_randn(24, 16, seed=3, dtype=dtype)
     gaps = worked.method_gaps(x)
     assert set(gaps) == {("matrix", "pairs"), ("matrix", "complex"), ("matrix", "fast"), ("pairs", "complex"),
                          ("pairs", "fast"), ("complex", "fast")}
@@ -68,14 +64,14 @@ def test_methods_agree_to_rounding(dtype, tol):
 
 
 def test_method_gaps_see_a_difference_when_there_is_one():
-    x = _randn(8, 4, seed=1)
+    x = seeded_randn(8, 4, seed=1)
     gaps = worked.method_gaps(x, ("pairs", "fast"), base=10.0)
     assert gaps[("pairs", "fast")] < 1e-12
     assert len(gaps) == 1
 
 
 def test_time_methods_returns_positive_seconds():
-    x = _randn(8, 8, dtype=torch.float32)
+    x = seeded_randn(8, 8, dtype=torch.float32)
     seconds = worked.time_methods(x, ("pairs", "fast"), repeat=2, min_time=0.0)
     assert set(seconds) == {"pairs", "fast"}
     assert all(0 < s < 5 for s in seconds.values())
@@ -89,8 +85,8 @@ def test_coordinate_pairs_literal():
 
 @pytest.mark.parametrize("dim", [4, 8, 32])
 def test_layouts_differ_until_the_weights_are_permuted(dim):
-    x = _randn(12, dim, seed=1)
-    w_q, w_k = _randn(dim, dim, seed=2) / dim ** 0.5, _randn(dim, dim, seed=3) / dim ** 0.5
+    x = seeded_randn(12, dim, seed=1)
+    w_q, w_k = seeded_randn(dim, dim, seed=2) / dim ** 0.5, seeded_randn(dim, dim, seed=3) / dim ** 0.5
     gaps = worked.layout_gaps(x, w_q, w_k)
     assert gaps["rotated"] > 1e-2
     assert gaps["scores_same_weights"] > 1e-2
@@ -107,7 +103,7 @@ def test_layouts_differ_until_the_weights_are_permuted(dim):
 
 @pytest.mark.parametrize("rotary_dim", [2, 6, 16])
 def test_rotation_change_stops_at_rotary_dim(rotary_dim):
-    x = _randn(16, seed=4)
+    x = seeded_randn(16, seed=4)
     change = worked.rotation_change(x, 37, rotary_dim, base=100.0)
     expected = (loop_rope(x.unsqueeze(0), [37.0], base=100.0, rotary_dim=rotary_dim)[0] - x).abs()
     assert torch.allclose(change, expected, atol=1e-12)
@@ -116,7 +112,7 @@ def test_rotation_change_stops_at_rotary_dim(rotary_dim):
 
 
 def test_value_rotation_breaks_shift_invariance():
-    q, k, v = (_randn(10, 8, seed=s) for s in (1, 2, 3))
+    q, k, v = (seeded_randn(10, 8, seed=s) for s in (1, 2, 3))
     gaps = worked.value_rotation_gaps(q, k, v, 25)
     assert set(gaps) == {"plain", "rotated_values", "rotated_back"}
     assert float(gaps["plain"].max()) < 1e-10
@@ -128,7 +124,7 @@ def test_value_rotation_breaks_shift_invariance():
 
 
 def test_zero_shift_moves_nothing():
-    q, k, v = (_randn(6, 4, seed=s) for s in (7, 8, 9))
+    q, k, v = (seeded_randn(6, 4, seed=s) for s in (7, 8, 9))
     gaps = worked.value_rotation_gaps(q, k, v, 0)
     assert all(float(g.max()) == 0 for g in gaps.values())
 

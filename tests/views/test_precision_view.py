@@ -17,15 +17,9 @@ from explorer.views.phrases import Phrase
 from explorer.views import precision as view
 from rope_viz import random_attention_inputs
 from rope_viz.precision import RECIPES
-from support.rope_reference import pair_rope
+from support.rope_reference import hand_bf16, pair_rope
 
 DIM, BASE = 16, 10000.0  # small, so that every pair of every grid point stays cheap
-
-
-def hand_bf16(x) -> np.ndarray:
-    """float32 -> bfloat16 (as float32): round to nearest, ties to even, on the bit pattern."""
-    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
-    return (((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16).astype(np.uint32).view(np.float32)
 
 
 def exact_error(applied: float, m: int, i: int, dim: int, base: float) -> float:

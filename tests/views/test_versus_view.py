@@ -10,19 +10,7 @@ from explorer.views import versus as view
 from explorer.views.phrases import phrase
 from explorer.views.versus import COST_TOKENS, cost_per_token, norms, residuals, table, terms
 from rope_viz import random_attention_inputs
-from support.rope_reference import pair_rope
-
-
-def hand_pe(seq: int, dim: int, base: float) -> np.ndarray:
-    """Row m: sin(m θ_t), cos(m θ_t) for t = 0 .. dim/2 - 1, θ_t = base^(-2t/dim)."""
-    rows = []
-    for m in range(seq):
-        row = []
-        for t in range(dim // 2):
-            angle = m * base ** (-2 * t / dim)
-            row += [math.sin(angle), math.cos(angle)]
-        rows.append(row)
-    return np.array(rows)
+from support.rope_reference import hand_pe, pair_rope
 
 
 def page_inputs(seq, dim, seed, same):
@@ -35,7 +23,7 @@ def hand_logits(seq, dim, base, seed, same, encoding, shift=0):
     the sinusoidal encoding, (R_m x W_q) . (R_n x W_k) for RoPE."""
     x, w_q, w_k = page_inputs(seq, dim, seed, same)
     if encoding == "sinusoidal":
-        h = x + hand_pe(seq + shift, dim, base)[shift:]
+        h = x + hand_pe(range(seq + shift), dim, base)[shift:]
         return (h @ w_q) @ (h @ w_k).T
     positions = np.arange(seq) + shift
     return pair_rope(x @ w_q, positions, base) @ pair_rope(x @ w_k, positions, base).T
@@ -44,7 +32,7 @@ def hand_logits(seq, dim, base, seed, same, encoding, shift=0):
 def test_table_holds_sines_and_cosines_whose_dot_products_depend_on_the_offset():
     seq, dim, base = 10, 6, 100.0
     out = table(seq, dim, base, "cpu")
-    expected = hand_pe(seq, dim, base)
+    expected = hand_pe(range(seq), dim, base)
     np.testing.assert_allclose(out["drawn"], expected, atol=1e-6)
     assert out["rows"].tolist() == list(range(seq)) and out["cols"].tolist() == list(range(dim))
     profile = out["profile"]
@@ -59,7 +47,7 @@ def test_table_holds_sines_and_cosines_whose_dot_products_depend_on_the_offset()
 def test_a_long_table_is_drawn_one_row_in_s_with_every_column():
     out = table(600, 8, 10000.0, "cpu")  # rows: stride ceil(600 / 256) = 3; 8 columns stay
     assert out["rows"].tolist() == list(range(0, 600, 3)) and out["cols"].tolist() == list(range(8))
-    np.testing.assert_allclose(out["drawn"], hand_pe(600, 8, 10000.0)[::3], atol=1e-4)
+    np.testing.assert_allclose(out["drawn"], hand_pe(range(600), 8, 10000.0)[::3], atol=1e-4)
     assert len(out["profile"]["offset"]) == 2 * 600 - 1
 
 
@@ -68,7 +56,7 @@ def test_the_four_terms_add_up_to_the_additive_logits_of_one_repeated_token():
     out = terms(seq, dim, base, seed, "cpu")
     assert out["kept"].tolist() == list(range(seq))
     x, w_q, w_k = page_inputs(seq, dim, seed, True)
-    p = hand_pe(seq, dim, base)
+    p = hand_pe(range(seq), dim, base)
     expected = {"content_content": (x @ w_q) @ (x @ w_k).T, "content_position": (x @ w_q) @ (p @ w_k).T,
                 "position_content": (p @ w_q) @ (x @ w_k).T, "position_position": (p @ w_q) @ (p @ w_k).T}
     for name, term in expected.items():
@@ -103,7 +91,7 @@ def test_rope_keeps_the_length_of_a_token_and_the_table_changes_it():
     out = norms(seq, dim, base, seed, "cpu")
     token = next(page_inputs(1, dim, seed, True))[0]
     plain = np.linalg.norm(token)
-    added = np.linalg.norm(token + hand_pe(seq, dim, base), axis=1)
+    added = np.linalg.norm(token + hand_pe(range(seq), dim, base), axis=1)
     np.testing.assert_allclose(out["lengths"]["none"], np.full(seq, plain), rtol=1e-6)
     np.testing.assert_allclose(out["lengths"]["rope"], np.full(seq, plain), rtol=1e-5)
     np.testing.assert_allclose(out["lengths"]["sinusoidal"], added, rtol=1e-5)
