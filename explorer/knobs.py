@@ -153,7 +153,7 @@ PAGE_KNOBS = {
         _own("real_models", ChoiceKnob, "model", DEFAULT_MODEL, REAL_MODELS, heaviest="gemma-3-270m"),
         _own("real_models", ChoiceKnob, "example", "prose", tuple(EXAMPLES), menu=True),
         _own("real_models", TextKnob, "text", "", max_length=8192),
-        _own("real_models", IntKnob, "layer", 3, 0, 29, 1),
+        _own("real_models", IntKnob, "layer", 16, 0, 29, 1),  # SmolLM2's previous-token head
         _own("real_models", IntKnob, "head", 0, 0, 8, 1),
         _own("real_models", IntKnob, "shift", SHIFT, 0, 100_000, 1),
         _own("real_models", IntKnob, "trap_layer", TRAP_LAYER, 0, 29, 1),

@@ -82,7 +82,7 @@ live = trap_layer != view.TRAP_LAYER and ready
 no_rope = panels.without_rope_in(name, m.reading.ids, trap_layer) if live else None
 shown_layer = trap_layer if live or trap_layer == view.TRAP_LAYER else view.TRAP_LAYER
 ui.chart(panels.traps(name, text, shown_layer, no_rope), key="traps")
-bullets(view.trap_line(trap, shown_layer) for trap in view.traps(m, no_rope))
+bullets(view.trap_line(trap, shown_layer) for trap in view.traps(m, no_rope) if trap.trap != "none")
 st.markdown(ui.t("real_models.traps_text", start=f"{PRECISION_START:,}"))
 st.caption(ui.t("real_models.long_context_note"))
 ui.questions(PAGE)

@@ -73,19 +73,19 @@ def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: 
     return fig
 
 
-MAX_TICKS = 40  # token labels along a side of a token map (every s-th past it)
+MAX_TICKS = 24  # token labels along a side of a token map (every s-th past it)
 
 
 def token_map(z: np.ndarray, positions: np.ndarray, tokens: list[str], *, title: str, x_title: str, y_title: str,
-              colorbar_title: str, height: int = 560) -> go.Figure:
+              colorbar_title: str, zmax: float | None = None, height: int = 560) -> go.Figure:
     """Attention weights (queries down, keys across) at token `positions`, the axes labelled by the `tokens`' texts:
     text from outside, drawn as text (`literal`), each at its own position so that repeated tokens keep their own
-    rows. Hovering a cell shows both tokens and the weight."""
+    rows. Hovering a cell shows both tokens and the weight; weights above `zmax` take the top colour."""
     shown = [literal(token) for token in tokens]
     step = max(1, -(-len(shown) // MAX_TICKS))
     ticks = {"tickvals": positions[::step], "ticktext": shown[::step], "tickfont": {"size": 10}}
     hover = np.array([[f"{q} → {k}" for k in shown] for q in shown], dtype=object)
-    fig = go.Figure(go.Heatmap(z=z, x=positions, y=positions, text=hover, colorscale=SEQUENTIAL, zmin=0,
+    fig = go.Figure(go.Heatmap(z=z, x=positions, y=positions, text=hover, colorscale=SEQUENTIAL, zmin=0, zmax=zmax,
                                hovertemplate="%{text}: %{z:.3f}<extra></extra>", colorbar=colorbar(colorbar_title)))
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height)
     fig.update_xaxes(**ticks, tickangle=-60)

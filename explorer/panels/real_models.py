@@ -52,7 +52,9 @@ def attention(name: str, text: str, layer: int, head: int):
     m = measured(name, text)
     found = attention_map(name, m.reading.ids, layer)
     tokens = [view.token_label(m.tokens[i]) for i in found.kept]
-    return token_map(found.weights[head], found.kept, tokens, colorbar_title=t("real_models.weight"),
+    weights = found.weights[head]
+    beyond_first = float(weights[:, 1:].max()) if weights.shape[1] > 1 else 1.0  # a sink's column saturates
+    return token_map(weights, found.kept, tokens, colorbar_title=t("real_models.weight"), zmax=beyond_first or 1.0,
                      title=t("real_models.map_title", model=m.label, layer=layer, head=head),
                      x_title=t("real_models.key_axis"), y_title=t("real_models.query_axis"))
 

@@ -219,6 +219,11 @@ def without_rope_in(name: str, ids: tuple[int, ...], layer: int) -> float:
 
 
 # ---------------------------------------------------------------------------------------------- what it says
+def signed(change: float) -> str:
+    """A change of loss with its sign, to 3 decimals ("+0.000" for one that rounds to nothing)."""
+    return f"{change:+.3f}" if round(change, 3) else "+0.000"
+
+
 def loss_words(before: float, after: float) -> str:
     """The direction of a change of loss, as a text key suffix: "up", "down" or "same" (within 0.005 nats)."""
     return "same" if abs(after - before) < 0.005 else ("up" if after > before else "down")
@@ -312,7 +317,7 @@ def by_kind(m: Measured) -> dict[str, np.ndarray]:
 
 def stopped_lines(s: Stopped) -> tuple[Phrase, Phrase]:
     return tuple(phrase(f"real_models.stopped_{which}_{loss_words(s.loss, value)}", loss=f"{s.loss:.3f}",
-                        stopped=f"{value:.3f}", change=f"{value - s.loss:+.3f}")
+                        stopped=f"{value:.3f}", change=signed(value - s.loss))
                  for which, value in (("fastest", s.fastest), ("slowest", s.slowest)))
 
 
@@ -324,17 +329,17 @@ class Trap:
 
 
 def traps(m: Measured, no_rope_loss: float | None = None) -> tuple[Trap, ...]:
-    """Every trap that applies, with its rise over no trap; no_rope_loss replaces the recorded one-layer loss
+    """"none" and every trap that applies, with its rise over no trap; no_rope_loss replaces the recorded one-layer loss
     (another layer than TRAP_LAYER)."""
     found = dict(m.traps)
     if no_rope_loss is not None:
         found["no_rope_layer"] = no_rope_loss
-    return tuple(Trap(trap, found[trap], found[trap] - found["none"]) for trap in TRAPS if trap in found)
+    return tuple(Trap(trap, found[trap], found[trap] - found["none"]) for trap in ("none", *TRAPS) if trap in found)
 
 
 def trap_line(trap: Trap, layer: int) -> Phrase:
     return phrase(f"real_models.trap_{loss_words(0.0, trap.rise)}", trap=phrase(f"real_models.trap_{trap.trap}",
-                  layer=layer), loss=f"{trap.loss:.3f}", rise=f"{trap.rise:+.3f}")
+                  layer=layer), loss=f"{trap.loss:.3f}", rise=signed(trap.rise))
 
 
 @dataclass(frozen=True)
