@@ -83,7 +83,7 @@ def token_map(z: np.ndarray, positions: np.ndarray, tokens: list[str], *, title:
     rows. Hovering a cell shows both tokens and the weight; weights above `zmax` take the top colour."""
     shown = [literal(token) for token in tokens]
     step = max(1, -(-len(shown) // MAX_TICKS))
-    ticks = {"tickvals": positions[::step], "ticktext": shown[::step], "tickfont": {"size": 10}}
+    ticks = {"tickvals": positions[::step], "ticktext": shown[::step]}
     hover = np.array([[f"{q} → {k}" for k in shown] for q in shown], dtype=object)
     fig = go.Figure(go.Heatmap(z=z, x=positions, y=positions, text=hover, colorscale=SEQUENTIAL, zmin=0, zmax=zmax,
                                hovertemplate="%{text}: %{z:.3f}<extra></extra>", colorbar=colorbar(colorbar_title)))
