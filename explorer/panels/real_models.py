@@ -43,7 +43,8 @@ def strip(name: str, text: str):
     scales = {t("model_anatomy.strip_base"): (found.bases, {v: format_base(v) for v in np.unique(found.bases)}),
               t("model_anatomy.strip_dims"): (found.dims, {float(v): str(int(v)) for v in np.unique(found.dims)})}
     return layer_strip(found.kinds, kinds, scales, kind_title=t("model_anatomy.strip_attention"),
-                       nothing=t("model_anatomy.strip_no_rope"), x=np.arange(len(m.layers)), y=[t("real_models.strip_row")],
+                       nothing=t("model_anatomy.strip_no_rope"), x=np.arange(len(m.layers)),
+                       y=[t("real_models.strip_row")],
                        title=t("real_models.strip_title", model=m.label), x_title=t("model_anatomy.layer_axis"))
 
 
