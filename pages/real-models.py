@@ -19,15 +19,19 @@ name, example = knob_row(PAGE, "model", "example", model={"format_func": lambda 
                          example={"format_func": named("real_models.example_")})
 with st.expander(ui.t("real_models.own_header"), icon=":material/edit_note:"):
     own = ui.knob(PAGE, "text")
-text = own if own.strip() else view.EXAMPLES[example]
 label, ready = SOURCES[name].label, installed(name)
+tokens = len(panels.reading(name, own).ids) if own.strip() and ready else view.MIN_TOKENS
+if tokens < view.MIN_TOKENS:
+    st.warning(ui.t("real_models.too_short" if tokens != 1 else "real_models.too_short_one", tokens=tokens,
+                    least=view.MIN_TOKENS), icon=":material/short_text:")
+text = own if own.strip() and tokens >= view.MIN_TOKENS else view.EXAMPLES[example]
 if not ready:
     st.warning(ui.t("real_models.missing", model=label, pip=SOURCES[name].pip), icon=":material/download:")
     if not panels.available(name, text):
         st.stop()
 with st.spinner(ui.t("real_models.measuring", model=label)):
     m = panels.measured(name, text)
-if own.strip():
+if text == own:
     st.caption(ui.t("real_models.own_used"))
 if m.reading.cut:
     st.info(ui.t("real_models.cut", chars=f"{m.reading.chars:,}", tokens=f"{m.reading.tokens:,}",

