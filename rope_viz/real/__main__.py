@@ -23,20 +23,21 @@ ROOT = Path(__file__).resolve().parents[2]
 TEXT = ROOT / "results" / "real" / "stdlib_docstrings.txt"
 TEXT_SOURCE = ("docstrings (over 200 characters) of 33 Python 3.11 standard-library modules, in file order; "
                "Python Software Foundation License; see results/real/README.md")
-# What one shared core affords in about an hour here (SmolLM2-135M, 1 thread: 2k tokens 16 CPU-s, 4k 47 s,
-# 9k ~190 s; attention is quadratic): every method's loss over 9,216 tokens, passkeys at three depths in 2k tokens
-# and at one depth past the trained 8,192 positions.
-LENGTHS = (2048, 9216)
+# What a third of one core (the share this shared machine gave a run under nice) finishes in about an hour:
+# SmolLM2-135M, 1 thread, a forward costs about 4 ms per token plus a quadratic attention term (2k tokens 16 CPU-s,
+# 4k 47, 8k ~155, 8.5k ~175, 16k ~550, 32k ~2,000 measured or extrapolated here).
+LENGTHS = (2048,)
 DEPTHS = (0.1, 0.5, 0.9)
 PAST_DEPTHS = (0.5,)
+LOSS_LENGTH = 8704
 FACTOR = 2.0
-BUCKET = 1024
-WHY = ("lengths and depths chosen so the grid finishes in about an hour on one CPU core shared with other work "
-       "(a third to a half of it measured free): a forward costs about 4 ms per token plus a quadratic attention "
-       "term (2k tokens 16 CPU-s, 4k 47, 8k ~155, 9k ~190, 16k ~550, 32k ~2,000), so 16k and 32k prompts "
-       "(5 methods x 3 depths) would take many hours; one length past the trained 8,192 positions (9,216, one "
-       "loss bucket of 1,024 and one passkey depth) and one within it (2,048, three depths); factor 2 stretches "
-       "the trained 8,192 positions to 16,384, past every length here")
+BUCKET = 512
+WHY = ("chosen to finish in about an hour under nice on a 2-core machine shared with other work, where this run "
+       "got about a third of one core: a forward costs about 4 ms per token plus a quadratic attention term "
+       "(2k tokens 16 CPU-s, 4k 47, 8k ~155, 8.5k ~175, 16k ~550, 32k ~2,000), so every method's loss over 8,704 "
+       "tokens (the last bucket of 512 past the trained 8,192 positions) and passkeys at three depths in 2k tokens "
+       "fit; passkeys past the trained context (5 methods x ~175 CPU-s or more each) and 16k / 32k prompts did "
+       "not; factor 2 stretches the trained 8,192 positions to 16,384")
 
 
 def _machine() -> dict:
@@ -60,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="passkey depths (0 start .. 1 end) at lengths within the trained context")
     grid.add_argument("--past-depths", nargs="+", type=float, default=list(PAST_DEPTHS),
                       help="passkey depths at lengths past the trained context")
-    grid.add_argument("--loss-length", type=int, default=max(LENGTHS), help="tokens of the text scored for loss")
+    grid.add_argument("--loss-length", type=int, default=LOSS_LENGTH, help="tokens of the text scored for loss")
     grid.add_argument("--bucket", type=int, default=BUCKET, help="positions per loss bucket")
     grid.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     grid.add_argument("--text", default=str(TEXT), help="the long natural text scored for loss")
