@@ -61,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="passkey depths (0 start .. 1 end) at lengths within the trained context")
     grid.add_argument("--past-depths", nargs="+", type=float, default=list(PAST_DEPTHS),
                       help="passkey depths at lengths past the trained context")
-    grid.add_argument("--loss-length", type=int, default=LOSS_LENGTH, help="tokens of the text scored for loss")
+    grid.add_argument("--loss-length", type=int, default=LOSS_LENGTH,
+                      help="tokens of the text scored for loss (0: no loss)")
     grid.add_argument("--bucket", type=int, default=BUCKET, help="positions per loss bucket")
     grid.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     grid.add_argument("--text", default=str(TEXT), help="the long natural text scored for loss")
@@ -76,7 +77,9 @@ def main(argv=None) -> int:
         torch.set_num_threads(args.threads)
         lm = real_model(args.model)
         loss_ids = lm.encode(Path(args.text).read_text(encoding="utf-8"))[:args.loss_length]
-        if loss_ids.numel() < args.loss_length:
+        if not args.loss_length:
+            loss_ids = None
+        elif loss_ids.numel() < args.loss_length:
             raise ValueError(f"--loss-length {args.loss_length} exceeds the text's {loss_ids.numel()} tokens")
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -91,7 +94,7 @@ def main(argv=None) -> int:
                                              for n in args.lengths},
                         "loss_length": args.loss_length, "bucket": args.bucket},
                "text": {"path": os.path.relpath(args.text, ROOT), "source": TEXT_SOURCE,
-                        "tokens": int(loss_ids.numel())},
+                        "tokens": 0 if loss_ids is None else int(loss_ids.numel())},
                "machine": _machine(), "complete": False}
 
         def progress(what, cell, so_far):

@@ -147,8 +147,8 @@ def _cell(layers, seq_len: int, done: dict, compute, *args) -> dict:
 
 def run_grid(lm, *, methods=METHODS, factor: float, lengths, depths, past_depths, loss_ids, bucket: int,
              seed: int = 0, progress=None) -> dict:
-    """The loss by bucket of `bucket` positions on loss_ids, and passkey retrieval at every length with every
-    depth (past_depths for lengths beyond lm.context), for every method at `factor`. Cells whose rotation equals
+    """The loss by bucket of `bucket` positions on loss_ids (None: none), and passkey retrieval at every length with
+    every depth (past_depths for lengths beyond lm.context), for every method at `factor`. Cells whose rotation equals
     an earlier method's are not recomputed (they name it in "same_rotation_as"). progress(what, cell, so_far)
     is called after each cell."""
     for method in methods:
@@ -158,7 +158,7 @@ def run_grid(lm, *, methods=METHODS, factor: float, lengths, depths, past_depths
             for depth in (past_depths if length > lm.context else depths)}
     out = {"loss": {}, "passkey": {m: {} for m in methods}}
     done: dict = {}
-    for method in methods:
+    for method in methods if loss_ids is not None else ():
         layers = scaled_layers(lm, method, factor)
         cell = _cell(layers, loss_ids.numel(), done, lambda ids, scaled: _loss_cell(lm, ids, scaled, bucket),
                      loss_ids)

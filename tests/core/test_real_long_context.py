@@ -75,15 +75,18 @@ def test_passkey_prompt_places_the_key_at_its_depth(lm, depth):
     assert abs(before / len(filler) - depth) < 0.05
 
 
-def test_shipped_results_are_complete():
-    doc = json.loads(RESULTS.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("path", sorted(RESULTS.parent.glob("long_context*.json")), ids=lambda path: path.name)
+def test_shipped_results_are_complete(path):
+    doc = json.loads(path.read_text(encoding="utf-8"))
     assert doc["complete"] and doc["command"].startswith("python -m rope_viz.real long-context")
     assert doc["methods"] == list(lc.METHODS)
     grid = doc["grid"]
+    assert set(doc["loss"]) == (set(doc["methods"]) if grid["loss_length"] else set())
     for method in doc["methods"]:
-        buckets = doc["loss"][method]["buckets"]
-        assert buckets[0]["start"] == 0 and buckets[-1]["stop"] == grid["loss_length"] - 1
-        assert len(buckets) == math.ceil((grid["loss_length"] - 1) / grid["bucket"])
+        if grid["loss_length"]:
+            buckets = doc["loss"][method]["buckets"]
+            assert buckets[0]["start"] == 0 and buckets[-1]["stop"] == grid["loss_length"] - 1
+            assert len(buckets) == math.ceil((grid["loss_length"] - 1) / grid["bucket"])
         for length in grid["lengths"]:
             depths = grid["depths_by_length"][str(length)]
             assert len(depths) >= (2 if length <= doc["model"]["context"] else 1)
