@@ -157,6 +157,7 @@ PAGE_KNOBS = {
         _own("real_models", IntKnob, "head", 0, 0, 8, 1),
         _own("real_models", IntKnob, "shift", SHIFT, 0, 100_000, 1),
         _own("real_models", IntKnob, "trap_layer", TRAP_LAYER, 0, 29, 1),
+        _own("real_models", IntKnob, "spacing", 1, 1, 64, 1),
     ),
     "conformance": _declare(
         _own("conformance", ChoiceKnob, "model", "google/gemma-3-1b-it", ANATOMY_PRESETS, menu=True,

@@ -88,5 +88,19 @@ shown_layer = trap_layer if live or trap_layer == view.TRAP_LAYER else view.TRAP
 ui.chart(panels.traps(name, text, shown_layer, no_rope), key="traps")
 bullets(view.trap_line(trap, shown_layer) for trap in view.traps(m, no_rope) if trap.trap != "none")
 st.markdown(ui.t("real_models.traps_text", start=f"{PRECISION_START:,}"))
-st.caption(ui.t("real_models.long_context_note"))
+
+st.subheader(ui.t("real_models.long_header"))
+grid = panels.long_context()
+if grid is not None:
+    ui.chart(panels.long_losses(), key="long")
+    st.markdown(say(view.long_context_line(grid)))
+    st.caption(ui.t("real_models.passkey_caption", length=f"{grid.length:,}"))
+    st.dataframe(panels.passkey_table(), hide_index=True)
+spacing = ui.knob(PAGE, "spacing")
+if spacing > 1 and ready:
+    with st.spinner(ui.t("real_models.measuring", model=label)):
+        spaced = panels.spaced_losses(name, m.reading.ids, spacing)
+    metric_row([metric("real_models.unspaced", f"{m.loss:.3f}"),
+                *(metric(f"real_models.method_{method}", f"{loss:.3f}") for method, loss in spaced)])
+st.markdown(ui.t("real_models.spaced_text", spacing=spacing, last=f"{(len(m.reading.ids) - 1) * spacing:,}"))
 ui.questions(PAGE)

@@ -18,6 +18,8 @@ relativity_at = cached(view.relativity_at, max_entries=16)
 without_rope_in = cached(view.without_rope_in, max_entries=32)
 recorded = cached(view.shipped, max_entries=1)
 reading = cached(view.read, max_entries=32)
+long_context = cached(view.long_context, max_entries=1)
+spaced_losses = cached(view.spaced_losses, max_entries=16)
 
 
 def available(name: str, text: str) -> bool:
@@ -107,3 +109,22 @@ def traps(name: str, text: str, trap_layer: int, no_rope_loss: float | None):
     return bar_chart(labels, np.array([x.loss for x in found], np.float32), text=[f"{x.loss:.2f}" for x in found],
                      title=t("real_models.traps_title"), x_title=t("real_models.trap_axis"),
                      y_title=t("real_models.loss_axis"))
+
+
+@figure
+def long_losses():
+    found = long_context()
+    series = {t(f"real_models.method_{method}"): values for method, values in found.losses.items()}
+    return line_chart(found.starts, series, markers=True, title=t("real_models.long_title", factor=f"{found.factor:g}"),
+                      x_title=t("real_models.bucket_axis"), y_title=t("real_models.loss_axis"))
+
+
+def passkey_table() -> pd.DataFrame:
+    """Methods down, depths across: whether the greedy answer was the key, the answer, its mean log-probability."""
+    found = long_context()
+    cells = {t("real_models.col_method"): [t(f"real_models.method_{m}") for m in found.passkeys]}
+    for i, depth in enumerate(found.depths):
+        cells[t("real_models.col_depth", depth=f"{float(depth):.0%}")] = [
+            f"{'✓' if ok else '✗'} {greedy.strip()} ({logprob:.2f})" for ok, greedy, logprob in
+            (row[i] for row in found.passkeys.values())]
+    return pd.DataFrame(cells)

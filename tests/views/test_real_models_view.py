@@ -79,3 +79,11 @@ def test_a_recorded_example_matches_a_fresh_measurement():
         assert a == pytest.approx(b, rel=1e-3, abs=1e-4)
     assert dict(recorded.traps) == pytest.approx(dict(fresh.traps), rel=1e-4)
     np.testing.assert_allclose(recorded.shares, fresh.shares, rtol=1e-4, atol=1e-7)
+
+
+def test_spread_positions_read_by_pi_at_the_same_factor_give_the_plain_loss(short):
+    spaced = dict(view.spaced_losses("smollm2-135m", short.reading.ids, 32))
+    assert spaced["linear"] == pytest.approx(short.loss, abs=1e-5)  # positions 32 i / 32 = i: the same angles
+    assert spaced["none"] > short.loss + 0.1  # every offset 32 times too large
+    grid = view.long_context()
+    assert grid.context == 8192 and grid.starts[-1] == 8192 and set(grid.losses) >= {"none", "linear", "yarn"}
