@@ -17,6 +17,7 @@ from rope_viz.toy import ENCODINGS as TOY_ENCODINGS
 from rope_viz.toy import POSITION_SCHEMES
 from rope_viz.toy import EVAL_FACTORS, GRID4_EVAL_FACTORS, SCALINGS, TASK_NAMES, TASKS, TrainConfig
 
+from .views.real_models import DEFAULT_MODEL, EXAMPLES, SHIFT, TRAP_LAYER
 from .params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob, TextKnob
 from .text import LANGS
 
@@ -30,6 +31,7 @@ LANG = ChoiceKnob("lang", "en", LANGS)
 CONTEXT_LENGTHS = tuple(float(2 ** e) for e in range(9, 21))
 LONG_CONTEXT_PRESETS = tuple(name for name, model in _model_presets().items() if model.has_rope)
 ANATOMY_PRESETS = tuple(_model_presets())
+REAL_MODELS = ("smollm2-135m", "gemma-3-270m")  # rope_viz.real's models, the faster first
 
 
 def format_base(value: float) -> str:
@@ -146,6 +148,16 @@ PAGE_KNOBS = {
              label="model", help="model_help", menu=True, heaviest="meta-llama/Llama-4-Scout-17B-16E-Instruct"),
         _own("model_anatomy", TextKnob, "config", "", max_length=16384),
         _own("model_anatomy", NumberChoiceKnob, "context", 131072.0, CONTEXT_LENGTHS),
+    ),
+    "real_models": _declare(  # rope_viz.real: the layer and head ranges are SmolLM2's, narrowed for Gemma 3
+        _own("real_models", ChoiceKnob, "model", DEFAULT_MODEL, REAL_MODELS, heaviest="gemma-3-270m"),
+        _own("real_models", ChoiceKnob, "example", "prose", tuple(EXAMPLES), menu=True),
+        _own("real_models", TextKnob, "text", "", max_length=8192),
+        _own("real_models", IntKnob, "layer", 16, 0, 29, 1),  # SmolLM2's previous-token head
+        _own("real_models", IntKnob, "head", 0, 0, 8, 1),
+        _own("real_models", IntKnob, "shift", SHIFT, 0, 100_000, 1),
+        _own("real_models", IntKnob, "trap_layer", TRAP_LAYER, 0, 29, 1),
+        _own("real_models", IntKnob, "spacing", 1, 1, 64, 1),
     ),
     "conformance": _declare(
         _own("conformance", ChoiceKnob, "model", "google/gemma-3-1b-it", ANATOMY_PRESETS, menu=True,

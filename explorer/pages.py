@@ -19,6 +19,7 @@ PAGES = (
     ("linear", "linear-attention", ":material/calculate:"),
     ("long_context", "long-context", ":material/straighten:"),
     ("model_anatomy", "model-anatomy", ":material/biotech:"),
+    ("real_models", "real-models", ":material/memory:"),
     ("conformance", "check-implementation", ":material/fact_check:"),
     ("precision", "precision", ":material/target:"),
     ("images", "images-and-video", ":material/image:"),

@@ -171,6 +171,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "linear": (Question("denominator"), Question("cost")),
     "long_context": (Question("pi_wavelength"), Question("ntk_fastest")),
     "model_anatomy": (Question("no_rope_layers"), Question("layout"), Question("latent_key")),
+    "real_models": (Question("shift"), Question("precision_start")),
     "precision": (Question("bf16_gap", bf16_gap), Question("collapse")),
     "images": (Question("raster_rows", raster_rows), Question("axial_shift")),
     "biases": (Question("alibi_first_slope", alibi_first_slope), Question("shift_both")),

@@ -18,7 +18,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.runtime.state.common import is_array_value_field_name, unpack_widget_state_value
 from streamlit.runtime.state.session_state import SessionState
 
-from . import params
+from . import params, text
 from .knobs import PAGE_KNOBS
 from .safe_text import AppText
 from .session import notice, t, take_notices
@@ -189,7 +189,9 @@ def draw(spec: params.Knob, key: str, label: str, *, help_text: str | None = Non
     if too_long is None:
         value = st.session_state[key]
     else:  # the text stays in its box to be cut down; the page goes on with the knob's default
-        where.warning(t("common.text_too_long", size=too_long, limit=spec.max_length), icon=":material/block:")
+        own = f"{spec.label}_too_long"  # a knob's own message where its text has one (not a config.json)
+        said = own if own in text.STRINGS["en"] else "common.text_too_long"
+        where.warning(t(said, size=too_long, limit=spec.max_length), icon=":material/block:")
     st.session_state.setdefault(_URL, {})[spec.name] = spec.dump(value)
     return value
 

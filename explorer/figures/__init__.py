@@ -8,7 +8,7 @@ chart: `lines`, `bars`, `heatmaps` (with the click layer of score maps), `planes
 from .animation import animation_controls, clock_animation, pair_turn_animation
 from .bars import bar_chart, grouped_bars, pair_sections, series_bars
 from .heatmaps import (PICK_LAYER, PICK_SIDE, heatmap, heatmap_grid, heatmap_panels, layer_strip, mark_cell,
-                       matrix_panels, patch_maps, pick_layer)
+                       matrix_panels, patch_maps, pick_layer, token_map)
 from .lines import (band_lines, block_rows, distance_chart, line_chart, marked_lines, position_id_rows, profile_band,
                     shaded_lines)
 from .planes import plane_diagram
@@ -19,5 +19,5 @@ __all__ = [
     "clock_animation", "color", "concept_color", "distance_chart", "grouped_bars", "heatmap", "heatmap_grid",
     "heatmap_panels", "layer_strip", "line_chart", "mark_cell", "marked_lines", "matrix_panels", "pair_sections",
     "pair_turn_animation", "patch_maps", "pick_layer", "plane_diagram", "position_id_rows", "profile_band",
-    "series_bars", "shaded_lines", "styled",
+    "series_bars", "shaded_lines", "styled", "token_map",
 ]

@@ -12,8 +12,8 @@ from plotly.subplots import make_subplots
 
 from plotly.colors import sample_colorscale
 
-from .style import (DIVERGING, MARK, PALETTE, PANEL_TITLES, SEQUENTIAL, TITLE_WIDTH, styled, top_margin, units,
-                    wrapped)
+from .style import (DIVERGING, MARK, PALETTE, PANEL_TITLES, SEQUENTIAL, TITLE_WIDTH, literal, styled, top_margin,
+                    units, wrapped)
 
 
 def colorbar(title: str) -> dict:
@@ -70,6 +70,26 @@ def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: 
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 330 * rows + 90)
     fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
     fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+MAX_TICKS = 24  # token labels along a side of a token map (every s-th past it)
+
+
+def token_map(z: np.ndarray, positions: np.ndarray, tokens: list[str], *, title: str, x_title: str, y_title: str,
+              colorbar_title: str, zmax: float | None = None, height: int = 560) -> go.Figure:
+    """Attention weights (queries down, keys across) at token `positions`, the axes labelled by the `tokens`' texts:
+    text from outside, drawn as text (`literal`), each at its own position so that repeated tokens keep their own
+    rows. Hovering a cell shows both tokens and the weight; weights above `zmax` take the top colour."""
+    shown = [literal(token) for token in tokens]
+    step = max(1, -(-len(shown) // MAX_TICKS))
+    ticks = {"tickvals": positions[::step], "ticktext": shown[::step]}
+    hover = np.array([[f"{q} → {k}" for k in shown] for q in shown], dtype=object)
+    fig = go.Figure(go.Heatmap(z=z, x=positions, y=positions, text=hover, colorscale=SEQUENTIAL, zmin=0, zmax=zmax,
+                               hovertemplate="%{text}: %{z:.3f}<extra></extra>", colorbar=colorbar(colorbar_title)))
+    styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height)
+    fig.update_xaxes(**ticks, tickangle=-60)
+    fig.update_yaxes(**ticks, autorange="reversed")
     return fig
 
 

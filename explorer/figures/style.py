@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 import re
 import unicodedata
@@ -41,6 +42,13 @@ MINOR_GRID = "#f6f6f6"
 AXIS_LINE = "#c8c8c8"
 MARK = "#555555"  # reference lines and marks laid over the data (a trained length, a chosen cell)
 LABEL_BACKDROP = "rgba(255, 255, 255, 0.8)"  # behind a mark's label inside the plot: the lines pass under it
+
+
+def literal(text: str) -> str:
+    """Text from outside (a visitor's token, a name) for a Plotly label: Plotly draws a subset of HTML in titles,
+    ticks, legends and hover text (`<b>`, `<a href>`, `<br>`), so its markup characters are escaped as entities,
+    which Plotly shows as the characters themselves."""
+    return html.escape(text, quote=False)
 
 
 def color(i: int) -> str:

@@ -1,0 +1,106 @@
+"""RoPE in real models: SmolLM2-135M and Gemma 3 270M read a text (an example or the visitor's own), and every
+number on the page is measured in the model: its predictions, the attention of a layer and head, relativity
+(positions shifted or doubled), where the heads look, which rotary pairs they use, and the traps."""
+
+import streamlit as st
+
+import explorer as ui
+from explorer.layout import bullets, knob_row, metric_row, named, paragraphs, say
+from explorer.panels import real_models as panels
+from explorer.views import real_models as view
+from explorer.views.phrases import metric
+from rope_viz.real import SOURCES, installed
+from rope_viz.real.measure import PRECISION_START
+
+ui.enter()
+PAGE = "real_models"
+st.title(ui.t(f"{PAGE}.title"))
+name, example = knob_row(PAGE, "model", "example", model={"format_func": lambda n: SOURCES[n].label},
+                         example={"format_func": named("real_models.example_")})
+with st.expander(ui.t("real_models.own_header"), icon=":material/edit_note:"):
+    own = ui.knob(PAGE, "text")
+label, ready = SOURCES[name].label, installed(name)
+tokens = len(panels.reading(name, own).ids) if own.strip() and ready else view.MIN_TOKENS
+if tokens < view.MIN_TOKENS:
+    st.warning(ui.t("real_models.too_short" if tokens != 1 else "real_models.too_short_one", tokens=tokens,
+                    least=view.MIN_TOKENS), icon=":material/short_text:")
+text = own if own.strip() and tokens >= view.MIN_TOKENS else view.EXAMPLES[example]
+if not ready:
+    st.warning(ui.t("real_models.missing", model=label, pip=SOURCES[name].pip), icon=":material/download:")
+    if not panels.available(name, text):
+        st.stop()
+with st.spinner(ui.t("real_models.measuring", model=label)):
+    m = panels.measured(name, text)
+if text == own:
+    st.caption(ui.t("real_models.own_used"))
+if m.reading.cut:
+    st.info(ui.t("real_models.cut", chars=f"{m.reading.chars:,}", tokens=f"{m.reading.tokens:,}",
+                 max_chars=f"{view.MAX_CHARS:,}", max_tokens=view.MAX_TOKENS, kept=len(m.reading.ids),
+                 last=m.tokens[-1]), icon=":material/content_cut:")
+st.markdown(say(view.summary(m)))
+
+layers, heads = len(m.layers), len(m.previous[0])
+layer, head = knob_row(PAGE, "layer", "head", layer={"hi": layers - 1}, head={"hi": heads - 1})
+if ready:
+    with st.spinner(ui.t("real_models.measuring", model=label)):
+        ui.chart(panels.attention(name, text, layer, head), key="attention")
+    st.caption(ui.t("real_models.map_caption"))
+ui.explain(ui.t(f"{PAGE}.intro", model=label))
+with st.expander(ui.t("real_models.table_header"), icon=":material/table:"):
+    st.dataframe(panels.predictions_table(name, text), hide_index=True, height=320)
+
+st.subheader(ui.t("real_models.strip_header"))
+ui.chart(panels.strip(name, text), key="strip")
+paragraphs(view.anatomy_lines(m))
+
+st.subheader(ui.t("real_models.relativity_header"))
+shift = ui.knob(PAGE, "shift", format_func=lambda v: f"{v:,}")
+r = m.relativity if shift == view.SHIFT or not ready else panels.relativity_at(name, m.reading.ids, shift)
+metric_row([metric("real_models.residual_shift", f"{r.residual_shift:.1e}"),
+            metric("real_models.residual_doubled", f"{r.residual_doubled:.2f}"),
+            metric("real_models.loss_doubled", f"{r.loss_doubled:.3f}", loss=f"{r.loss:.3f}"),
+            metric("real_models.top1_doubled", f"{r.top1_doubled:.0%}")])
+paragraphs(view.relativity_lines(r))
+st.markdown(ui.t("real_models.relativity_text"))
+
+st.subheader(ui.t("real_models.roles_header"))
+ui.chart(panels.roles(name, text), key="roles")
+st.markdown(say(view.roles_line(m)))
+ui.chart(panels.offsets(name, text, layer), key="offsets")
+st.markdown(say(view.profile_line(m, layer)))
+st.caption(ui.t("real_models.bound_caption", reach=view.MAX_OFFSET))
+
+st.subheader(ui.t("real_models.shares_header"))
+ui.chart(panels.shares(name, text, layer), key="shares")
+if len(view.by_kind(m)) > 1:
+    ui.chart(panels.kinds(name, text), key="kinds")
+paragraphs(view.shares_lines(m, layer))
+metric_row([metric("real_models.loss_all", f"{m.stopped.loss:.3f}"),
+            metric("real_models.loss_fastest", f"{m.stopped.fastest:.3f}"),
+            metric("real_models.loss_slowest", f"{m.stopped.slowest:.3f}")])
+paragraphs(view.stopped_lines(m.stopped))
+
+st.subheader(ui.t("real_models.traps_header"))
+trap_layer = ui.knob(PAGE, "trap_layer", hi=layers - 1)
+live = trap_layer != view.TRAP_LAYER and ready
+no_rope = panels.without_rope_in(name, m.reading.ids, trap_layer) if live else None
+shown_layer = trap_layer if live or trap_layer == view.TRAP_LAYER else view.TRAP_LAYER
+ui.chart(panels.traps(name, text, shown_layer, no_rope), key="traps")
+bullets(view.trap_line(trap, shown_layer) for trap in view.traps(m, no_rope) if trap.trap != "none")
+st.markdown(ui.t("real_models.traps_text", start=f"{PRECISION_START:,}"))
+
+st.subheader(ui.t("real_models.long_header"))
+grid = panels.long_context()
+if grid is not None:
+    ui.chart(panels.long_losses(), key="long")
+    st.markdown(say(view.long_context_line(grid)))
+    st.caption(ui.t("real_models.passkey_caption", length=f"{grid.length:,}"))
+    st.dataframe(panels.passkey_table(), hide_index=True)
+spacing = ui.knob(PAGE, "spacing")
+if spacing > 1 and ready:
+    with st.spinner(ui.t("real_models.measuring", model=label)):
+        spaced = panels.spaced_losses(name, m.reading.ids, spacing)
+    metric_row([metric("real_models.unspaced", f"{m.loss:.3f}"),
+                *(metric(f"real_models.method_{method}", f"{loss:.3f}") for method, loss in spaced)])
+st.markdown(ui.t("real_models.spaced_text", spacing=spacing, last=f"{(len(m.reading.ids) - 1) * spacing:,}"))
+ui.questions(PAGE)

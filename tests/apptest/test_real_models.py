@@ -1,0 +1,88 @@
+"""The real-models page through AppTest: the recorded example at the defaults, Chinese, outside text in the box
+and in the link shown as text (the charts' token labels too), a long text cut with a notice, and a model whose
+package is missing answered with its pip command."""
+
+import json
+
+import pytest
+
+from explorer.views import real_models as view
+from rope_viz.real import SOURCES
+from rope_viz.real import weights
+from support.apptest import chart_specs, check_clean, has_cjk, metrics, open_page, page_text
+
+pytestmark = pytest.mark.slow
+HOSTILE = "<img src=x onerror=alert(1)> **bold** $x$ [a](http://x.io)"
+
+
+def test_defaults_show_the_recorded_example():
+    at = open_page("real_models")
+    check_clean(at)
+    assert not at.warning
+    specs = chart_specs(at)
+    assert len(specs) == 7  # attention map, layer strip, head roles, offsets, pair shares, traps, long context
+    assert specs[1]["data"][0]["text"] == [["full-attention"] * 30]  # SmolLM2: 30 global layers
+    recorded = json.loads(view.SHIPPED.read_text())["entries"]
+    prose = next(e["measured"] for e in recorded if (e["name"], e["example"]) == ("smollm2-135m", "prose"))
+    text = page_text(at)
+    assert f"mean loss on the token that came next is **{prose['loss']:.2f} nats**" in text
+    assert "30 of its 30 layers attend to every earlier token and rotate 64 dims of each head with base 100,000" \
+        in text
+
+
+def test_chinese():
+    at = open_page("real_models", lang="zh")
+    check_clean(at)
+    assert has_cjk(at.title[0].value) and all(has_cjk(s["layout"]["title"]["text"]) for s in chart_specs(at))
+    assert "奈特" in page_text(at)
+
+
+@pytest.mark.parametrize("where", ["link", "box"])
+def test_outside_text_stays_text(where):
+    if where == "link":
+        at = open_page("real_models", {"text": HOSTILE})
+    else:
+        at = open_page("real_models")
+        at.text_area(key="real_models.text").input(HOSTILE).run()
+    check_clean(at)
+    attention = chart_specs(at)[0]
+    labels = attention["layout"]["xaxis"]["ticktext"] + [c for row in attention["data"][0]["text"] for c in row]
+    assert any("&lt;" in label for label in labels) and not any("<" in label for label in labels)
+    for line in page_text(at).splitlines():  # outside text reaches sentences only inside inline code spans
+        assert "<img" not in line.replace("` <img", "")
+    tokens = "".join(at.dataframe[0].value.iloc[:, 0])
+    assert "<img\u2423src=x" in tokens  # the table's cells show the tokens as they are
+
+
+def test_a_long_text_is_cut_with_a_notice():
+    at = open_page("real_models", {"text": "one two three " * 200}, timeout=900)  # 256 tokens measured live
+    check_clean(at)
+    (said,) = at.info
+    assert "2,800 characters" in said.value and "2,000" in said.value and "256 tokens" in said.value
+
+
+def test_a_missing_package_gives_its_pip_command(monkeypatch):
+    monkeypatch.setattr(weights, "_package_dir", lambda src: None)
+    at = open_page("real_models", {"model": "gemma-3-270m", "example": "code"})
+    check_clean(at)
+    assert any(SOURCES["gemma-3-270m"].pip in w.value for w in at.warning)
+    assert len(chart_specs(at)) == 7  # recorded: strip, roles, offsets, shares, kinds, traps, long context
+    at = open_page("real_models", {"model": "gemma-3-270m", "text": "a text of my own"})
+    check_clean(at)
+    assert any(SOURCES["gemma-3-270m"].pip in w.value for w in at.warning) and not chart_specs(at)
+
+
+def test_a_one_token_text_falls_back_to_the_example():
+    at = open_page("real_models", {"text": "a"})
+    check_clean(at)
+    (said,) = at.warning
+    assert "1 token" in said.value and "at least 2" in said.value
+    assert "The model read **132 tokens**" in page_text(at)  # the English prose example
+
+
+def test_a_spread_text_read_by_pi_gives_back_the_plain_loss():
+    at = open_page("real_models", {"text": "The cat sat on the mat because it was warm.", "spacing": "32"})
+    check_clean(at)
+    shown = metrics(at)
+    assert shown["PI (linear)"] == shown["Loss, not spread"] != shown["no scaling"]
+    assert "the last at position 320" in page_text(at)

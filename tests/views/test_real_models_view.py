@@ -1,0 +1,89 @@
+"""The real-models view against references that do not use it: the recorded examples against a fresh
+measurement, the attention map's rows and the head roles against the attention weights read by hand, the text
+cap, the pair shares' quarters and the direction words."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+import torch
+
+from explorer.views import real_models as view
+from rope_viz.real import real_model
+
+SHORT = "The cat sat on the mat. The dog sat on the rug."
+
+
+@pytest.fixture(scope="module")
+def short():
+    return view.compute("smollm2-135m", SHORT)
+
+
+def test_the_attention_map_is_causal_and_each_row_sums_to_one(short):
+    found = view.attention_map("smollm2-135m", short.reading.ids, 2)
+    weights = found.weights.astype(np.float64)
+    assert np.allclose(weights.sum(-1), 1, atol=1e-5)
+    assert np.all(np.triu(weights, k=1) == 0)
+    np.testing.assert_array_equal(found.kept, np.arange(len(short.reading.ids)))
+
+
+def test_head_roles_and_losses_match_a_hand_reading(short):
+    ids = torch.tensor(short.reading.ids)
+    lm = real_model("smollm2-135m")
+    run = lm.forward(ids, capture=[5])
+    weights = run.attention[5].double().numpy()
+    seq = len(ids)
+    previous = [np.mean([weights[h, i, i - 1] for i in range(1, seq)]) for h in range(weights.shape[0])]
+    first = [np.mean([weights[h, i, 0] for i in range(1, seq)]) for h in range(weights.shape[0])]
+    np.testing.assert_allclose(short.previous[5], previous, atol=1e-6)
+    np.testing.assert_allclose(short.first[5], first, atol=1e-6)
+    log_probs = torch.log_softmax(run.logits.double(), -1).numpy()
+    losses = [-log_probs[i, int(ids[i + 1])] for i in range(seq - 1)]
+    np.testing.assert_allclose(short.losses, losses, atol=1e-6)
+    assert short.top1 == pytest.approx(np.mean([log_probs[i].argmax() == int(ids[i + 1]) for i in range(seq - 1)]))
+    assert short.relativity.residual_shift < 1e-3 < 0.1 < short.relativity.residual_doubled
+
+
+def test_a_long_text_is_cut_to_the_character_and_token_caps():
+    found = view.read("smollm2-135m", "word " * 1000)
+    assert (found.chars, found.kept_chars, len(found.ids)) == (5000, view.MAX_CHARS, view.MAX_TOKENS)
+    assert found.tokens > view.MAX_TOKENS and found.cut
+    assert not view.read("smollm2-135m", SHORT).cut
+
+
+def test_quarters_labels_and_directions():
+    shares = np.full((3, 32), 1 / 32)
+    shares[:, 0] += 0.1
+    fast, slow = view.quarter_shares(shares)
+    assert fast == pytest.approx(8 / 32 + 0.1) and slow == pytest.approx(8 / 32)
+    assert view.token_label(" a\nb\tc") == "\u2423a\u21b5b\u21e5c"
+    assert view.token_label("x" * 20, 6) == "xxxxx\u2026"
+    assert [view.loss_words(1.0, v) for v in (1.2, 0.8, 1.001)] == ["up", "down", "same"]
+
+
+def test_the_profile_scales_each_head_and_the_bound_to_one(short):
+    found = view.profile(short, 3)
+    assert found.reach == len(short.reading.ids) - 1
+    np.testing.assert_allclose(np.nanmax(found.heads, -1), 1, rtol=1e-6)
+    assert found.bound[0] == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_a_recorded_example_matches_a_fresh_measurement():
+    recorded = view.shipped()[("smollm2-135m", "list")]
+    fresh = view.compute("smollm2-135m", view.EXAMPLES["list"])
+    assert recorded.reading == fresh.reading and recorded.tokens == fresh.tokens
+    for name in ("loss", "top1"):
+        assert getattr(recorded, name) == pytest.approx(getattr(fresh, name), rel=1e-4)
+    for a, b in zip(dataclasses.astuple(recorded.relativity), dataclasses.astuple(fresh.relativity)):
+        assert a == pytest.approx(b, rel=1e-3, abs=1e-4)
+    assert dict(recorded.traps) == pytest.approx(dict(fresh.traps), rel=1e-4)
+    np.testing.assert_allclose(recorded.shares, fresh.shares, rtol=1e-4, atol=1e-7)
+
+
+def test_spread_positions_read_by_pi_at_the_same_factor_give_the_plain_loss(short):
+    spaced = dict(view.spaced_losses("smollm2-135m", short.reading.ids, 32))
+    assert spaced["linear"] == pytest.approx(short.loss, abs=1e-5)  # positions 32 i / 32 = i: the same angles
+    assert spaced["none"] > short.loss + 0.1  # every offset 32 times too large
+    grid = view.long_context()
+    assert grid.context == 8192 and grid.starts[-1] == 8192 and set(grid.losses) >= {"none", "linear", "yarn"}
