@@ -94,8 +94,9 @@ grid = panels.long_context()
 if grid is not None:
     ui.chart(panels.long_losses(), key="long")
     st.markdown(say(view.long_context_line(grid)))
-    st.caption(ui.t("real_models.passkey_caption", length=f"{grid.length:,}"))
+    st.caption(ui.t("real_models.passkey_caption", context=f"{grid.context:,}"))
     st.dataframe(panels.passkey_table(), hide_index=True)
+    paragraphs(view.passkey_lines(grid))
 spacing = ui.knob(PAGE, "spacing")
 if spacing > 1 and ready:
     with st.spinner(ui.t("real_models.measuring", model=label)):

@@ -115,16 +115,19 @@ def traps(name: str, text: str, trap_layer: int, no_rope_loss: float | None):
 def long_losses():
     found = long_context()
     series = {t(f"real_models.method_{method}"): values for method, values in found.losses.items()}
-    return line_chart(found.starts, series, markers=True, title=t("real_models.long_title", factor=f"{found.factor:g}"),
-                      x_title=t("real_models.bucket_axis"), y_title=t("real_models.loss_axis"))
+    title = t("real_models.long_title", tokens=f"{found.tokens:,}", bucket=f"{found.bucket:,}",
+              factor=f"{found.factor:g}")
+    return line_chart(found.starts, series, markers=True, title=title, x_title=t("real_models.bucket_axis"),
+                      y_title=t("real_models.loss_axis"))
 
 
 def passkey_table() -> pd.DataFrame:
-    """Methods down, depths across: whether the greedy answer was the key, the answer, its mean log-probability."""
+    """Methods down, (length, depth) prompts across: whether the greedy answer was the key, the answer, its mean
+    log-probability."""
     found = long_context()
     cells = {t("real_models.col_method"): [t(f"real_models.method_{m}") for m in found.passkeys]}
-    for i, depth in enumerate(found.depths):
-        cells[t("real_models.col_depth", depth=f"{float(depth):.0%}")] = [
+    for i, (length, depth) in enumerate(found.columns):
+        cells[t("real_models.col_prompt", length=f"{length:,}", depth=f"{depth:.0%}")] = [
             f"{'✓' if ok else '✗'} {greedy.strip()} ({logprob:.2f})" for ok, greedy, logprob in
             (row[i] for row in found.passkeys.values())]
     return pd.DataFrame(cells)

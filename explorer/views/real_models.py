@@ -373,16 +373,18 @@ SPACED_METHODS = ("none", "linear", "ntk", "yarn")
 
 @dataclass(frozen=True)
 class LongContext:
-    """The recorded grid: model label, trained context, factor, bucket starts, {method: mean loss per bucket},
-    passkey depths and {method: ((correct, greedy answer, mean log-probability) per depth)} at `length` tokens."""
+    """The recorded grid: model label, trained context, factor, tokens scored and positions per bucket, bucket
+    starts, {method: mean loss per bucket}; the passkey prompts as (length, depth) columns and {method: ((correct,
+    greedy answer, mean log-probability) per column)}."""
 
     label: str
     context: int
     factor: float
+    tokens: int
+    bucket: int
     starts: np.ndarray
     losses: dict
-    length: int
-    depths: tuple[str, ...]
+    columns: tuple[tuple[int, float], ...]
     passkeys: dict
 
 
@@ -393,12 +395,12 @@ def long_context() -> LongContext | None:
     methods = grid["methods"]
     starts = np.array([b["start"] for b in grid["loss"][methods[0]]["buckets"]])
     losses = {m: np.array([b["mean_nats"] for b in grid["loss"][m]["buckets"]], np.float32) for m in methods}
-    length = str(grid["grid"]["lengths"][0])
-    depths = tuple(str(d) for d in grid["grid"]["depths_by_length"][length])
-    passkeys = {m: tuple((p["correct"], p["greedy"], p["mean_logprob"]) for p in
-                         (grid["passkey"][m][length][d] for d in depths)) for m in methods}
-    return LongContext(grid["model"]["label"], grid["model"]["context"], grid["factor"], starts, losses, int(length),
-                       depths, passkeys)
+    columns = tuple((int(length), float(depth)) for length in grid["grid"]["lengths"]
+                    for depth in grid["grid"]["depths_by_length"][str(length)])
+    passkeys = {m: tuple((cell["correct"], cell["greedy"], cell["mean_logprob"]) for cell in
+                         (grid["passkey"][m][str(length)][str(depth)] for length, depth in columns)) for m in methods}
+    return LongContext(grid["model"]["label"], grid["model"]["context"], grid["factor"], grid["grid"]["loss_length"],
+                       grid["grid"]["bucket"], starts, losses, columns, passkeys)
 
 
 def long_context_line(found: LongContext) -> Phrase:
@@ -406,10 +408,26 @@ def long_context_line(found: LongContext) -> Phrase:
     last = {method: float(values[-1]) for method, values in found.losses.items()}
     best, second = sorted(last, key=last.get)[:2]
     named = second if best == "none" else best  # the model's own RoPE lowest: the runner-up is named
+    start = int(found.starts[-1])
     return phrase("real_models.long_line_own" if best == "none" else "real_models.long_line",
-                  context=f"{found.context:,}", start=f"{int(found.starts[-1]):,}", none=f"{last['none']:.3f}",
+                  context=f"{found.context:,}", start=f"{start:,}", stop=f"{min(start + found.bucket, found.tokens):,}",
+                  times=f"{(start + found.bucket) / found.context:.1f}", none=f"{last['none']:.3f}",
                   best=phrase(f"real_models.method_{named}"), best_loss=f"{last[named]:.3f}",
                   factor=f"{found.factor:g}")
+
+
+def passkey_lines(found: LongContext) -> list[Phrase]:
+    """For each prompt length: how many methods found the key at every depth, and which ones missed."""
+    lines = []
+    for length in dict.fromkeys(length for length, _ in found.columns):
+        index = [i for i, (n, _) in enumerate(found.columns) if n == length]
+        missed = [m for m, cells in found.passkeys.items() if not all(cells[i][0] for i in index)]
+        where = "inside" if length <= found.context else "past"
+        key = f"real_models.passkey_{where}" + ("_all" if not missed else "")
+        lines.append(phrase(key, length=f"{length:,}", context=f"{found.context:,}", depths=len(index),
+                            found=len(found.passkeys) - len(missed), methods=len(found.passkeys),
+                            missed=tuple(phrase(f"real_models.method_{m}") for m in missed)))
+    return lines
 
 
 def spaced_losses(name: str, ids: tuple[int, ...], spacing: int) -> tuple[tuple[str, float], ...]:

@@ -4,6 +4,8 @@ cap, the pair shares' quarters and the direction words."""
 
 import dataclasses
 
+import json
+
 import numpy as np
 import pytest
 import torch
@@ -86,4 +88,18 @@ def test_spread_positions_read_by_pi_at_the_same_factor_give_the_plain_loss(shor
     assert spaced["linear"] == pytest.approx(short.loss, abs=1e-5)  # positions 32 i / 32 = i: the same angles
     assert spaced["none"] > short.loss + 0.1  # every offset 32 times too large
     grid = view.long_context()
-    assert grid.context == 8192 and grid.starts[-1] == 8192 and set(grid.losses) >= {"none", "linear", "yarn"}
+    assert grid.context == 8192 and grid.starts[-1] >= grid.context and set(grid.losses) >= {"none", "linear", "yarn"}
+
+
+def test_passkey_lines_say_what_the_shipped_grid_holds():
+    doc = json.loads(view.LONG_CONTEXT.read_text(encoding="utf-8"))
+    lines = view.passkey_lines(view.long_context())
+    assert len(lines) == len(doc["grid"]["lengths"])
+    for length, line in zip(doc["grid"]["lengths"], lines):
+        cells = {m: [doc["passkey"][m][str(length)][str(float(d))]["correct"]
+                     for d in doc["grid"]["depths_by_length"][str(length)]] for m in doc["methods"]}
+        lost = [m for m, found in cells.items() if not all(found)]
+        where = "inside" if length <= doc["model"]["context"] else "past"
+        assert line.key == f"real_models.passkey_{where}" + ("" if lost else "_all")
+        assert [said.key for said in line.args["missed"]] == [f"real_models.method_{m}" for m in lost]
+        assert line.args["found"] == len(cells) - len(lost)
