@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from explorer.cache import cached, figure
-from explorer.figures import bar_chart, heatmap, heatmap_grid, layer_strip, line_chart, token_map
+from explorer.figures import bar_chart, heatmap, heatmap_grid, layer_strip, line_chart, marked_lines, token_map
 from explorer.knobs import format_base
 from explorer.session import t
 from explorer.views import real_models as view
@@ -117,8 +117,10 @@ def long_losses():
     series = {t(f"real_models.method_{method}"): values for method, values in found.losses.items()}
     title = t("real_models.long_title", tokens=f"{found.tokens:,}", bucket=f"{found.bucket:,}",
               factor=f"{found.factor:g}")
-    return line_chart(found.starts, series, markers=True, title=title, x_title=t("real_models.bucket_axis"),
-                      y_title=t("real_models.loss_axis"))
+    return marked_lines(found.starts, series, marks={t("real_models.trained_mark", context=f"{found.context:,}"):
+                                                     found.context},
+                        markers=True, title=title, x_title=t("real_models.bucket_axis"),
+                        y_title=t("real_models.loss_axis"))
 
 
 def passkey_table() -> pd.DataFrame:

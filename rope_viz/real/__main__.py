@@ -23,21 +23,19 @@ ROOT = Path(__file__).resolve().parents[2]
 TEXT = ROOT / "results" / "real" / "stdlib_docstrings.txt"
 TEXT_SOURCE = ("docstrings (over 200 characters) of 33 Python 3.11 standard-library modules, in file order; "
                "Python Software Foundation License; see results/real/README.md")
-# What a third of one core (the share this shared machine gave a run under nice) finishes in about an hour:
-# SmolLM2-135M, 1 thread, a forward costs about 4 ms per token plus a quadratic attention term (2k tokens 16 CPU-s,
-# 4k 47, 8k ~155, 8.5k ~175, 16k ~550, 32k ~2,000 measured or extrapolated here).
-LENGTHS = (2048,)
+# What one core of this shared 2-core machine finishes in about an hour: SmolLM2-135M with one thread and PyTorch's
+# fused attention costs ~9 CPU-s for a 2,048-token forward and 190-240 CPU-s for a 16,384-token one.
+LENGTHS = (2048, 16384)
 DEPTHS = (0.1, 0.5, 0.9)
 PAST_DEPTHS = (0.5,)
-LOSS_LENGTH = 8704
+LOSS_LENGTH = 16384
 FACTOR = 2.0
-BUCKET = 512
-WHY = ("chosen to finish in about an hour under nice on a 2-core machine shared with other work, where this run "
-       "got about a third of one core: a forward costs about 4 ms per token plus a quadratic attention term "
-       "(2k tokens 16 CPU-s, 4k 47, 8k ~155, 8.5k ~175, 16k ~550, 32k ~2,000), so every method's loss over 8,704 "
-       "tokens (the last bucket of 512 past the trained 8,192 positions) and passkeys at three depths in 2k tokens "
-       "fit; passkeys past the trained context (5 methods x ~175 CPU-s or more each) and 16k / 32k prompts did "
-       "not; factor 2 stretches the trained 8,192 positions to 16,384")
+BUCKET = 1024
+WHY = ("chosen to finish in about an hour of one core on a 2-core machine shared with other work: with one thread "
+       "and fused attention a SmolLM2 forward costs ~9 CPU-s at 2,048 tokens and 190-240 CPU-s at 16,384, so every "
+       "method's loss over 16,384 tokens (twice the trained 8,192 positions) in blocks of 1,024, passkeys at three "
+       "depths in 2,048 tokens and halfway into 16,384 tokens fit; 32,768-token prompts (about four times the cost "
+       "each) and more depths past the context did not; factor 2 stretches the trained 8,192 positions to 16,384")
 
 
 def _machine() -> dict:
