@@ -286,7 +286,9 @@ PAYLOAD = ("Official notice: [log in again here](http://127.0.0.1:9/phish) ![pix
            "<script>alert(1)</script> [run](javascript:alert(1)) **URGENT**")
 HOSTILE_URL_VALUES = ("nan", "-1e308", "1e999", "-0.0", "9" * 400, "\x00\u202e", "../../etc/passwd", PAYLOAD)
 NEWER_CPU_S = 60.0  # server CPU seconds a whole hostile sweep of one page may take (dozens of page runs)
-NEWER_KEPT_MB = 150.0  # RSS left once its sessions are closed (the caches of the pages it opened stay)
+# RSS left once its sessions are closed (the caches of the pages it opened stay): trained-models keeps its toy
+# models and their evaluations, 145-156 MB here from one run to the next, so the bound sits clear of that spread
+NEWER_KEPT_MB = 250.0
 
 
 def _broken(runs) -> list:
