@@ -95,8 +95,10 @@ def shares(name: str, text: str, layer: int):
 
 @figure
 def kinds(name: str, text: str):
-    found = view.by_kind(measured(name, text))
-    series = {t(f"real_models.kind_{kind}"): values.mean(0).astype(np.float32) for kind, values in found.items()}
+    m = measured(name, text)
+    bases = {kind: base for kind, _, base, _ in m.layers}
+    series = {t(f"real_models.kind_{kind}", base=format_base(bases[kind])): values.mean(0).astype(np.float32)
+              for kind, values in view.by_kind(m).items()}
     pairs = np.arange(len(next(iter(series.values()))))
     return line_chart(pairs, series, title=t("real_models.kinds_title"), x_title=t("real_models.pair_axis"),
                       y_title=t("real_models.share"))
