@@ -4,8 +4,8 @@ Why Pillow: it already comes with Streamlit (no new dependency), draws lines, do
 image and writes multi-frame GIFs in pure Python, with no browser. Plotly's own image export (kaleido) needs
 a Chrome, which a server should not start per download; imageio would only wrap Pillow's GIF writer here.
 
-The frames are drawn from the same cached arrays as the browser animation (explorer/views/rotations.py
-`clocks`, explorer/views/phase.py `slide`), with the app's palette. Each file carries the chart's title at
+The frames are drawn from the same cached arrays as the browser animation (explorer/views/frequency_clocks.py
+`clocks`, explorer/views/phase_cancellation.py `slide`), with the app's palette. Each file carries the chart's title at
 the top, a label in each hand's or arrow's colour saying what it is, and the frame's position counter at
 the foot, in the visitor's language; Chinese text needs a Simplified Chinese font on the server (CJK_FONTS,
 Debian's fonts-noto-cjk among them), and without one the file is written in English. The page hands a
@@ -168,7 +168,7 @@ def hand_tip(j: int, pairs: int, cos: float, sin: float) -> tuple[int, int]:
 def clocks_gif(positions, cos: np.ndarray, sin: np.ndarray, *, title: str = "", names=(), counter: str = "m = {m}",
                lang: str = "en", frame_ms: int = 120) -> bytes:
     """One clock per chosen pair, the hand at angle m·θ_i, one frame per position m (cos, sin:
-    (len(positions), pairs), as explorer.views.rotations.clocks returns them); `title` on top, each clock's
+    (len(positions), pairs), as explorer.views.frequency_clocks.clocks returns them); `title` on top, each clock's
     name (`names`, in `lang`) under it in its hand's colour, `counter` (with {m}) at the foot."""
     cos, sin = np.asarray(cos, dtype=np.float64), np.asarray(sin, dtype=np.float64)
     pairs = cos.shape[1]
@@ -210,8 +210,8 @@ def arrow_tip(point, scale: float) -> tuple[int, int]:
 def phase_gif(shifts, query: np.ndarray, key: np.ndarray, *, title: str = "", names=(), counter=None,
               lang: str = "en", frame_ms: int = 150) -> bytes:
     """The query and the key of one pair (in their colours, ARROWS) turning together, one frame per shift s
-    (query, key: (frames, 2), as explorer.views.phase.slide returns them); `title` on top, a legend line per
-    arrow (`names`, in `lang`, in the arrow's colour) under the plane, and at the foot `counter(k)`, the
+    (query, key: (frames, 2), as explorer.views.phase_cancellation.slide returns them); `title` on top, a legend
+    line per arrow (`names`, in `lang`, in the arrow's colour) under the plane, and at the foot `counter(k)`, the
     text of frame k (default "s = <shift>")."""
     query, key = np.asarray(query, dtype=np.float64), np.asarray(key, dtype=np.float64)
     scale = plane_scale(query, key)
@@ -244,19 +244,32 @@ def phase_gif(shifts, query: np.ndarray, key: np.ndarray, *, title: str = "", na
 
 
 def clocks_file(hands: dict, pairs, lang: str) -> bytes:
-    """The clocks page's GIF (hands: explorer.views.rotations.clocks of `pairs`), its text in `lang`."""
+    """The clocks page's GIF (hands: explorer.views.frequency_clocks.clocks of `pairs`), its text in `lang`."""
     lang = file_lang(lang)
-    names = [text.text("rotations.clock_short", lang, i=i, wave=wave) for i, wave in zip(pairs, hands["waves"])]
-    return clocks_gif(hands["positions"], hands["cos"], hands["sin"], title=text.text("rotations.clocks_title", lang),
-                      names=names, lang=lang)
+    names = [text.text("frequency_clocks.clock_short", lang, i=i, wave=wave) for i, wave in zip(pairs, hands["waves"])]
+    return clocks_gif(
+        hands["positions"],
+        hands["cos"],
+        hands["sin"],
+        title=text.text("frequency_clocks.clocks_title", lang),
+        names=names,
+        lang=lang,
+    )
 
 
 def phase_file(path: dict, m: int, n: int, lang: str) -> bytes:
-    """The phase page's GIF (path: explorer.views.phase.slide at m, n), its text in `lang`: each frame's
+    """The phase page's GIF (path: explorer.views.phase_cancellation.slide at m, n), its text in `lang`: each frame's
     positions and dot product at the foot."""
     lang = file_lang(lang)
     shifts, dots = path["shifts"], path["dots"]
-    return phase_gif(shifts, path["query"], path["key"], title=text.text("phase.step3_header", lang),
-                     names=(text.text("phase.query_name", lang), text.text("phase.key_name", lang)),
-                     counter=lambda f: text.text("phase.frame_title", lang, s=shifts[f], qm=m + shifts[f],
-                                                 kn=n + shifts[f], dot=dots[f]), lang=lang)
+    return phase_gif(
+        shifts,
+        path["query"],
+        path["key"],
+        title=text.text("phase_cancellation.step3_header", lang),
+        names=(text.text("phase_cancellation.query_name", lang), text.text("phase_cancellation.key_name", lang)),
+        counter=lambda f: text.text(
+            "phase_cancellation.frame_title", lang, s=shifts[f], qm=m + shifts[f], kn=n + shifts[f], dot=dots[f]
+        ),
+        lang=lang,
+    )

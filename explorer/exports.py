@@ -10,16 +10,17 @@ import numpy as np
 
 from explorer.figures import PICK_LAYER
 from explorer.knobs import PAGE_KNOBS
+from explorer.pages import url_path
 
 MAX_NAME = 120
 
 
 def file_name(page: str, chart: str, params: dict[str, str]) -> str:
-    """`<page>-<chart>-<knob>=<value>_...` over the page's own knobs (not the language or the presenter
+    """`<page address>-<chart>-<knob>=<value>_...` over the page's own knobs (not the language or the presenter
     view), with only letters, digits and -_.= kept (no path or markup)."""
     own = PAGE_KNOBS.get(page, {})
     knobs = "_".join(f"{name}={value}" for name, value in params.items() if name in own)
-    name = "-".join(part for part in (page, chart, knobs) if part)
+    name = "-".join(part for part in (url_path(page) or "home", chart, knobs) if part)
     return re.sub(r"[^A-Za-z0-9_.=-]+", "-", name)[:MAX_NAME].strip("-") or "chart"
 
 

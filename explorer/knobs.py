@@ -58,69 +58,69 @@ def _declare(*specs) -> dict:
 
 PAGE_KNOBS = {
     "home": {},
-    "complex_plane": _declare(
-        _own("complex_plane", FloatKnob, "a", 2.0, -3.0, 3.0, 2),
-        _own("complex_plane", FloatKnob, "b", 1.0, -3.0, 3.0, 2),
-        _own("complex_plane", IntKnob, "theta", 50, -180, 180, 1),
-        _own("complex_plane", FloatKnob, "w_mod", 1.5, 0.0, 3.0, 2, label="w_modulus"),
-        _own("complex_plane", IntKnob, "w_angle", 60, -180, 180, 1),
+    "complex_numbers": _declare(
+        _own("complex_numbers", FloatKnob, "a", 2.0, -3.0, 3.0, 2),
+        _own("complex_numbers", FloatKnob, "b", 1.0, -3.0, 3.0, 2),
+        _own("complex_numbers", IntKnob, "theta", 50, -180, 180, 1),
+        _own("complex_numbers", FloatKnob, "w_mod", 1.5, 0.0, 3.0, 2, label="w_modulus"),
+        _own("complex_numbers", IntKnob, "w_angle", 60, -180, 180, 1),
     ),
-    "rotations": _declare(
+    "frequency_clocks": _declare(
         head_dim(), BASE,
-        _own("rotations", IntKnob, "max_pos", 64, 8, 512, 8),
-        _own("rotations", IntSetKnob, "pairs", (0, 1, 2, 8, 16, 31), 0, 127, 8),
-        _own("rotations", IntKnob, "m", 10, 0, 512, 1, label="position_m", help=""),
-        _own("rotations", IntKnob, "pair", 0, 0, 127, 1, label="pair_pick", help=""),
+        _own("frequency_clocks", IntKnob, "max_pos", 64, 8, 512, 8),
+        _own("frequency_clocks", IntSetKnob, "pairs", (0, 1, 2, 8, 16, 31), 0, 127, 8),
+        _own("frequency_clocks", IntKnob, "m", 10, 0, 512, 1, label="position_m", help=""),
+        _own("frequency_clocks", IntKnob, "pair", 0, 0, 127, 1, label="pair_pick", help=""),
         SEED,
     ),
-    "phase": _declare(
-        IntKnob("m", 2, 0, 128, 1, label="common.query_position", help="phase.m_help"),
-        IntKnob("n", 5, 0, 128, 1, label="common.key_position", help="phase.n_help"),
+    "phase_cancellation": _declare(
+        IntKnob("m", 2, 0, 128, 1, label="common.query_position", help="phase_cancellation.m_help"),
+        IntKnob("n", 5, 0, 128, 1, label="common.key_position", help="phase_cancellation.n_help"),
         SEED, head_dim(default=16, hi=64), BASE,
-        _own("phase", IntKnob, "pair", 1, 0, 31, 1),
+        _own("phase_cancellation", IntKnob, "pair", 1, 0, 31, 1),
     ),
-    "relative": _declare(
-        _own("relative", IntKnob, "seq", 128, 8, 2048, 8), head_dim(), BASE,
-        _own("relative", ChoiceKnob, "content", "same", ("same", "random"), heaviest="random"),
+    "relative_attention": _declare(
+        _own("relative_attention", IntKnob, "seq", 128, 8, 2048, 8), head_dim(), BASE,
+        _own("relative_attention", ChoiceKnob, "content", "same", ("same", "random"), heaviest="random"),
         SEED,
-        _own("relative", IntKnob, "shift", 100, 0, 4096, 1),
-        _own("relative", BoolKnob, "causal", False),
+        _own("relative_attention", IntKnob, "shift", 100, 0, 4096, 1),
+        _own("relative_attention", BoolKnob, "causal", False),
         # the chosen cell (m, n): query and key positions, narrowed to the sequence on the page
-        _own("relative", IntKnob, "m", 96, 0, 2047, 1),
-        _own("relative", IntKnob, "n", 32, 0, 2047, 1),
+        _own("relative_attention", IntKnob, "m", 96, 0, 2047, 1),
+        _own("relative_attention", IntKnob, "n", 32, 0, 2047, 1),
     ),
-    "implementation": _declare(
-        _own("implementation", FloatKnob, "q1", 1.0, -5.0, 5.0, 2, help="q_help"),
-        _own("implementation", FloatKnob, "q2", 2.0, -5.0, 5.0, 2, help="q_help"),
-        _own("implementation", FloatKnob, "theta", 0.5, -3.142, 3.142, 3),
-        _own("implementation", IntKnob, "m", 1, 0, 64, 1),
-        IntKnob("seq", 256, 16, 512, 16, label="common.seq_len", help="implementation.seq_help"),
+    "implementation_forms": _declare(
+        _own("implementation_forms", FloatKnob, "q1", 1.0, -5.0, 5.0, 2, help="q_help"),
+        _own("implementation_forms", FloatKnob, "q2", 2.0, -5.0, 5.0, 2, help="q_help"),
+        _own("implementation_forms", FloatKnob, "theta", 0.5, -3.142, 3.142, 3),
+        _own("implementation_forms", IntKnob, "m", 1, 0, 64, 1),
+        IntKnob("seq", 256, 16, 512, 16, label="common.seq_len", help="implementation_forms.seq_help"),
         head_dim(hi=128), SEED,
-        _own("implementation", IntKnob, "rotary_dim", 32, 2, 128, 2),  # the page: max(2, dim // 4 * 2)
-        _own("implementation", IntKnob, "pos", 100, 0, 4096, 1, label="position"),
-        _own("implementation", IntKnob, "shift", 100, 0, 4096, 1),
+        _own("implementation_forms", IntKnob, "rotary_dim", 32, 2, 128, 2),  # the page: max(2, dim // 4 * 2)
+        _own("implementation_forms", IntKnob, "pos", 100, 0, 4096, 1, label="position"),
+        _own("implementation_forms", IntKnob, "shift", 100, 0, 4096, 1),
     ),
-    "versus": _declare(
-        _own("versus", IntKnob, "seq", 64, 8, 1024, 8),
-        _own("versus", IntKnob, "dim", 64, 2, 256, 2),
+    "rope_vs_sinusoidal": _declare(
+        _own("rope_vs_sinusoidal", IntKnob, "seq", 64, 8, 1024, 8),
+        _own("rope_vs_sinusoidal", IntKnob, "dim", 64, 2, 256, 2),
         BASE, SEED,
-        _own("versus", IntKnob, "shift", 100, 0, 4096, 1),
+        _own("rope_vs_sinusoidal", IntKnob, "shift", 100, 0, 4096, 1),
     ),
-    "decay": _declare(
+    "long_term_decay": _declare(
         head_dim(default=128), BASE,
-        _own("decay", IntKnob, "max_r", 1024, 16, 4096, 16),
-        _own("decay", BoolKnob, "log_x", True),
-        _own("decay", IntSetKnob, "sweep", (4, 5, 6), min(SWEEP_BASES), max(SWEEP_BASES), 6),
-        _own("decay", IntKnob, "samples", 64, 8, 128, 8),
+        _own("long_term_decay", IntKnob, "max_r", 1024, 16, 4096, 16),
+        _own("long_term_decay", BoolKnob, "log_x", True),
+        _own("long_term_decay", IntSetKnob, "sweep", (4, 5, 6), min(SWEEP_BASES), max(SWEEP_BASES), 6),
+        _own("long_term_decay", IntKnob, "samples", 64, 8, 128, 8),
         SEED,
     ),
-    "linear": _declare(
-        _own("linear", IntKnob, "seq", 256, 16, 2048, 16), head_dim(),
+    "linear_attention": _declare(
+        _own("linear_attention", IntKnob, "seq", 256, 16, 2048, 16), head_dim(),
         NumberChoiceKnob("base", 100.0, BASES, label="common.base", help="common.base_help"),  # rotated sums fail
-        _own("linear", ChoiceKnob, "phi", "elu", tuple(FEATURE_MAPS)),
+        _own("linear_attention", ChoiceKnob, "phi", "elu", tuple(FEATURE_MAPS)),
         SEED,
-        _own("linear", IntKnob, "channel", 0, 0, 255, 1),
-        _own("linear", BoolKnob, "timing", False),
+        _own("linear_attention", IntKnob, "channel", 0, 0, 255, 1),
+        _own("linear_attention", BoolKnob, "timing", False),
     ),
     "long_context": _declare(
         _own("long_context", ChoiceKnob, "preset", "Llama-3.1-8B", LONG_CONTEXT_PRESETS, heaviest="gemma-7b",
@@ -159,11 +159,11 @@ PAGE_KNOBS = {
         _own("real_models", IntKnob, "trap_layer", TRAP_LAYER, 0, 29, 1),
         _own("real_models", IntKnob, "spacing", 1, 1, 64, 1),
     ),
-    "conformance": _declare(
-        _own("conformance", ChoiceKnob, "model", "google/gemma-3-1b-it", ANATOMY_PRESETS, menu=True,
+    "check_implementation": _declare(
+        _own("check_implementation", ChoiceKnob, "model", "google/gemma-3-1b-it", ANATOMY_PRESETS, menu=True,
              heaviest="meta-llama/Llama-4-Scout-17B-16E-Instruct"),
-        _own("conformance", TextKnob, "config", "", max_length=16384),
-        _own("conformance", ChoiceKnob, "demo", "base", ("none",) + tuple(BUG_CLASSES), menu=True,
+        _own("check_implementation", TextKnob, "config", "", max_length=16384),
+        _own("check_implementation", ChoiceKnob, "demo", "base", ("none",) + tuple(BUG_CLASSES), menu=True,
              heaviest="low_precision"),
     ),
     "precision": _declare(
@@ -175,47 +175,47 @@ PAGE_KNOBS = {
         SEED,
         _own("precision", BoolKnob, "timing", False),
     ),
-    "images": _declare(
-        _own("images", IntKnob, "height", 8, 2, 32, 1),
-        _own("images", IntKnob, "width", 12, 2, 32, 1),
-        _own("images", IntKnob, "row", 3, 0, 31, 1),  # the page: hi = height - 1
-        _own("images", IntKnob, "col", 5, 0, 31, 1),  # the page: hi = width - 1
-        IntKnob("dim", 64, 8, 256, 8, label="common.head_dim", help="images.dim_help"), BASE,
-        _own("images", ChoiceKnob, "frequencies", "shared", AXIAL_FREQUENCIES),
+    "images_and_video": _declare(
+        _own("images_and_video", IntKnob, "height", 8, 2, 32, 1),
+        _own("images_and_video", IntKnob, "width", 12, 2, 32, 1),
+        _own("images_and_video", IntKnob, "row", 3, 0, 31, 1),  # the page: hi = height - 1
+        _own("images_and_video", IntKnob, "col", 5, 0, 31, 1),  # the page: hi = width - 1
+        IntKnob("dim", 64, 8, 256, 8, label="common.head_dim", help="images_and_video.dim_help"), BASE,
+        _own("images_and_video", ChoiceKnob, "frequencies", "shared", AXIAL_FREQUENCIES),
         SEED,
-        _own("images", IntKnob, "shift_rows", 5, 0, 1000, 1),
-        _own("images", IntKnob, "shift_cols", 7, 0, 1000, 1),
-        _own("images", IntKnob, "text", 4, 1, 32, 1),
-        _own("images", IntKnob, "img_h", 3, 1, 8, 1),
-        _own("images", IntKnob, "img_w", 4, 1, 8, 1),
-        _own("images", IntKnob, "frames", 6, 0, 8, 1),
-        _own("images", ChoiceKnob, "resume", "spatial_extent", TEXT_RESUME_RULES),
+        _own("images_and_video", IntKnob, "shift_rows", 5, 0, 1000, 1),
+        _own("images_and_video", IntKnob, "shift_cols", 7, 0, 1000, 1),
+        _own("images_and_video", IntKnob, "text", 4, 1, 32, 1),
+        _own("images_and_video", IntKnob, "img_h", 3, 1, 8, 1),
+        _own("images_and_video", IntKnob, "img_w", 4, 1, 8, 1),
+        _own("images_and_video", IntKnob, "frames", 6, 0, 8, 1),
+        _own("images_and_video", ChoiceKnob, "resume", "spatial_extent", TEXT_RESUME_RULES),
     ),
-    "biases": _declare(
-        _own("biases", IntKnob, "max_r", 256, 16, 2048, 16), head_dim(), BASE,
-        _own("biases", IntKnob, "heads", 8, 1, 16, 1),
-        _own("biases", IntKnob, "num_buckets", 32, 4, 64, 4),
-        _own("biases", IntKnob, "max_distance", 128, 40, 1024, 8),
-        _own("biases", BoolKnob, "bidirectional", True),
-        _own("biases", IntKnob, "scale_base", 512, 64, 4096, 64),
+    "distance_biases": _declare(
+        _own("distance_biases", IntKnob, "max_r", 256, 16, 2048, 16), head_dim(), BASE,
+        _own("distance_biases", IntKnob, "heads", 8, 1, 16, 1),
+        _own("distance_biases", IntKnob, "num_buckets", 32, 4, 64, 4),
+        _own("distance_biases", IntKnob, "max_distance", 128, 40, 1024, 8),
+        _own("distance_biases", BoolKnob, "bidirectional", True),
+        _own("distance_biases", IntKnob, "scale_base", 512, 64, 4096, 64),
         SEED,
     ),
-    "trained": _declare(  # rope_viz.toy: the shipped two-layer grid's tasks, encodings, architecture, lengths
-        _own("trained", ChoiceKnob, "task", "recall", TASKS),
-        _own("trained", BoolKnob, "scalings", True),
-        _own("trained", ChoiceKnob, "encoding", "rope", TOY_ENCODINGS),
-        _own("trained", IntKnob, "layer", 0, 0, TrainConfig.n_layers - 1, 1),
-        _own("trained", IntKnob, "head", 0, 0, TrainConfig.n_heads - 1, 1),
-        _own("trained", NumberChoiceKnob, "factor", 4.0, tuple(f for f in EVAL_FACTORS if f > 1)),  # past 1x
-        _own("trained", ChoiceKnob, "scaling", "none", SCALINGS),
-        _own("trained", ChoiceKnob, "train_task", "recall", TASKS),
-        _own("trained", ChoiceKnob, "train_encoding", "rope", POSITION_SCHEMES),
-        _own("trained", IntKnob, "train_len", 32, 16, 64, 8),
-        IntKnob("train_seed", 0, 0, 999, 1, label="common.seed", help="trained.train_seed_help"),
+    "trained_models": _declare(  # rope_viz.toy: the shipped two-layer grid's tasks, encodings, architecture, lengths
+        _own("trained_models", ChoiceKnob, "task", "recall", TASKS),
+        _own("trained_models", BoolKnob, "scalings", True),
+        _own("trained_models", ChoiceKnob, "encoding", "rope", TOY_ENCODINGS),
+        _own("trained_models", IntKnob, "layer", 0, 0, TrainConfig.n_layers - 1, 1),
+        _own("trained_models", IntKnob, "head", 0, 0, TrainConfig.n_heads - 1, 1),
+        _own("trained_models", NumberChoiceKnob, "factor", 4.0, tuple(f for f in EVAL_FACTORS if f > 1)),  # past 1x
+        _own("trained_models", ChoiceKnob, "scaling", "none", SCALINGS),
+        _own("trained_models", ChoiceKnob, "train_task", "recall", TASKS),
+        _own("trained_models", ChoiceKnob, "train_encoding", "rope", POSITION_SCHEMES),
+        _own("trained_models", IntKnob, "train_len", 32, 16, 64, 8),
+        IntKnob("train_seed", 0, 0, 999, 1, label="common.seed", help="trained_models.train_seed_help"),
     ),
-    "designs": _declare(  # rope_viz.toy: the shipped four-layer grid's tasks and evaluation lengths
-        _own("designs", ChoiceKnob, "task", "recall", TASK_NAMES),
-        _own("designs", NumberChoiceKnob, "factor", 8.0, tuple(f for f in GRID4_EVAL_FACTORS if f > 1)),
+    "rope_designs": _declare(  # rope_viz.toy: the shipped four-layer grid's tasks and evaluation lengths
+        _own("rope_designs", ChoiceKnob, "task", "recall", TASK_NAMES),
+        _own("rope_designs", NumberChoiceKnob, "factor", 8.0, tuple(f for f in GRID4_EVAL_FACTORS if f > 1)),
     ),
 }
 

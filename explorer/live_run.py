@@ -1,5 +1,5 @@
 """The live training run on the trained-models page: this session's owner token, the start button and the
-run's progress, redrawn every second while a run goes on (what they say comes from explorer.views.trained)."""
+run's progress, redrawn every second while a run goes on (what they say comes from explorer.views.trained_models)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import streamlit as st
 from . import training
 from .layout import say
 from .session import t
-from .views import trained as view
+from .views import trained_models as view
 
-OWNER = "trained.owner"  # this session's token: the live run it started is "your run"
-WATCHING = "trained.watching"
+OWNER = "trained_models.owner"  # this session's token: the live run it started is "your run"
+WATCHING = "trained_models.watching"
 
 
 def owner() -> str:
@@ -23,7 +23,9 @@ def owner() -> str:
 
 def start_button(task: str, encoding: str, train_len: int, seed: int) -> None:
     """The start button; a run already in progress is said, with when it should end."""
-    if st.button(t("trained.start"), type="primary", key="trained.start_button", icon=":material/play_arrow:"):
+    if st.button(
+        t("trained_models.start"), type="primary", key="trained_models.start_button", icon=":material/play_arrow:"
+    ):
         started, snap = training.start(training.live_config(task, encoding, train_len, seed), owner())
         if not started:
             st.warning(say(view.refusal(snap, time.time())), icon=":material/hourglass_empty:")
@@ -44,7 +46,9 @@ def status() -> None:
         st.progress(snap["progress"], text=say(shown["text"]))
         if shown["note"] is not None:
             st.caption(say(shown["note"]))
-        if snap["owner"] == owner() and st.button(t("trained.stop"), key="trained.stop_button", icon=":material/stop:"):
+        if snap["owner"] == owner() and st.button(
+            t("trained_models.stop"), key="trained_models.stop_button", icon=":material/stop:"
+        ):
             training.stop(owner())
 
     live_status()

@@ -109,7 +109,7 @@ def product_length(a: float, b: float, w_mod: float, w_angle: int, **_) -> Numbe
 
 def first_coordinate(q1: float, q2: float, theta: float, m: int, **_) -> Numbers:
     """The first entry of q = [q1, q2] turned by m·θ (the worked example): q1 cos mθ − q2 sin mθ."""
-    from .views.implementation import worked_rotation
+    from .views.implementation_forms import worked_rotation
 
     turned = worked_rotation(q1, q2, theta, m)
     once = worked_rotation(q1, q2, theta, 1)  # the position forgotten
@@ -161,22 +161,22 @@ def full_turns(dim: int = GRID4_DIM, base: float = GRID4_BASE, train_len: int = 
 
 
 QUESTIONS: dict[str, tuple[Question, ...]] = {
-    "complex_plane": (Question("times_i"), Question("product_length", product_length), Question("conjugate")),
-    "rotations": (Question("fastest"), Question("full_turn", full_turn), Question("length")),
-    "phase": (Question("shift_both"), Question("relative_angle", relative_angle), Question("transpose")),
-    "relative": (Question("shift_all"), Question("diagonals"), Question("causal")),
-    "implementation": (Question("first_coordinate", first_coordinate), Question("values"), Question("layouts")),
-    "versus": (Question("cross_terms"), Question("pe_product")),
-    "decay": (Question("bound_at_zero", bound_at_zero), Question("monotone")),
-    "linear": (Question("denominator"), Question("cost")),
+    "complex_numbers": (Question("times_i"), Question("product_length", product_length), Question("conjugate")),
+    "frequency_clocks": (Question("fastest"), Question("full_turn", full_turn), Question("length")),
+    "phase_cancellation": (Question("shift_both"), Question("relative_angle", relative_angle), Question("transpose")),
+    "relative_attention": (Question("shift_all"), Question("diagonals"), Question("causal")),
+    "implementation_forms": (Question("first_coordinate", first_coordinate), Question("values"), Question("layouts")),
+    "rope_vs_sinusoidal": (Question("cross_terms"), Question("pe_product")),
+    "long_term_decay": (Question("bound_at_zero", bound_at_zero), Question("monotone")),
+    "linear_attention": (Question("denominator"), Question("cost")),
     "long_context": (Question("pi_wavelength"), Question("ntk_fastest")),
     "model_anatomy": (Question("no_rope_layers"), Question("layout"), Question("latent_key")),
     "real_models": (Question("shift"), Question("precision_start")),
     "precision": (Question("bf16_gap", bf16_gap), Question("collapse")),
-    "images": (Question("raster_rows", raster_rows), Question("axial_shift")),
-    "biases": (Question("alibi_first_slope", alibi_first_slope), Question("shift_both")),
-    "trained": (Question("inference_scaling"), Question("nope_order")),
-    "designs": (Question("full_turns", full_turns), Question("quarter"), Question("layout")),
+    "images_and_video": (Question("raster_rows", raster_rows), Question("axial_shift")),
+    "distance_biases": (Question("alibi_first_slope", alibi_first_slope), Question("shift_both")),
+    "trained_models": (Question("inference_scaling"), Question("nope_order")),
+    "rope_designs": (Question("full_turns", full_turns), Question("quarter"), Question("layout")),
 }
 
 

@@ -8,10 +8,10 @@ from explorer.figures import clock_animation, heatmap, line_chart, plane_diagram
 from explorer.glossary import glossary
 from explorer.layout import knob_row, metric_stack, say, section
 from explorer.tryit import try_buttons
-from explorer.views import rotations as view
+from explorer.views import frequency_clocks as view
 
 ui.enter()
-PAGE = "rotations"
+PAGE = "frequency_clocks"
 clocks = ui.cached(view.clocks)
 frequencies = ui.cached(view.frequencies)
 turned_vector = ui.cached(view.turned_vector)
@@ -30,10 +30,17 @@ try_buttons(PAGE, {"big": {"base": 500000.0}, "far": {"max_pos": 512, "m": 500},
 def clock_figure(dim: int, base: float, max_pos: int, pairs: tuple, m: int):
     """The clocks animation (one frame per position: built once per language), opened at position m."""
     hands = clocks(dim, base, max_pos, pairs)
-    return clock_animation(hands["positions"], hands["cos"], hands["sin"],
-                           [ui.t("rotations.clock_short", i=i, wave=wave) for i, wave in zip(pairs, hands["waves"])],
-                           title=ui.t("rotations.clocks_title"), play=ui.t("rotations.play"),
-                           pause=ui.t("rotations.pause"), position_label=ui.t("common.position"), start=m)
+    return clock_animation(
+        hands["positions"],
+        hands["cos"],
+        hands["sin"],
+        [ui.t("frequency_clocks.clock_short", i=i, wave=wave) for i, wave in zip(pairs, hands["waves"])],
+        title=ui.t("frequency_clocks.clocks_title"),
+        play=ui.t("frequency_clocks.play"),
+        pause=ui.t("frequency_clocks.pause"),
+        position_label=ui.t("common.position"),
+        start=m,
+    )
 
 
 hands = clocks(dim, base, max_pos, tuple(pairs))
@@ -52,19 +59,19 @@ st.latex(r"\theta_i = \mathrm{base}^{-2i/d},\qquad "
 # its first visit): each takes plain arguments and reads its data from the cached views.
 @ui.figure
 def angles_figure(dim: int, base: float, max_pos: int):
-    return heatmap(frequencies(dim, base, max_pos)["angles"], title=ui.t("rotations.angles_title"),
-                   x_title=ui.t("rotations.pair_axis"), y_title=ui.t("common.position"),
-                   colorscale="Phase", zmid=None, colorbar_title=ui.t("rotations.angle_axis"))
+    return heatmap(frequencies(dim, base, max_pos)["angles"], title=ui.t("frequency_clocks.angles_title"),
+                   x_title=ui.t("frequency_clocks.pair_axis"), y_title=ui.t("common.position"),
+                   colorscale="Phase", zmid=None, colorbar_title=ui.t("frequency_clocks.angle_axis"))
 
 
 @ui.figure
 def wavelengths_figure(dim: int, base: float, max_pos: int):
     freqs = frequencies(dim, base, max_pos)
-    return line_chart(freqs["pairs"], {ui.t("rotations.wave_series"): freqs["waves"],
-                                       ui.t("rotations.context_series"): freqs["context"]},
-                      title=ui.t("rotations.wave_title"), x_title=ui.t("rotations.pair_axis"),
-                      y_title=ui.t("rotations.wave_axis"), log_y=True, markers=True,
-                      dashed=(ui.t("rotations.context_series"),))
+    return line_chart(freqs["pairs"], {ui.t("frequency_clocks.wave_series"): freqs["waves"],
+                                       ui.t("frequency_clocks.context_series"): freqs["context"]},
+                      title=ui.t("frequency_clocks.wave_title"), x_title=ui.t("frequency_clocks.pair_axis"),
+                      y_title=ui.t("frequency_clocks.wave_axis"), log_y=True, markers=True,
+                      dashed=(ui.t("frequency_clocks.context_series"),))
 
 
 left, right = st.columns(2)
@@ -72,19 +79,23 @@ with left:
     ui.chart(angles_figure(dim, base, max_pos), key="angles")
 with right:
     ui.chart(wavelengths_figure(dim, base, max_pos), key="wavelengths")
-    st.markdown(ui.t("rotations.fast_slow", fast=freqs["fast"], slow=freqs["slow"], total=dim // 2))
+    st.markdown(ui.t("frequency_clocks.fast_slow", fast=freqs["fast"], slow=freqs["slow"], total=dim // 2))
 
-section("rotations.vector")
+section("frequency_clocks.vector")
 pair, seed = knob_row(PAGE, "pair", "seed", widths=[1, 1, 1], pair={"hi": dim // 2 - 1})
 
 
 @ui.figure
 def vector_figure(dim: int, base: float, m: int, seed: int, pair: int):
     vector = turned_vector(dim, base, m, seed, pair)
-    after = ui.t("rotations.after", m=m)
-    return plane_diagram([(ui.t("rotations.before"), *vector["before"], "query"), (after, *vector["after"], "query")],
-                         dashes={after: "dash"}, title=ui.t("rotations.vector_title", i=pair, m=m),
-                         x_title=ui.t("rotations.x_axis"), y_title=ui.t("rotations.y_axis"))
+    after = ui.t("frequency_clocks.after", m=m)
+    return plane_diagram(
+        [(ui.t("frequency_clocks.before"), *vector["before"], "query"), (after, *vector["after"], "query")],
+        dashes={after: "dash"},
+        title=ui.t("frequency_clocks.vector_title", i=pair, m=m),
+        x_title=ui.t("frequency_clocks.x_axis"),
+        y_title=ui.t("frequency_clocks.y_axis"),
+    )
 
 
 with ui.chart_beside(vector_figure(dim, base, m, seed, pair), key="vector"):

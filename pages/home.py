@@ -4,23 +4,30 @@ import streamlit as st
 
 import explorer as ui
 from explorer.pages import PAGES, TOPICS, script
-from explorer.views import rotations
+from explorer.views import frequency_clocks
 from explorer.figures import clock_animation
 
 CARDS_PER_ROW = 3  # Streamlit stacks the columns on a narrow screen
 # the clocks shown in motion at once: four pairs of a d = 64 head, from the fastest to a slow one
 DIM, BASE, POSITIONS, PAIRS, START = 64, 10000.0, 64, (0, 2, 8, 16), 10
-clocks = ui.cached(rotations.clocks)
+clocks = ui.cached(frequency_clocks.clocks)
 
 
 @ui.figure
 def motion_figure():
     """Four of RoPE's clocks, each turning at its own speed; the browser plays them (no server round-trip)."""
     hands = clocks(DIM, BASE, POSITIONS, PAIRS)
-    return clock_animation(hands["positions"], hands["cos"], hands["sin"],
-                           [ui.t("rotations.clock_short", i=i, wave=wave) for i, wave in zip(PAIRS, hands["waves"])],
-                           title=ui.t("home.motion_title"), play=ui.t("rotations.play"),
-                           pause=ui.t("rotations.pause"), position_label=ui.t("common.position"), start=START)
+    return clock_animation(
+        hands["positions"],
+        hands["cos"],
+        hands["sin"],
+        [ui.t("frequency_clocks.clock_short", i=i, wave=wave) for i, wave in zip(PAIRS, hands["waves"])],
+        title=ui.t("home.motion_title"),
+        play=ui.t("frequency_clocks.play"),
+        pause=ui.t("frequency_clocks.pause"),
+        position_label=ui.t("common.position"),
+        start=START,
+    )
 
 
 ui.enter()

@@ -7,10 +7,10 @@ from explorer import latex as tex
 from explorer.figures import heatmap, line_chart
 from explorer.layout import caption, knob_row, metric_stack, named, say, section, sentences
 from explorer.tryit import try_buttons
-from explorer.views import linear as view
+from explorer.views import linear_attention as view
 
 ui.enter()
-PAGE = "linear"
+PAGE = "linear_attention"
 attention_outputs = ui.cached(view.attention_outputs)
 costs = ui.cached(view.costs)
 measured_times = ui.cached(view.measured_times)
@@ -19,41 +19,59 @@ measured_times = ui.cached(view.measured_times)
 # can fail; the introduction, the formulas and both outputs follow
 st.title(ui.t(f"{PAGE}.title"))
 seq, dim, base, phi, seed = knob_row(PAGE, "seq", "dim", "base", "phi", "seed",
-                                     phi={"format_func": named("linear.phi_")})
+                                     phi={"format_func": named("linear_attention.phi_")})
 try_buttons(PAGE, {"fail": {"base": 10.0, "dim": 8, "seq": 64, "seed": 2}, "safe": {"base": 10000.0},
                    "relu": {"phi": "relu"}})
 out = attention_outputs(seq, dim, base, phi, seed)
 
-st.subheader(ui.t("linear.denominator_header"))
-zero = ui.t("linear.zero_series")
-denominators = line_chart(out["positions"], {ui.t("linear.unrotated_series"): out["den"],
-                                             ui.t("linear.rotated_series"): out["den_rot"], zero: out["zero"]},
-                          title=ui.t("linear.denominator_title"), x_title=ui.t("linear.query_axis"),
-                          y_title=ui.t("linear.denominator_axis"), dashed=(zero,))
+st.subheader(ui.t("linear_attention.denominator_header"))
+zero = ui.t("linear_attention.zero_series")
+denominators = line_chart(
+    out["positions"],
+    {
+        ui.t("linear_attention.unrotated_series"): out["den"],
+        ui.t("linear_attention.rotated_series"): out["den_rot"],
+        zero: out["zero"],
+    },
+    title=ui.t("linear_attention.denominator_title"),
+    x_title=ui.t("linear_attention.query_axis"),
+    y_title=ui.t("linear_attention.denominator_axis"),
+    dashed=(zero,),
+)
 reading = view.denominator_reading(out, seq)
 with ui.chart_beside(denominators, key="denominators", widths=(3, 1)):
     metric_stack(reading["metrics"])
 sentences(reading["lines"])
-st.markdown(ui.t("linear.denominator_text"))
+st.markdown(ui.t("linear_attention.denominator_text"))
 
 ui.explain(ui.t(f"{PAGE}.intro"))
-st.markdown(ui.t("linear.formula_text"))
+st.markdown(ui.t("linear_attention.formula_text"))
 # positions as on every page: the query at m, the keys at n (N tokens)
-st.latex(tex.label("linear.latex_attention") + r"_m = \frac{\sum_{n=1}^{N} \phi(q_m)^\top \varphi(k_n)\, v_n}"
+st.latex(tex.label("linear_attention.latex_attention") + r"_m = \frac{\sum_{n=1}^{N} \phi(q_m)^\top \varphi(k_n)\, v_n}"
          r"{\sum_{n=1}^{N} \phi(q_m)^\top \varphi(k_n)}"
          r"= \frac{\phi(q_m)^\top \big(\sum_{n} \varphi(k_n)\, v_n^\top\big)}{\phi(q_m)^\top \sum_{n} \varphi(k_n)}")
-st.markdown(ui.t("linear.rope_text"))
-st.latex(tex.label("linear.latex_attention") + r"_m = \frac{\sum_{n=1}^{N} \big[\mathcal{R}_m \phi(q_m)\big]^\top "
-         r"\big[\mathcal{R}_n \varphi(k_n)\big]\, v_n}{\sum_{n=1}^{N} \phi(q_m)^\top \varphi(k_n)},\qquad "
-         r"\mathcal{R}_m^\top \mathcal{R}_n = \mathcal{R}_{n-m}")
+st.markdown(ui.t("linear_attention.rope_text"))
+st.latex(
+    tex.label("linear_attention.latex_attention") + r"_m = \frac{\sum_{n=1}^{N} \big[\mathcal{R}_m \phi(q_m)\big]^\top "
+    r"\big[\mathcal{R}_n \varphi(k_n)\big]\, v_n}{\sum_{n=1}^{N} \phi(q_m)^\top \varphi(k_n)},\qquad "
+    r"\mathcal{R}_m^\top \mathcal{R}_n = \mathcal{R}_{n-m}"
+)
 
-st.subheader(ui.t("linear.outputs_header"))
-soft_fig, lin_fig = (heatmap(out[f"{name}_drawn"], x=out["cols"], y=out["rows"], title=ui.t(f"linear.{name}_title"),
-                             x_title=ui.t("linear.channel_axis"), y_title=ui.t("linear.query_axis"),
-                             colorbar_title=ui.t("linear.output_axis"))
-                     for name in ("softmax", "linear"))
+st.subheader(ui.t("linear_attention.outputs_header"))
+soft_fig, lin_fig = (
+    heatmap(
+        out[f"{name}_drawn"],
+        x=out["cols"],
+        y=out["rows"],
+        title=ui.t(f"linear_attention.{name}_title"),
+        x_title=ui.t("linear_attention.channel_axis"),
+        y_title=ui.t("linear_attention.query_axis"),
+        colorbar_title=ui.t("linear_attention.output_axis"),
+    )
+    for name in ("softmax", "linear")
+)
 ui.charts_side_by_side(soft_fig, "softmax_output", lin_fig, "linear_output")
-st.caption(ui.t("linear.heatmap_caption", soft_std=out["soft_std"], lin_std=out["lin_std"]))
+st.caption(ui.t("linear_attention.heatmap_caption", soft_std=out["soft_std"], lin_std=out["lin_std"]))
 notes = view.output_notes(out, seq)
 caption(notes["thinned"])
 if notes["zero"] is not None:
@@ -64,27 +82,47 @@ with right:
     channel = view.channel(out, ui.knob(PAGE, "channel", hi=dim - 1))
     metric_stack(channel["metrics"])
 with left:
-    ui.chart(line_chart(out["positions"], {ui.t("linear.softmax_series"): channel["softmax"],
-                                           ui.t("linear.linear_series"): channel["linear"]},
-                        title=ui.t("linear.channel_title", c=channel["index"]), x_title=ui.t("linear.query_axis"),
-                        y_title=ui.t("linear.output_axis")), key="channel")
+    ui.chart(
+        line_chart(
+            out["positions"],
+            {
+                ui.t("linear_attention.softmax_series"): channel["softmax"],
+                ui.t("linear_attention.linear_series"): channel["linear"],
+            },
+            title=ui.t("linear_attention.channel_title", c=channel["index"]),
+            x_title=ui.t("linear_attention.query_axis"),
+            y_title=ui.t("linear_attention.output_axis"),
+        ),
+        key="channel",
+    )
 
-section("linear.cost")
-st.latex(ui.t("linear.cost_latex"))
+section("linear_attention.cost")
+st.latex(ui.t("linear_attention.cost_latex"))
 counted = costs(dim)
-ui.chart(line_chart(counted["lengths"], {ui.t("linear.softmax_series"): counted["softmax"],
-                                         ui.t("linear.linear_series"): counted["linear"]},
-                    title=ui.t("linear.cost_title", dim=dim), x_title=ui.t("linear.length_axis"),
-                    y_title=ui.t("linear.cost_axis"), log_x=True, log_y=True, markers=True), key="costs")
+ui.chart(line_chart(counted["lengths"], {ui.t("linear_attention.softmax_series"): counted["softmax"],
+                                         ui.t("linear_attention.linear_series"): counted["linear"]},
+                    title=ui.t("linear_attention.cost_title", dim=dim), x_title=ui.t("linear_attention.length_axis"),
+                    y_title=ui.t("linear_attention.cost_axis"), log_x=True, log_y=True, markers=True), key="costs")
 st.markdown(say(view.cost_now(seq, dim)))
 if ui.knob(PAGE, "timing"):
     times = measured_times(dim, phi, base, str(ui.device()))
     ms = view.timed_ms(times)
-    ui.chart(line_chart(times["lengths"], {ui.t("linear.softmax_series"): ms["softmax"],
-                                           ui.t("linear.linear_series"): ms["linear"]},
-                        title=ui.t("linear.timing_title", device=times["device"], dim=dim),
-                        x_title=ui.t("linear.length_axis"), y_title=ui.t("linear.time_axis"), log_x=True, log_y=True,
-                        markers=True), key="timings")
-    st.caption(ui.t("linear.timing_caption"))
+    ui.chart(
+        line_chart(
+            times["lengths"],
+            {
+                ui.t("linear_attention.softmax_series"): ms["softmax"],
+                ui.t("linear_attention.linear_series"): ms["linear"],
+            },
+            title=ui.t("linear_attention.timing_title", device=times["device"], dim=dim),
+            x_title=ui.t("linear_attention.length_axis"),
+            y_title=ui.t("linear_attention.time_axis"),
+            log_x=True,
+            log_y=True,
+            markers=True,
+        ),
+        key="timings",
+    )
+    st.caption(ui.t("linear_attention.timing_caption"))
 
 ui.questions(PAGE)

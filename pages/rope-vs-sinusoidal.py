@@ -9,11 +9,11 @@ from explorer.figures import concept_color, heatmap, heatmap_grid, line_chart
 from explorer.glossary import glossary
 from explorer.layout import knob_row, labelled, metric_row, section, table
 from explorer.tryit import try_buttons
-from explorer.views import versus as view
+from explorer.views import rope_vs_sinusoidal as view
 from rope_viz import describe
 
 ui.enter()
-PAGE = "versus"
+PAGE = "rope_vs_sinusoidal"
 encoding_table = ui.cached(view.table)
 terms = ui.cached(view.terms)
 residuals = ui.cached(view.residuals)
@@ -27,54 +27,79 @@ seq, dim, base, seed = knob_row(PAGE, "seq", "dim", "base", "seed")
 try_buttons(PAGE, {"far": {"shift": 1000}, "long": {"seq": 1024}, "big": {"base": 500000.0}})
 device = ui.device()
 
-st.subheader(ui.t("versus.table_header"))
+st.subheader(ui.t("rope_vs_sinusoidal.table_header"))
 pe = encoding_table(seq, dim, base, str(device))
-table_fig = heatmap(pe["drawn"], x=pe["cols"], y=pe["rows"], title=ui.t("versus.pe_title"),
-                    x_title=ui.t("versus.dim_axis"), y_title=ui.t("common.position"),
-                    colorbar_title=ui.t("versus.pe_bar"))
-band_fig = ui.offset_band(pe["profile"], title=ui.t("versus.pe_dot_title"), y_title=ui.t("versus.pe_dot_axis"),
-                          mean_name=ui.t("versus.mean"), band_name=ui.t("versus.band"))
+table_fig = heatmap(pe["drawn"], x=pe["cols"], y=pe["rows"], title=ui.t("rope_vs_sinusoidal.pe_title"),
+                    x_title=ui.t("rope_vs_sinusoidal.dim_axis"), y_title=ui.t("common.position"),
+                    colorbar_title=ui.t("rope_vs_sinusoidal.pe_bar"))
+band_fig = ui.offset_band(
+    pe["profile"],
+    title=ui.t("rope_vs_sinusoidal.pe_dot_title"),
+    y_title=ui.t("rope_vs_sinusoidal.pe_dot_axis"),
+    mean_name=ui.t("rope_vs_sinusoidal.mean"),
+    band_name=ui.t("rope_vs_sinusoidal.band"),
+)
 ui.charts_side_by_side(table_fig, "table", band_fig, "pe_dot")
 ui.explain(ui.t(f"{PAGE}.intro"))
-st.latex(tex.label("versus.latex_rope") + r"\ (R_m q_m)^\top (R_n k_n) = q_m^\top R_{n-m}\, k_n \qquad "
-         + tex.label("versus.latex_sinusoidal") + r"\ (x_m + p_m)\, W_q W_k^\top (x_n + p_n)^\top")
-st.markdown(ui.t("versus.table_text"))
+st.latex(tex.label("rope_vs_sinusoidal.latex_rope") + r"\ (R_m q_m)^\top (R_n k_n) = q_m^\top R_{n-m}\, k_n \qquad "
+         + tex.label("rope_vs_sinusoidal.latex_sinusoidal") + r"\ (x_m + p_m)\, W_q W_k^\top (x_n + p_n)^\top")
+st.markdown(ui.t("rope_vs_sinusoidal.table_text"))
 st.latex(r"p_m = \big(\sin m\theta_0,\ \cos m\theta_0,\ \dots\big),\qquad "
          r"p_m \cdot p_n = \sum_t \cos\big((m-n)\,\theta_t\big)")
 metric_row(view.table_metrics(pe))
 
-section("versus.terms")
-st.latex(r"(x_m + p_m) W_q W_k^\top (x_n + p_n)^\top = "
-         r"\underbrace{x_m W x_n^\top}_{" + tex.label("versus.term_content_content") + r"} + "
-         r"\underbrace{x_m W p_n^\top}_{" + tex.label("versus.term_content_position") + r"}"
-         r" + \underbrace{p_m W x_n^\top}_{" + tex.label("versus.term_position_content") + r"} + "
-         r"\underbrace{p_m W p_n^\top}_{" + tex.label("versus.term_position_position") + r"},\quad W = W_q W_k^\top")
+section("rope_vs_sinusoidal.terms")
+st.latex(
+    r"(x_m + p_m) W_q W_k^\top (x_n + p_n)^\top = "
+    r"\underbrace{x_m W x_n^\top}_{" + tex.label("rope_vs_sinusoidal.term_content_content") + r"} + "
+    r"\underbrace{x_m W p_n^\top}_{" + tex.label("rope_vs_sinusoidal.term_content_position") + r"}"
+    r" + \underbrace{p_m W x_n^\top}_{" + tex.label("rope_vs_sinusoidal.term_position_content") + r"} + "
+    r"\underbrace{p_m W p_n^\top}_{"
+    + tex.label("rope_vs_sinusoidal.term_position_position")
+    + r"},\quad W = W_q W_k^\top"
+)
 split = terms(seq, dim, base, seed, str(device))
-ui.chart(heatmap_grid(dict(labelled(view.term_panels(split))), title=ui.t("versus.terms_title"),
-                      colorbar_title=ui.t("versus.logit_bar"), **ui.position_axes(split["kept"])), key="terms")
+ui.chart(
+    heatmap_grid(
+        dict(labelled(view.term_panels(split))),
+        title=ui.t("rope_vs_sinusoidal.terms_title"),
+        colorbar_title=ui.t("rope_vs_sinusoidal.logit_bar"),
+        **ui.position_axes(split["kept"]),
+    ),
+    key="terms",
+)
 metric_row(view.term_metrics(split))
-st.caption(ui.t("versus.deviation_caption", largest=split["largest"]))
+st.caption(ui.t("rope_vs_sinusoidal.deviation_caption", largest=split["largest"]))
 
-section("versus.shift")
+section("rope_vs_sinusoidal.shift")
 cols = st.columns([2, 1, 1])
 shift = ui.knob(PAGE, "shift", where=cols[0])
 moved = residuals(seq, dim, base, seed, shift, str(device))
 metric_row(view.residual_metrics(moved), columns=cols[1:])
-ui.chart(heatmap_grid({ui.t(f"versus.{enc}_panel"): moved["drawn"][enc] for enc in view.ENCODINGS},
-                      title=ui.t("versus.shift_title", k=shift), colorbar_title=ui.t("versus.residual_bar"),
-                      colorscale="Viridis", zmid=None, zmin=0.0, **ui.position_axes(moved["kept"])), key="shift")
+ui.chart(
+    heatmap_grid(
+        {ui.t(f"rope_vs_sinusoidal.{enc}_panel"): moved["drawn"][enc] for enc in view.ENCODINGS},
+        title=ui.t("rope_vs_sinusoidal.shift_title", k=shift),
+        colorbar_title=ui.t("rope_vs_sinusoidal.residual_bar"),
+        colorscale="Viridis",
+        zmid=None,
+        zmin=0.0,
+        **ui.position_axes(moved["kept"]),
+    ),
+    key="shift",
+)
 
-section("versus.norm")
+section("rope_vs_sinusoidal.norm")
 lengths = norms(seq, dim, base, seed, str(device))
-names = {enc: ui.t(f"versus.norm_{enc}") for enc in lengths["lengths"]}
+names = {enc: ui.t(f"rope_vs_sinusoidal.norm_{enc}") for enc in lengths["lengths"]}
 ui.chart(line_chart(list(range(seq)), {names[enc]: lengths["lengths"][enc] for enc in view.NORM_CONCEPTS},
-                    title=ui.t("versus.norm_title"), x_title=ui.t("common.position"),
-                    y_title=ui.t("versus.norm_axis"), dashed=(names["none"],),
+                    title=ui.t("rope_vs_sinusoidal.norm_title"), x_title=ui.t("common.position"),
+                    y_title=ui.t("rope_vs_sinusoidal.norm_axis"), dashed=(names["none"],),
                     colors={names[enc]: concept_color(c) for enc, c in view.NORM_CONCEPTS.items()}), key="norms")
 
-st.subheader(ui.t("versus.compare_header"))
-st.markdown(ui.t("versus.compare_text", device=describe(device)))
-with st.spinner(ui.t("versus.measuring")):
+st.subheader(ui.t("rope_vs_sinusoidal.compare_header"))
+st.markdown(ui.t("rope_vs_sinusoidal.compare_text", device=describe(device)))
+with st.spinner(ui.t("rope_vs_sinusoidal.measuring")):
     cost = cost_per_token(dim, base, str(device))
 table(view.compare_table(moved, split, lengths, cost, shift, dim))
 

@@ -7,17 +7,17 @@ import explorer as ui
 from explorer import live_run, training
 from explorer.figures import band_lines, grouped_bars, heatmap
 from explorer.layout import bullets, caption, knob_row, metric_row, named, paragraphs, say
-from explorer.panels import designs as designs_panels
-from explorer.views import designs as designs_view
-from explorer.views import trained as view
+from explorer.panels import rope_designs as designs_panels
+from explorer.views import rope_designs as designs_view
+from explorer.views import trained_models as view
 
 ui.enter()
-PAGE = "trained"
+PAGE = "trained_models"
 shipped = ui.cached(view.shipped, max_entries=4)
 shipped_curves = ui.cached(view.shipped_curves, max_entries=8)
 attention_view = ui.cached(view.attention_view, max_entries=32)
 locked_heads = ui.cached(view.locked_heads, max_entries=16)
-enc, scal, task_name = named("trained.enc_"), named("trained.scaling_"), named("trained.task_")
+enc, scal, task_name = named("trained_models.enc_"), named("trained_models.scaling_"), named("trained_models.task_")
 
 owner = live_run.owner()
 ui.page_header(PAGE)
@@ -29,7 +29,7 @@ if grid["notice"] is not None:
     st.info(say(grid["notice"]))
 
 # --- accuracy against evaluation length ---------------------------------------------------------------------
-st.subheader(ui.t("trained.accuracy_header"))
+st.subheader(ui.t("trained_models.accuracy_header"))
 chart_slot = st.container()  # the chart first, its knobs under it
 task, factor, show_scalings = knob_row(PAGE, "task", "factor", "scalings", task={"format_func": task_name},
                                        factor={"format_func": lambda v: f"{v:g}×"})
@@ -38,13 +38,22 @@ live_runs = training.finished()
 accuracy = view.accuracy_chart(data, live_runs, task, owner, show_scalings)
 with chart_slot:
     if accuracy["series"]:
-        ui.chart(band_lines([{**s, "name": say(s["name"])} for s in accuracy["series"]],
-                            marks={say(name): at for name, at in accuracy["marks"]},
-                            title=ui.t("trained.accuracy_title", task=task_name(task)),
-                            x_title=ui.t("trained.length_axis"), y_title=ui.t("trained.accuracy_axis"), log_x=True,
-                            y_range=(0, 1.03), height=480, x_ticks=accuracy["x_ticks"]), key="accuracy")
+        ui.chart(
+            band_lines(
+                [{**s, "name": say(s["name"])} for s in accuracy["series"]],
+                marks={say(name): at for name, at in accuracy["marks"]},
+                title=ui.t("trained_models.accuracy_title", task=task_name(task)),
+                x_title=ui.t("trained_models.length_axis"),
+                y_title=ui.t("trained_models.accuracy_axis"),
+                log_x=True,
+                y_range=(0, 1.03),
+                height=480,
+                x_ticks=accuracy["x_ticks"],
+            ),
+            key="accuracy",
+        )
 # the two tasks and where the results come from, under their chart (which comes on the first screen)
-st.markdown(ui.t("trained.accuracy_text"))
+st.markdown(ui.t("trained_models.accuracy_text"))
 caption(grid["source"])
 found = view.findings(data, factor)
 if found is not None:
@@ -52,24 +61,24 @@ if found is not None:
     paragraphs(found["paragraphs"])
     bullets(found["claims"])
     four_layer = designs_panels.grid_curves(folder, designs_view.grid_stamp(folder), task)
-    if (across := view.alibi_across(data, four_layer, factor, "trained.alibi_across")) is not None:
+    if (across := view.alibi_across(data, four_layer, factor, "trained_models.alibi_across")) is not None:
         st.markdown(say(across))
 elif grid["source"] is not None:
-    st.info(ui.t("trained.no_task", task=task_name(task)))
+    st.info(ui.t("trained_models.no_task", task=task_name(task)))
 
 # --- attention maps of the shipped weights -------------------------------------------------------------------
-st.subheader(ui.t("trained.maps_header"))
-st.markdown(ui.t("trained.maps_text"))
+st.subheader(ui.t("trained_models.maps_header"))
+st.markdown(ui.t("trained_models.maps_text"))
 encoding, layer, head, scaling = knob_row(PAGE, "encoding", "layer", "head", "scaling",
                                           encoding={"format_func": enc}, scaling={"format_func": scal})
-with st.spinner(ui.t("trained.computing")):
+with st.spinner(ui.t("trained_models.computing")):
     maps = attention_view(folder, stamp, task, encoding, layer, head, factor, scaling)
 if not maps["available"]:
-    st.info(ui.t("trained.no_weights", encoding=enc(encoding), task=task_name(task)))
+    st.info(ui.t("trained_models.no_weights", encoding=enc(encoding), task=task_name(task)))
 else:
     reading = view.map_reading(maps, encoding, layer, head, factor, scaling)
     short_fig, long_fig = (heatmap(maps[name], **ui.position_axes(maps[f"{name}_kept"]), colorscale="Viridis",
-                                   zmid=None, colorbar_title=ui.t("trained.weight_axis"), title=say(title))
+                                   zmid=None, colorbar_title=ui.t("trained_models.weight_axis"), title=say(title))
                            for name, title in zip(("short", "long"), reading["titles"]))
     ui.charts_side_by_side(short_fig, "map_short", long_fig, "map_long")
     caption(reading["thinned"])
@@ -78,17 +87,23 @@ else:
     locked = locked_heads(folder, stamp, task, factor, scaling)
     if locked["encodings"]:
         rows = view.locked_reading(locked, factor)
-        bars = grouped_bars([say(name) for name in rows["names"]],
-                            {ui.t("trained.share_1x"): locked["share_1x"],
-                             ui.t("trained.share_past", factor=factor): locked["share_past"]},
-                            title=ui.t("trained.locked_title", factor=factor), x_title=ui.t("trained.encoding_axis"),
-                            y_title=ui.t("trained.share_axis"), y_range=(0, 1.03))
+        bars = grouped_bars(
+            [say(name) for name in rows["names"]],
+            {
+                ui.t("trained_models.share_1x"): locked["share_1x"],
+                ui.t("trained_models.share_past", factor=factor): locked["share_past"],
+            },
+            title=ui.t("trained_models.locked_title", factor=factor),
+            x_title=ui.t("trained_models.encoding_axis"),
+            y_title=ui.t("trained_models.share_axis"),
+            y_range=(0, 1.03),
+        )
         with ui.chart_beside(bars, key="locked"):
-            st.markdown(ui.t("trained.locked_text"))
+            st.markdown(ui.t("trained_models.locked_text"))
             bullets(rows["lines"])
 
 # --- train it yourself ---------------------------------------------------------------------------------------
-st.subheader(ui.t("trained.live_header"))
+st.subheader(ui.t("trained_models.live_header"))
 st.markdown(say(view.live_intro(data, training.LIVE_STEPS, training.KEEP)))
 t_encoding, t_task, t_len, t_seed = knob_row(PAGE, "train_encoding", "train_task", "train_len", "train_seed",
                                              train_encoding={"format_func": enc},

@@ -16,7 +16,7 @@ PAGES = TOPICS  # the topic pages (every page but home), in the router's order
 
 
 def open_page(page: str, params: dict | None = None, lang: str = "en", timeout: float = 120) -> AppTest:
-    """Run the app, then open the page (by its id, e.g. "linear") with the given URL query parameters."""
+    """Run the app, then open the page (by its id, e.g. "linear_attention") with the given URL query parameters."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
     at.query_params["lang"] = lang
     at.run()

@@ -6,7 +6,7 @@ can forge a `rerun_script` whose widget states give a real widget a value of any
 
     async with WidgetSession(url) as session:
         await session.run("frequency-clocks")
-        forged = widget_state(session.widget_id("rotations.pairs"), int_array_value=[0] * 10**6)
+        forged = widget_state(session.widget_id("frequency_clocks.pairs"), int_array_value=[0] * 10**6)
         run = await session.run("frequency-clocks", widget_states=[forged])
 
 `measure()` samples the server's CPU seconds and RSS around a block (before, peak, after),
@@ -29,7 +29,7 @@ from .protocol import Run, Session, percentile, run_async, visit, widget_state
 from .server import ROOT, Server, UsageSampler, streamlit_server, usage
 
 TRAINED = "trained-models"
-START_BUTTON = "trained.start_button"
+START_BUTTON = "trained_models.start_button"
 
 
 class WidgetSession(Session):
@@ -167,7 +167,7 @@ async def press_training(url: str, seconds: float = 60.0, every: float = 2.0, *,
     """`sessions` sessions open the trained-models page, then each presses "Train it yourself" every `every`
     seconds for `seconds` seconds (a forged trigger, as the browser sends it); each answer is counted."""
     result = result if result is not None else Presses()
-    busy, hourly = _said("trained.refused"), _said("trained.refused_hourly")
+    busy, hourly = _said("trained_models.refused"), _said("trained_models.refused_hourly")
 
     async def one() -> None:
         async with WidgetSession(url, timeout=timeout) as session:

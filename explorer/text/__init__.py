@@ -1,6 +1,6 @@
 """Every string a visitor reads, one TOML file per page per language: ``text/<lang>/<page>.toml``.
 
-A key ``"linear.title"`` is the entry ``title`` of ``linear.toml``. Adding a language is adding one
+A key ``"linear_attention.title"`` is the entry ``title`` of ``linear.toml``. Adding a language is adding one
 folder of files with the same keys and the same {placeholders}; a test checks both stay complete.
 """
 

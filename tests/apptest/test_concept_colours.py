@@ -11,27 +11,59 @@ pytestmark = pytest.mark.slow
 
 # (page, {concept: the text key of its legend name on that page})
 PAGES = (
-    ("long_context", {"rope": "long_context.plain_series", "linear": "long_context.method_linear",
-                      "ntk": "long_context.method_ntk", "yarn": "long_context.method_yarn",
-                      "llama3": "long_context.method_llama3"}),
-    ("trained", {"rope": "trained.enc_rope", "sinusoidal": "trained.enc_sinusoidal", "alibi": "trained.enc_alibi",
-                 "nope": "trained.enc_nope"}),
-    ("designs", {"rope": "designs.scheme_rope", "nope": "designs.scheme_nope", "alibi": "designs.scheme_alibi",
-                 "p-rope": "designs.scheme_p-rope", "local-rope+global-nope": "designs.scheme_local-rope+global-nope"}),
-    ("biases", {"rope": "biases.rope_series", "nope": "biases.nope_series"}),
-    ("versus", {"rope": "versus.norm_rope", "sinusoidal": "versus.norm_sinusoidal"}),
-    ("phase", {"query": "phase.query_name", "key": "phase.key_name", "offset": "phase.both_series"}),
-    ("complex_plane", {"query": "complex_plane.z_name", "rope": "complex_plane.rotor_name"}),
-    ("rotations", {"query": "rotations.before"}),
-    ("implementation", {"query": "implementation.worked_before"}),
+    (
+        "long_context",
+        {
+            "rope": "long_context.plain_series",
+            "linear": "long_context.method_linear",
+            "ntk": "long_context.method_ntk",
+            "yarn": "long_context.method_yarn",
+            "llama3": "long_context.method_llama3",
+        },
+    ),
+    (
+        "trained_models",
+        {
+            "rope": "trained_models.enc_rope",
+            "sinusoidal": "trained_models.enc_sinusoidal",
+            "alibi": "trained_models.enc_alibi",
+            "nope": "trained_models.enc_nope",
+        },
+    ),
+    (
+        "rope_designs",
+        {
+            "rope": "rope_designs.scheme_rope",
+            "nope": "rope_designs.scheme_nope",
+            "alibi": "rope_designs.scheme_alibi",
+            "p-rope": "rope_designs.scheme_p-rope",
+            "local-rope+global-nope": "rope_designs.scheme_local-rope+global-nope",
+        },
+    ),
+    ("distance_biases", {"rope": "distance_biases.rope_series", "nope": "distance_biases.nope_series"}),
+    (
+        "rope_vs_sinusoidal",
+        {"rope": "rope_vs_sinusoidal.norm_rope", "sinusoidal": "rope_vs_sinusoidal.norm_sinusoidal"},
+    ),
+    (
+        "phase_cancellation",
+        {
+            "query": "phase_cancellation.query_name",
+            "key": "phase_cancellation.key_name",
+            "offset": "phase_cancellation.both_series",
+        },
+    ),
+    ("complex_numbers", {"query": "complex_numbers.z_name", "rope": "complex_numbers.rotor_name"}),
+    ("frequency_clocks", {"query": "frequency_clocks.before"}),
+    ("implementation_forms", {"query": "implementation_forms.worked_before"}),
 )
 
 
 def test_concepts_that_meet_in_a_chart_never_share_a_colour():
-    meetings = {"trained": ("rope", "sinusoidal", "alibi", "nope", "pi", "ntk", "yarn"),
+    meetings = {"trained_models": ("rope", "sinusoidal", "alibi", "nope", "pi", "ntk", "yarn"),
                 "long context": ("rope", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "model"),
-                "biases": ("rope", "sinusoidal", "alibi", "nope", "t5", "xpos"),
-                "designs": ("rope", "nope", "alibi", "nope-every-4th", "nope-every-4th+temperature",
+                "distance_biases": ("rope", "sinusoidal", "alibi", "nope", "t5", "xpos"),
+                "rope_designs": ("rope", "nope", "alibi", "nope-every-4th", "nope-every-4th+temperature",
                             "local-rope+global-nope", "p-rope", "partial-rope")}
     for where, together in meetings.items():
         assert len({CONCEPTS[name] for name in together}) == len(together), where

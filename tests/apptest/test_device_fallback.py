@@ -13,7 +13,7 @@ def test_failing_device_falls_back_to_cpu(monkeypatch):
     monkeypatch.setattr(explorer.session, "requested_device", lambda: torch.device("meta"))
     explorer.session._server_device.clear()
     try:
-        at = open_page("relative", {"seq": 64})
+        at = open_page("relative_attention", {"seq": 64})
         assert not at.exception, [e.value for e in at.exception]
         assert any("CPU" in w.value for w in at.warning)
         assert len(chart_specs(at)) >= 3
@@ -27,7 +27,7 @@ def test_pages_compute_on_the_cpu_beside_a_gpu(monkeypatch):
     monkeypatch.delenv("ROPE_VIZ_DEVICE", raising=False)
     explorer.session._server_device.clear()
     try:
-        at = open_page("implementation", {})
+        at = open_page("implementation_forms", {})
         assert not at.exception, [e.value for e in at.exception]
         captions = " ".join(c.value for c in at.sidebar.caption).lower()
         assert "cpu" in captions and "cuda" not in captions

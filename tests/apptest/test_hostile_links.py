@@ -74,32 +74,32 @@ class Link(NamedTuple):
 
 
 LINKS = {
-    "biases": Link(
+    "distance_biases": Link(
         {"max_r": "1e308", "heads": "-1", "num_buckets": "7", "max_distance": "nan", "bidirectional": "yes",
          "scale_base": "<script>"},
         {"max_r": "2048", "heads": "1", "num_buckets": "8", "max_distance": "128", "bidirectional": "1",
          "scale_base": "512"},
         notices=6, charts=5),
-    "complex_plane": Link(
+    "complex_numbers": Link(
         {"a": "nan", "b": "1e308", "theta": "<script>alert(1)</script>", "w_mod": "-5", "w_angle": "0x10"},
         {"a": "2", "b": "3", "theta": "50", "w_mod": "0", "w_angle": "60"},
         notices=5, charts=3),
-    "decay": Link(
+    "long_term_decay": Link(
         {"dim": "abc", "max_r": "-5", "sweep": "<script>alert(1)</script>", "log_x": "maybe", "samples": "1e9",
          "base": "inf"},
         {"dim": "128", "max_r": "16", "sweep": "4,5,6", "log_x": "1", "samples": "128", "base": "10000"},
         notices=6, charts=None),
-    "images": Link(
+    "images_and_video": Link(
         {"height": "1e308", "row": "-4", "col": "nan", "frequencies": "<b>x</b>", "frames": "９",
          "resume": "javascript:alert(1)", "dim": "12"},
         {"height": "32", "row": "0", "col": "5", "frequencies": "shared", "frames": "8", "resume": "spatial_extent",
          "dim": "8"},
         notices=7, charts=5),
-    "implementation": Link(
+    "implementation_forms": Link(
         {"q1": "nan", "theta": "1e308", "seq": "7", "dim": "7", "rotary_dim": "999", "shift": "<script>"},
         {"q1": "1", "theta": "3.142", "seq": "16", "dim": "6", "rotary_dim": "6", "shift": "100"},
         notices=6, charts=None),
-    "linear": Link(
+    "linear_attention": Link(
         {"seq": "1e308", "dim": "-4", "phi": "<script>alert(1)</script>", "channel": "nan", "timing": "yes",
          "seed": "[a](javascript:alert(1))"},
         {"seq": "2048", "dim": "2", "phi": "elu", "channel": "0", "timing": "0", "seed": "0"},
@@ -109,7 +109,7 @@ LINKS = {
          "focus": "../../etc"},
         {"target": "1048576", "preset": "Llama-3.1-8B", "factor": "0", "focus": "model"},
         notices=5, charts=7),
-    "phase": Link(
+    "phase_cancellation": Link(
         {"m": "-4", "n": "1e9", "dim": "7", "base": "nan", "pair": "99", "seed": "<img src=x onerror=alert(1)>"},
         {"m": "0", "n": "128", "seed": "0", "dim": "6", "base": "10000", "pair": "2"},
         notices=6, charts=4),
@@ -119,22 +119,22 @@ LINKS = {
         {"dim": "256", "pair": "0", "start": "4090", "far": "8000", "recipe": "bf16-positions", "timing": "0",
          "seed": "0"},
         notices=7, charts=7),
-    "relative": Link(
+    "relative_attention": Link(
         {"seq": "1e308", "dim": "7", "content": "<script>alert(1)</script>", "causal": "maybe", "shift": "-5",
          "seed": "nan", "base": "-1"},
         {"seq": "2048", "dim": "6", "content": "same", "causal": "0", "shift": "0", "seed": "0", "base": "10000"},
         notices=7, charts=4),
-    "rotations": Link(
+    "frequency_clocks": Link(
         {"dim": "7", "base": "nan", "pairs": "<script>alert(1)</script>", "max_pos": "1e308"},
         {"dim": "6", "base": "10000", "max_pos": "512"},
         notices=4, charts=None),
-    "trained": Link(
+    "trained_models": Link(
         {"task": "<script>", "factor": "1e308", "layer": "-4", "head": "nan", "scaling": "'; --",
          "train_len": "9" * 70, "train_seed": "[a](javascript:1)"},
         {"task": "recall", "factor": "8", "layer": "0", "head": "0", "scaling": "none", "train_len": "32",
          "train_seed": "0"},
         notices=7, charts=4),
-    "versus": Link(
+    "rope_vs_sinusoidal": Link(
         {"seq": "-3", "dim": "1e9", "base": "abc", "shift": "2.5e99", "seed": "<b>1</b>"},
         {"seq": "8", "dim": "256", "base": "10000", "shift": "4096", "seed": "0"},
         notices=5, charts=5),

@@ -37,9 +37,9 @@ def answer(at, page, name, choose_right: bool):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_wrong_then_a_right_choice_get_their_feedback(lang):
-    at = open_page("rotations", {"dim": 32, "base": 500000}, lang=lang)
+    at = open_page("frequency_clocks", {"dim": 32, "base": 500000}, lang=lang)
     check_clean(at)
-    radio = question_radio(at, "rotations", "full_turn")
+    radio = question_radio(at, "frequency_clocks", "full_turn")
     assert radio.value is None  # nothing chosen at first, no verdict shown
     assert not at.success and not at.error
     pair = 16 // 4
@@ -55,7 +55,7 @@ def test_a_wrong_then_a_right_choice_get_their_feedback(lang):
     why = text.text("quiz.rotations_full_turn_why", lang, answer=right, dim=32, base="500,000", i=pair)
     assert why in at.error[0].value
 
-    question_radio(at, "rotations", "full_turn").set_value(right).run()
+    question_radio(at, "frequency_clocks", "full_turn").set_value(right).run()
     assert not at.exception
     assert len(at.success) == 1 and not at.error
     assert why in at.success[0].value
@@ -63,9 +63,9 @@ def test_a_wrong_then_a_right_choice_get_their_feedback(lang):
 
 
 def test_the_raster_question_in_chinese_follows_the_width():
-    at = open_page("images", {"width": 9, "height": 5}, lang="zh")
+    at = open_page("images_and_video", {"width": 9, "height": 5}, lang="zh")
     check_clean(at)
-    radio = question_radio(at, "images", "raster_rows")
+    radio = question_radio(at, "images_and_video", "raster_rows")
     assert radio.value is None and "9" in radio.options
     assert radio.label == text.text("quiz.images_raster_rows", "zh", width=9, height=5)
 
@@ -73,9 +73,9 @@ def test_the_raster_question_in_chinese_follows_the_width():
 def test_the_raster_question_on_the_images_page_follows_the_width():
     # (in English: AppTest cannot re-run this page in Chinese, whose other radios have translated labels)
     lang = "en"
-    at = open_page("images", {"width": 9, "height": 5}, lang=lang)
+    at = open_page("images_and_video", {"width": 9, "height": 5}, lang=lang)
     check_clean(at)
-    radio = question_radio(at, "images", "raster_rows")
+    radio = question_radio(at, "images_and_video", "raster_rows")
     assert radio.value is None and not at.success and not at.error
     assert "9" in radio.label and "9" in radio.options  # vertically adjacent patches: one row, 9 ids apart
     why = text.text("quiz.images_raster_rows_why", lang, answer="9", width=9, height=5)
@@ -85,14 +85,14 @@ def test_the_raster_question_on_the_images_page_follows_the_width():
     assert not at.exception
     assert len(at.error) == 1 and not at.success and why in at.error[0].value
 
-    question_radio(at, "images", "raster_rows").set_value("9").run()
+    question_radio(at, "images_and_video", "raster_rows").set_value("9").run()
     assert not at.exception
     assert len(at.success) == 1 and not at.error and why in at.success[0].value
 
 
 def test_questions_in_words_on_every_edited_page_and_their_right_answer():
-    at = open_page("linear")
-    radio = question_radio(at, "linear", "denominator")
+    at = open_page("linear_attention")
+    radio = question_radio(at, "linear_attention", "denominator")
     right = text.text("quiz.linear_denominator_1")
     assert radio.index is None and right in radio.options
     radio.set_value(right).run()
@@ -100,8 +100,8 @@ def test_questions_in_words_on_every_edited_page_and_their_right_answer():
 
 
 def test_numbers_follow_the_knobs_on_the_phase_page():
-    at = open_page("phase", {"m": 3, "n": 10, "dim": 8, "pair": 2, "base": 100})
-    radio = question_radio(at, "phase", "relative_angle")
+    at = open_page("phase_cancellation", {"m": 3, "n": 10, "dim": 8, "pair": 2, "base": 100})
+    radio = question_radio(at, "phase_cancellation", "relative_angle")
     expected = f"{(10 - 3) * 100 ** (-2 * 2 / 8):.4f}"
     assert expected in radio.options
     radio.set_value(expected).run()
@@ -119,13 +119,13 @@ def test_every_topic_with_questions_shows_them_unanswered():
 
 
 def test_presenter_flag_enlarges_charts_and_folds_the_intro():
-    plain = open_page("decay")
-    at = open_presenting("decay")
+    plain = open_page("long_term_decay")
+    at = open_presenting("long_term_decay")
     check_clean(at)
     assert at.query_params.get("present") == "1"
     assert "present" not in plain.query_params
     assert at.toggle(key="app.present").value is True and plain.toggle(key="app.present").value is False
-    intro = text.text("decay.intro")
+    intro = text.text("long_term_decay.intro")
     assert intro in [m.value for m in plain.markdown]
     (expander,) = [e for e in at.expander if e.label == text.text("common.explain_more")]
     assert intro in [m.value for m in expander.markdown]
@@ -133,7 +133,7 @@ def test_presenter_flag_enlarges_charts_and_folds_the_intro():
     assert after["font"]["size"] > before["font"]["size"] and after["height"] > before["height"]
     assert after["title"]["font"]["size"] > before["title"]["font"]["size"]
     # the cached figures are shared: drawing the enlarged copy left them as they were
-    assert chart_specs(open_page("decay"))[0]["layout"]["font"]["size"] == before["font"]["size"]
+    assert chart_specs(open_page("long_term_decay"))[0]["layout"]["font"]["size"] == before["font"]["size"]
 
 
 def test_a_bad_presenter_flag_is_repaired_with_a_notice():

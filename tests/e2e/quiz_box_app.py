@@ -7,7 +7,7 @@ import streamlit as st
 
 from explorer import quiz
 
-times_i = next(question for question in quiz.QUESTIONS["complex_plane"] if question.name == "times_i")
-asked = quiz.ask("complex_plane", times_i, {}, "en")
+times_i = next(question for question in quiz.QUESTIONS["complex_numbers"] if question.name == "times_i")
+asked = quiz.ask("complex_numbers", times_i, {}, "en")
 quiz.verdict(asked, asked.answer)
 quiz.verdict(dataclasses.replace(asked, why=st.query_params.get("why", "")), asked.answer)

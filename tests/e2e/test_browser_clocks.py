@@ -9,7 +9,7 @@ from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, assert_charts_drawn, assert_clean
 
 pytestmark = pytest.mark.browser
-STEM, PATH = "rotations", "frequency-clocks"
+STEM, PATH = "frequency_clocks", "frequency-clocks"
 CLOCKS = "[data-testid=stMain] [data-testid=stPlotlyChart] >> nth=0"
 # Plotly's slider draws its current value ("Position m = 5") as a label directly in the slider group;
 # the tick labels sit deeper, in .slider-labels.

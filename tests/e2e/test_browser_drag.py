@@ -12,7 +12,7 @@ from rope_viz.complex2d import score_identity
 from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, assert_clean
 from explorer.figures import concept_color
-from explorer.views.phase import query_and_key
+from explorer.views.phase_cancellation import query_and_key
 
 pytestmark = pytest.mark.browser
 FRAME = "[data-testid=stMain] iframe[data-testid=stCustomComponentV1]"

@@ -29,8 +29,8 @@ def test_first_visit_after_start_by_a_page_link_gets_the_page_and_no_dialog(page
     with streamlit_server() as fresh, output_on_failure(fresh):
         page.goto(f"{fresh.url}/frequency-clocks?dim=32", timeout=LOAD_TIMEOUT_MS)
         wait_for_app(page, timeout=LOAD_TIMEOUT_MS)
-        assert heading(page) == title("rotations")
-        assert_charts_drawn(page, "rotations")
+        assert heading(page) == title("frequency_clocks")
+        assert_charts_drawn(page, "frequency_clocks")
         page.wait_for_timeout(1000)  # a dialog would have arrived with the run's messages
         dialog = page.locator("[data-testid=stDialog]")
         assert dialog.count() == 0, dialog.inner_text()

@@ -30,23 +30,23 @@ def chinese(text: str) -> bool:
 
 def test_language_radio_switches_to_chinese(page, open_app):
     open_app("frequency-clocks", "dim=32")
-    assert heading(page) == title("rotations", "en")
+    assert heading(page) == title("frequency_clocks", "en")
     assert nav_labels(page) == [text.text(f"{stem}.nav", "en") for stem, _, _ in PAGES]
 
     radio = page.locator(LANGUAGE_RADIO).filter(has_text="Language / 语言")
     radio.locator("[data-testid=stRadioOption]").filter(has_text="中文").click()
     page.wait_for_url(lambda address: lang_in_url(address) == ["zh"], timeout=LOAD_TIMEOUT_MS)
-    expect(page.locator("[data-testid=stMain] h1").first).to_have_text(title("rotations", "zh"),
+    expect(page.locator("[data-testid=stMain] h1").first).to_have_text(title("frequency_clocks", "zh"),
                                                                        timeout=LOAD_TIMEOUT_MS)
     wait_for_app(page, timeout=LOAD_TIMEOUT_MS)
     assert chinese(heading(page)), heading(page)
     assert nav_labels(page) == [text.text(f"{stem}.nav", "zh") for stem, _, _ in PAGES]
     assert parse_qs(urlparse(page.url).query)["dim"] == ["32"], "switching language lost the other knobs"
     assert_clean(page)
-    assert_charts_drawn(page, "rotations")
+    assert_charts_drawn(page, "frequency_clocks")
 
 
-@pytest.mark.parametrize("stem,path", [("home", ""), ("rotations", "frequency-clocks")])
+@pytest.mark.parametrize("stem,path", [("home", ""), ("frequency_clocks", "frequency-clocks")])
 def test_lang_zh_link_opens_in_chinese(page, open_app, stem, path):
     open_app(path, "lang=zh")
     assert heading(page) == title(stem, "zh") and chinese(heading(page)), heading(page)

@@ -38,7 +38,7 @@ def test_view_reads_cleanly(page, open_app, view):
 def test_the_check_sees_covered_and_cut_text(page, open_app):
     """The check can fail: an axis title moved onto a chart's title, a tick label pushed past the chart's
     edge, a metric squeezed until its value is cut by an ellipsis: each is reported."""
-    view = View("phase", "phase-cancellation", "desktop", "en")
+    view = View("phase_cancellation", "phase-cancellation", "desktop", "en")
     page.set_viewport_size(view.viewport)
     open_app(view.path)
     assert inspect(page, view).clean
@@ -109,7 +109,7 @@ def test_the_check_sees_each_new_defect(page, open_app, kind):
     """The check can fail on each kind of finding: a slider's value moved onto its track, a metric's value
     set smaller than its label, a tick label at 7 px, a formula squeezed with its scroll shadows removed, a
     chart's heatmaps painted one colour, a presenter line made faint: each is reported."""
-    view = View("phase", "phase-cancellation", "presenter", "en")
+    view = View("phase_cancellation", "phase-cancellation", "presenter", "en")
     page.set_viewport_size(view.viewport)
     open_app(view.path, view.query)
     page.wait_for_timeout(300)

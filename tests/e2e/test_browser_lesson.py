@@ -68,7 +68,7 @@ def test_start_the_lesson_is_on_the_first_screen(page, open_app, screen, lang):
 def test_presenter_flag_stays_in_the_shared_link(page, open_app):
     open_app("frequency-clocks", "present=1&dim=32")
     assert_clean(page)
-    assert_charts_drawn(page, "rotations")
+    assert_charts_drawn(page, "frequency_clocks")
     assert query(page).get("present") == ["1"] and query(page).get("dim") == ["32"]
     expect(page.locator("[data-testid=stSidebar]")).to_have_attribute("data-collapsed", "true")
     big = page.locator(f"{MAIN} h1").first.evaluate("h => parseFloat(getComputedStyle(h).fontSize)")
@@ -78,8 +78,8 @@ def test_presenter_flag_stays_in_the_shared_link(page, open_app):
     share = page.locator("[data-testid=stSidebar] [data-testid=stCode]").first.text_content()
     assert "present=1" in share and "dim=32" in share, share
 
-    main_link(page, text.text("common.lesson_next", title=text.text("phase.nav"))).click()
-    arrive(page, "phase")
+    main_link(page, text.text("common.lesson_next", title=text.text("phase_cancellation.nav"))).click()
+    arrive(page, "phase_cancellation")
     assert query(page).get("present") == ["1"], page.url
     assert_clean(page)
 

@@ -16,8 +16,8 @@ MAIN = "[data-testid=stMain]"
 
 def _answer(page, name: str, right: bool):
     """Pick the right (or a wrong) option of complex_plane's question `name`; the verdict box it opens."""
-    question = next(q for q in quiz.QUESTIONS["complex_plane"] if q.name == name)
-    asked = quiz.ask("complex_plane", question, {}, "en")
+    question = next(q for q in quiz.QUESTIONS["complex_numbers"] if q.name == name)
+    asked = quiz.ask("complex_numbers", question, {}, "en")
     pick = asked.answer if right else (asked.answer + 1) % len(asked.options)
     radio = page.locator(f"{MAIN} [data-testid=stRadio]").filter(has=page.get_by_text(asked.prompt.split("$")[0]))
     radio.locator("[data-testid=stRadioOption]").nth(pick).click()
@@ -28,7 +28,7 @@ def _answer(page, name: str, right: bool):
 
 
 def test_the_verdict_sets_its_math(page, open_app):
-    open_app("complex-numbers", urlencode(lightest("complex_plane")))
+    open_app("complex-numbers", urlencode(lightest("complex_numbers")))
     right = _answer(page, "times_i", right=True)
     expect(right.locator(".katex").first).to_be_visible()
     assert right.locator("code").count() == 0

@@ -44,7 +44,7 @@ def test_forged_drag_values_leave_the_knobs_and_the_page_whole(server):
     async def go():
         async with UrlSession(server.url, timeout=TIMEOUT_S) as session:
             first = await session.run(PAGE, QUERY)
-            drag = session.widget_id("complex_plane.drag")
+            drag = session.widget_id("complex_numbers.drag")
             runs = [(sent, await session.run(PAGE, QUERY, widget_states=[widget_state(drag, json_value=sent)]),
                      session.query_string) for sent in FORGED]
             return first, runs
@@ -63,7 +63,7 @@ def test_a_released_value_sets_its_knobs_within_their_ranges(server):
     async def go():
         async with UrlSession(server.url, timeout=TIMEOUT_S) as session:
             await session.run(PAGE, QUERY)
-            drag = session.widget_id("complex_plane.drag")
+            drag = session.widget_id("complex_numbers.drag")
             run = await session.run(PAGE, QUERY, widget_states=[widget_state(drag, json_value=json.dumps(released))])
             return run, session.query_string
 

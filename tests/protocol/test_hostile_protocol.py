@@ -59,7 +59,7 @@ def server():
 async def _warm(url: str) -> None:
     """Import and compile what the first visits of a fresh server pay for, so that it is not measured."""
     for page, query in (("", ""), (CLOCKS, ""), ("long-term-decay", ""),
-                        ("relative-attention", urlencode(heaviest("relative")))):
+                        ("relative-attention", urlencode(heaviest("relative_attention")))):
         await visit(url, page, query, timeout=TIMEOUT_S)
 
 
@@ -123,10 +123,10 @@ def _page_id(url_path: str) -> str:
 
 @pytest.mark.parametrize("page, key, value", [
     # the largest arrays that fit in one accepted message (maxWidgetStateSize is 1 MB)
-    (CLOCKS, "rotations.pairs", dict(int_array_value=[5] * 900_000)),
-    ("long-term-decay", "decay.sweep", dict(int_array_value=[3] * 900_000)),
-    (CLOCKS, "rotations.base", dict(string_array_value=["1"] * 300_000)),
-    (CLOCKS, "rotations.pairs", dict(string_array_value=[str(i % 64) for i in range(200_000)])),
+    (CLOCKS, "frequency_clocks.pairs", dict(int_array_value=[5] * 900_000)),
+    ("long-term-decay", "long_term_decay.sweep", dict(int_array_value=[3] * 900_000)),
+    (CLOCKS, "frequency_clocks.base", dict(string_array_value=["1"] * 300_000)),
+    (CLOCKS, "frequency_clocks.pairs", dict(string_array_value=[str(i % 64) for i in range(200_000)])),
 ], ids=["multiselect-int-array", "sweep-int-array", "select-slider-strings", "multiselect-strings"])
 def test_the_largest_accepted_message_costs_one_page_run(server, explain, page, key, value):
     forged, after, cost = run_async(_forged_run(server.url, server, page, key, **value))
@@ -141,8 +141,8 @@ def test_messages_above_the_limits_are_refused_unread(server, explain):
     other session is still served."""
     async def go():
         async with WidgetSession(server.url, timeout=TIMEOUT_S) as session:
-            assert (await session.run(CLOCKS, _light("rotations"))).ok
-            huge = widget_state(session.widget_id("rotations.pairs"), int_array_value=[5] * 24_000_000)
+            assert (await session.run(CLOCKS, _light("frequency_clocks"))).ok
+            huge = widget_state(session.widget_id("frequency_clocks.pairs"), int_array_value=[5] * 24_000_000)
             async with measure(server, settle_s=1.0) as one:
                 refused = await session.run(CLOCKS, widget_states=[huge], timeout=30)
         sessions = [await Session(server.url, timeout=TIMEOUT_S).connect() for _ in range(4)]
@@ -155,7 +155,7 @@ def test_messages_above_the_limits_are_refused_unread(server, explain):
                     await s.close()
                 except Exception:  # noqa: BLE001 - the server already closed it
                     pass
-        later = await visit(server.url, CLOCKS, _light("rotations"), timeout=TIMEOUT_S)
+        later = await visit(server.url, CLOCKS, _light("frequency_clocks"), timeout=TIMEOUT_S)
         return refused, one, outcomes, four, later
 
     refused, one, outcomes, four, later = run_async(go())
@@ -191,7 +191,7 @@ async def _storm(url: str, seconds: float = 5.0, per_second: int = 50) -> None:
 async def _hammer(url: str, sessions: int = 3, runs: int = 4) -> None:
     """`sessions` sessions each run the heaviest valid relative-attention page `runs` times, a new seed
     each time (nothing comes from the cache)."""
-    query = heaviest("relative")
+    query = heaviest("relative_attention")
 
     async def one(index: int) -> None:
         async with Session(url, timeout=TIMEOUT_S) as session:
@@ -228,10 +228,16 @@ WRONG = {
 }
 # every kind of widget the app draws: slider, select slider, multiselect, radio (knob and plain), toggle,
 # drop-down menu, and a chart that takes clicks (its selection, a JSON string)
-WIDGETS = [(CLOCKS, "rotations.dim", "double_array_value"), (CLOCKS, "rotations.base", "string_array_value"),
-           (CLOCKS, "rotations.pairs", "string_array_value"), (CLOCKS, "app.lang", "string_value"),
-           (CLOCKS, "app.img", "string_value"), ("long-term-decay", "decay.log_x", "bool_value"),
-           ("long-context", "long_context.preset", "string_value"), ("relative-attention", "scores", "string_value")]
+WIDGETS = [
+    (CLOCKS, "frequency_clocks.dim", "double_array_value"),
+    (CLOCKS, "frequency_clocks.base", "string_array_value"),
+    (CLOCKS, "frequency_clocks.pairs", "string_array_value"),
+    (CLOCKS, "app.lang", "string_value"),
+    (CLOCKS, "app.img", "string_value"),
+    ("long-term-decay", "long_term_decay.log_x", "bool_value"),
+    ("long-context", "long_context.preset", "string_value"),
+    ("relative-attention", "scores", "string_value"),
+]
 
 
 @pytest.mark.parametrize("page, key, own", WIDGETS, ids=[key for _, key, _ in WIDGETS])
@@ -254,7 +260,11 @@ def test_a_value_of_the_wrong_type_is_replaced_and_the_session_recovers(server, 
     runs = run_async(go())
     broken = [(kind, run.exceptions or run.error or run.status) for kind, run in runs if not run.ok]
     assert not broken, explain(broken)
-    if key.split(".")[0] in ("rotations", "decay", "long_context"):  # a knob: shown at its default, with a notice
+    if key.split(".")[0] in (
+        "frequency_clocks",
+        "long_term_decay",
+        "long_context",
+    ):  # a knob: shown at its default, with a notice
         noticed = [kind for kind, run in runs[:-3] if run.elements.get("alert", 0)]
         assert noticed == [kind for kind, _ in runs[:-3]], explain(runs[:-3])
 
@@ -269,7 +279,7 @@ def test_a_forged_click_on_the_score_map_is_read_safely(server, explain):
     """The score map's selection is JSON the client writes: any of it gives a served page."""
     async def go():
         async with WidgetSession(server.url, timeout=TIMEOUT_S) as session:
-            assert (await session.run("relative-attention", _light("relative"))).ok
+            assert (await session.run("relative-attention", _light("relative_attention"))).ok
             chart = session.widget_id("scores")
             return [(sent, await session.run("relative-attention",
                                              widget_states=[widget_state(chart, string_value=sent)]))

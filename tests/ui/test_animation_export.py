@@ -10,7 +10,7 @@ from PIL import Image
 
 from explorer import animation_export as gif
 from explorer.figures import concept_color
-from explorer.views import phase, rotations
+from explorer.views import phase_cancellation, frequency_clocks
 
 
 def decode(data: bytes) -> Image.Image:
@@ -35,7 +35,7 @@ def test_frame_indices_keep_everything_or_spread_evenly():
                                                     (16, 500.0, 512, (0, 3)), (4, 10.0, 8, (1,)),
                                                     (128, 10000.0, 40, tuple(range(8)))])
 def test_clock_frames_show_each_hand_at_its_angle(dim, base, max_pos, pairs):
-    hands = rotations.clocks(dim, base, max_pos, pairs)
+    hands = frequency_clocks.clocks(dim, base, max_pos, pairs)
     image = decode(gif.clocks_gif(hands["positions"], hands["cos"], hands["sin"]))
     positions = hands["positions"]
     kept = gif.frame_indices(len(positions))
@@ -60,11 +60,11 @@ def test_clock_frames_show_each_hand_at_its_angle(dim, base, max_pos, pairs):
 
 def test_phase_frames_show_query_and_key_at_their_angles():
     m, n, dim, base, pair, seed = 2, 9, 16, 10000.0, 1, 0
-    path = phase.slide(m, n, dim, base, pair, seed)
+    path = phase_cancellation.slide(m, n, dim, base, pair, seed)
     image = decode(gif.phase_gif(path["shifts"], path["query"], path["key"]))
     assert image.n_frames == len(path["shifts"]) == 61
     assert image.size == (gif.PLANE, gif.HEADER + gif.PLANE + gif.LEGEND + gif.LABEL)
-    q, k = phase.query_and_key(dim, seed)
+    q, k = phase_cancellation.query_and_key(dim, seed)
     q, k = q[2 * pair: 2 * pair + 2].numpy(), k[2 * pair: 2 * pair + 2].numpy()
     theta = base ** (-2 * pair / dim)
     scale = gif.plane_scale(path["query"], path["key"])
@@ -80,7 +80,7 @@ def test_phase_frames_show_query_and_key_at_their_angles():
 
 
 def test_gifs_stay_small():
-    hands = rotations.clocks(256, 10.0, 512, tuple(range(0, 128, 16)))
+    hands = frequency_clocks.clocks(256, 10.0, 512, tuple(range(0, 128, 16)))
     data = gif.clocks_gif(hands["positions"], hands["cos"], hands["sin"])
     assert len(data) < 2_000_000
     image = decode(data)
@@ -98,7 +98,7 @@ def test_the_clock_file_carries_its_title_names_and_counter(lang):
     """Text in the title band, each clock's name under its face in its hand's colour, and a counter at the
     foot that changes from frame to frame; Chinese when the server has a Chinese font (this one has)."""
     pairs = (0, 4)
-    hands = rotations.clocks(16, 10000.0, 24, pairs)
+    hands = frequency_clocks.clocks(16, 10000.0, 24, pairs)
     image = decode(gif.clocks_file(hands, pairs, lang))
     assert gif.file_lang(lang) == lang, "install a Chinese font (fonts-noto-cjk) for the Chinese GIFs"
     first, last = rgb_frame(image, 0), rgb_frame(image, image.n_frames - 1)
@@ -116,7 +116,7 @@ def test_the_clock_file_carries_its_title_names_and_counter(lang):
 
 
 def test_the_phase_file_has_a_legend_line_per_arrow_and_the_frames_dot_product():
-    path = phase.slide(2, 9, 16, 10000.0, 1, 0)
+    path = phase_cancellation.slide(2, 9, 16, 10000.0, 1, 0)
     image = decode(gif.phase_file(path, 2, 9, "en"))
     frame = rgb_frame(image, 0)
     legend = gif.HEADER + gif.PLANE
@@ -130,7 +130,7 @@ def test_without_a_chinese_font_the_file_is_written_in_english(monkeypatch):
     gif._cjk_font.cache_clear()
     try:
         assert gif.file_lang("zh") == "en" and gif.file_lang("en") == "en"
-        hands = rotations.clocks(16, 10000.0, 8, (0,))
+        hands = frequency_clocks.clocks(16, 10000.0, 8, (0,))
         assert gif.clocks_file(hands, (0,), "zh") == gif.clocks_file(hands, (0,), "en")
     finally:
         gif._cjk_font.cache_clear()

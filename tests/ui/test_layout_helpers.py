@@ -10,7 +10,7 @@ def _knobs():
     from explorer.layout import knob_row
 
     # the images page's grid: row and col are declared 0..31 with defaults 3 and 5, narrowed to the image
-    height, width, row, col = knob_row("images", "height", "width", "row", "col",
+    height, width, row, col = knob_row("images_and_video", "height", "width", "row", "col",
                                        row=lambda v: {"hi": v["height"] - 1}, col=lambda v: {"hi": v["width"] - 1},
                                        beside=lambda: st.caption("beside"))
     st.text(f"{height} {width} {row} {col}")
@@ -33,11 +33,18 @@ def _said():
 
     import streamlit as st
 
-    st.markdown(say(phrase("trained.unlearned", encodings=(phrase("trained.enc_rope"), phrase("trained.enc_nope")))))
-    metric_row([metric("trained.share_past", "42%", factor=4.0, help=phrase("trained.distance_help")),
-                metric("complex_plane.iz_name", phrase("complex_plane.iz_value", x=-1.0, y=0.5))])
-    table({"complex_plane.col_number": [phrase("complex_plane.w_name"), "z"], "complex_plane.col_re": ["1", "2"]},
-          index="complex_plane.col_number")
+    st.markdown(
+        say(
+            phrase(
+                "trained_models.unlearned",
+                encodings=(phrase("trained_models.enc_rope"), phrase("trained_models.enc_nope")),
+            )
+        )
+    )
+    metric_row([metric("trained_models.share_past", "42%", factor=4.0, help=phrase("trained_models.distance_help")),
+                metric("complex_numbers.iz_name", phrase("complex_numbers.iz_value", x=-1.0, y=0.5))])
+    table({"complex_numbers.col_number": [phrase("complex_numbers.w_name"), "z"], "complex_numbers.col_re": ["1", "2"]},
+          index="complex_numbers.col_number")
 
 
 def test_phrases_metrics_and_tables_are_said_in_the_visitors_language():

@@ -41,13 +41,13 @@ def test_full_turn_is_two_pi_over_theta(dim, base):
     pair = (dim // 2) // 4
     expected = 2 * math.pi / base ** (-2 * pair / dim)
     for lang in LANGS:
-        shown = asked("rotations", "full_turn", {"dim": dim, "base": base}, lang)
+        shown = asked("frequency_clocks", "full_turn", {"dim": dim, "base": base}, lang)
         check_numbers(shown, round(expected, 1), 1)
         assert f"{pair}" in shown.prompt and f"{dim}" in shown.prompt
 
 
 def test_full_turn_at_the_defaults_names_pair_8():
-    shown = asked("rotations", "full_turn", {"dim": 64, "base": 10000.0})
+    shown = asked("frequency_clocks", "full_turn", {"dim": 64, "base": 10000.0})
     assert "d = 64" in shown.prompt and "pair 8" in shown.prompt and "10,000" in shown.prompt
     assert shown.options[shown.answer] == f"{2 * math.pi * 10000 ** (16 / 64):,.1f}" == "62.8"
 
@@ -58,7 +58,7 @@ def test_full_turn_at_the_defaults_names_pair_8():
 def test_relative_angle_is_offset_times_theta(m, n, dim, base, data):
     pair = data.draw(st.integers(0, dim // 2 - 1))
     expected = (n - m) * base ** (-2 * pair / dim)
-    shown = asked("phase", "relative_angle", {"m": m, "n": n, "dim": dim, "base": base, "pair": pair})
+    shown = asked("phase_cancellation", "relative_angle", {"m": m, "n": n, "dim": dim, "base": base, "pair": pair})
     check_numbers(shown, expected, 4)
 
 
@@ -66,7 +66,7 @@ def test_relative_angle_is_offset_times_theta(m, n, dim, base, data):
 @settings(max_examples=60, deadline=None)
 def test_product_length_multiplies_lengths(a, b, w_mod, w_angle):
     a, b, w_mod = a / 100, b / 100, w_mod / 100
-    shown = asked("complex_plane", "product_length", {"a": a, "b": b, "w_mod": w_mod, "w_angle": w_angle})
+    shown = asked("complex_numbers", "product_length", {"a": a, "b": b, "w_mod": w_mod, "w_angle": w_angle})
     check_numbers(shown, math.sqrt(a * a + b * b) * w_mod, 3)
 
 
@@ -74,19 +74,19 @@ def test_product_length_multiplies_lengths(a, b, w_mod, w_angle):
 @settings(max_examples=60, deadline=None)
 def test_first_coordinate_is_the_first_row_of_the_rotation(q1, q2, theta, m):
     q1, q2, theta = q1 / 100, q2 / 100, theta / 1000
-    shown = asked("implementation", "first_coordinate", {"q1": q1, "q2": q2, "theta": theta, "m": m})
+    shown = asked("implementation_forms", "first_coordinate", {"q1": q1, "q2": q2, "theta": theta, "m": m})
     check_numbers(shown, q1 * math.cos(m * theta) - q2 * math.sin(m * theta), 4)
 
 
 def test_first_coordinate_of_the_worked_example():
-    shown = asked("implementation", "first_coordinate", {"q1": 1.0, "q2": 2.0, "theta": 0.5, "m": 1})
+    shown = asked("implementation_forms", "first_coordinate", {"q1": 1.0, "q2": 2.0, "theta": 0.5, "m": 1})
     assert shown.options[shown.answer] == "-0.0813"
 
 
 @given(dim=dims, base=bases)
 @settings(max_examples=40, deadline=None)
 def test_bound_at_zero_is_half_of_d_over_two_plus_one(dim, base):
-    shown = asked("decay", "bound_at_zero", {"dim": dim, "base": base})
+    shown = asked("long_term_decay", "bound_at_zero", {"dim": dim, "base": base})
     check_numbers(shown, (dim / 2 + 1) / 2, 1)
 
 
@@ -112,7 +112,7 @@ def test_raster_rows_are_one_image_width_apart(width, height):
     ids = {(r, c): r * width + c for r in range(height) for c in range(width)}  # raster order, row by row
     expected = ids[(1, 0)] - ids[(0, 0)]
     for lang in LANGS:
-        shown = asked("images", "raster_rows", {"width": width, "height": height}, lang)
+        shown = asked("images_and_video", "raster_rows", {"width": width, "height": height}, lang)
         check_numbers(shown, expected, 0)
         assert str(width) in shown.prompt
 
@@ -124,14 +124,14 @@ def test_alibi_first_slope_follows_the_largest_power_of_two(heads):
     while power * 2 <= heads:
         power *= 2
     expected = 2.0 ** (-8 / power)
-    shown = asked("biases", "alibi_first_slope", {"heads": heads})
+    shown = asked("distance_biases", "alibi_first_slope", {"heads": heads})
     assert right_number(shown) == pytest.approx(expected, rel=1e-3)
     assert len(set(shown.options)) == quiz.OPTIONS and f"{heads}" in shown.prompt
 
 
 def test_alibi_first_slope_with_eight_heads_is_one_half():
-    assert asked("biases", "alibi_first_slope", {"heads": 8}).options[
-        asked("biases", "alibi_first_slope", {"heads": 8}).answer] == "0.5"
+    assert asked("distance_biases", "alibi_first_slope", {"heads": 8}).options[
+        asked("distance_biases", "alibi_first_slope", {"heads": 8}).answer] == "0.5"
 
 
 @given(dim=dims, base=bases, train_len=st.integers(2, 4096))
@@ -139,13 +139,13 @@ def test_alibi_first_slope_with_eight_heads_is_one_half():
 def test_full_turns_count_the_wavelengths_within_the_training_length(dim, base, train_len):
     expected = sum(2 * math.pi * base ** (2 * i / dim) <= train_len - 1 for i in range(dim // 2))
     for lang in LANGS:
-        shown = asked("designs", "full_turns", {"dim": dim, "base": base, "train_len": train_len}, lang)
+        shown = asked("rope_designs", "full_turns", {"dim": dim, "base": base, "train_len": train_len}, lang)
         check_numbers(shown, expected, 0)
         assert f"{train_len}" in shown.prompt
 
 
 def test_full_turns_of_the_shipped_models_is_three():
-    shown = asked("designs", "full_turns", {})  # d = 32, base 10,000, 32 tokens: wavelengths 6.3, 11.2, 19.9, 35.3
+    shown = asked("rope_designs", "full_turns", {})  # d = 32, base 10,000, 32 tokens: wavelengths 6.3, 11.2, 19.9, 35.3
     assert shown.options[shown.answer] == "3" and "32" in shown.prompt
 
 
@@ -191,9 +191,9 @@ def test_a_value_filled_into_a_question_shows_as_text_and_its_math_stays_math():
     have come from a link) lands in the prompt and the explanation as one code span, never as Markdown."""
     hostile = quiz.Question("product_length", lambda **_: quiz.Numbers(
         {"a": PAYLOAD, "b": 1.0, "w_mod": 1.0, "w_angle": 0}, 1.0, (2.0, 3.0)))
-    shown = quiz.ask("complex_plane", hostile, {}, "en")
+    shown = quiz.ask("complex_numbers", hostile, {}, "en")
     assert f"` {PAYLOAD} `" in shown.prompt and "$|z\\,w|$" in shown.prompt
     assert shown.prompt.count(PAYLOAD) == 1 and "`" not in shown.prompt.replace(f"` {PAYLOAD} `", "")
-    (times_i,) = [q for q in quiz.QUESTIONS["complex_plane"] if q.name == "times_i"]
-    why = quiz.ask("complex_plane", times_i, {}, "en").why
+    (times_i,) = [q for q in quiz.QUESTIONS["complex_numbers"] if q.name == "times_i"]
+    why = quiz.ask("complex_numbers", times_i, {}, "en").why
     assert why.startswith("$i = e^{i\\pi/2}$") and "`" not in why

@@ -73,5 +73,5 @@ def test_values_for_widgets_not_drawn_are_checked_by_kind():
     assert not _acceptable(state("long_context.samples", "string_value", "64"), None)
     assert not _acceptable(state("quiz.rotations_full_turn.123", "string_array_value", ["a"]), None)
     assert not _acceptable(state("quiz.rotations_full_turn.123", "string_value", "a"), None)
-    assert not _acceptable(state("trained.start_button", "bool_value", True), None)
+    assert not _acceptable(state("trained_models.start_button", "bool_value", True), None)
     assert not _acceptable(state("no.such_widget", "int_value", 3), None)

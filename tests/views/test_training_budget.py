@@ -9,7 +9,7 @@ from collections import deque
 import pytest
 
 from explorer import training
-from explorer.views import trained as view
+from explorer.views import trained_models as view
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def test_the_hours_runs_are_counted_in_a_sliding_window(monkeypatch, fresh_budge
     assert not refused and why["refused"] == "hourly" and why["runs"] == 2
     assert why["next_slot"] == pytest.approx(now - 3000 + 3600)
     said = view.refusal(why, now)
-    assert said.key == "trained.refused_hourly" and (said.args["minutes"], said.args["seconds"]) == (10, 0)
+    assert said.key == "trained_models.refused_hourly" and (said.args["minutes"], said.args["seconds"]) == (10, 0)
     training._starts[0] = now - 3601  # the older run leaves the window: one slot frees
     started, snap = training.start(_tiny(), owner="me")
     assert started and training.wait(120)
@@ -59,7 +59,7 @@ def test_a_run_in_progress_is_said_busy(fresh_budget):
     try:
         refused, why = training.start(_tiny(), owner="second")
         assert started and not refused and why["refused"] == "busy" and why["id"] == first["id"]
-        assert view.refusal(why, time.time()).key == "trained.refused"
+        assert view.refusal(why, time.time()).key == "trained_models.refused"
     finally:
         training.stop("first")
         assert training.wait(120)

@@ -1,0 +1,62 @@
+"""The check-an-implementation page through AppTest: the demo's planted bug found in its kind only, Chinese,
+an uploaded answers file judged, a hostile upload refused with a notice (never a traceback)."""
+
+import io
+
+import pytest
+import torch
+
+from rope_viz import conformance
+from support.apptest import chart_specs, has_cjk, open_page, page_text
+
+pytestmark = pytest.mark.slow
+
+
+def _table(at):
+    return at.table[0].value
+
+
+def test_defaults_find_the_planted_base_in_the_local_layers_only():
+    at = open_page("check_implementation")
+    assert not at.exception
+    frame = _table(at)
+    assert list(frame["Result"]) == ["fail", "pass"]  # Gemma 3's sliding kind, then its global kind
+    assert frame["Diagnosis"][0].startswith("base — 1,000,000 instead")
+    assert [w.value for w in at.warning] == ["1 of 2 kinds of layer fail."]
+    specs = chart_specs(at)
+    assert len(specs) == 2 and [trace["name"] for trace in specs[0]["data"]] == ["this implementation",
+                                                                                  "the matched bug"]
+    assert "[vllm #29111](https://github.com/vllm-project/vllm/issues/29111)" in page_text(at)
+
+
+def test_the_page_in_chinese():
+    at = open_page("check_implementation", {"demo": "none"}, lang="zh")
+    assert not at.exception and not at.warning
+    assert has_cjk(page_text(at)) and list(_table(at)["结果"]) == ["通过", "通过"]
+
+
+def _pickle() -> bytes:
+    buffer = io.BytesIO()
+    torch.save({"set0.query": torch.zeros(2)}, buffer)
+    return buffer.getvalue()
+
+
+def test_uploads_are_judged_and_a_hostile_one_is_refused():
+    at = open_page("check_implementation", {"model": "Llama-2-7b-hf", "demo": "layout"})
+    probe = conformance.make_probe("Llama-2-7b-hf")
+    plain = {(i, role): getattr(s, role) for i, s in enumerate(probe.sets) for role in conformance.ROLES}
+    at.file_uploader[0].set_value(("answers.safetensors", conformance.answers_bytes(probe, plain),
+                                   "application/octet-stream")).run()
+    assert not at.exception
+    assert list(_table(at)["Diagnosis"]) == ["RoPE or NoPE — not rotated (in the query, the key)"]
+    for hostile in (_pickle(), b"\xff" * 64, conformance.answers_bytes(probe, plain)[:-9]):
+        at.file_uploader[0].set_value(("evil.safetensors", hostile, "application/octet-stream")).run()
+        assert not at.exception
+        assert any("The uploaded file was not used" in w.value for w in at.warning)
+        assert list(_table(at)["Diagnosis"])[0].startswith("layout")  # the demo stays
+
+
+def test_a_demo_bug_the_model_cannot_have_is_said():
+    at = open_page("check_implementation", {"demo": "proportional"})
+    assert not at.exception
+    assert "can occur" in at.info[0].value and list(_table(at)["Result"]) == ["pass", "pass"]

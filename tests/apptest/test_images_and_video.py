@@ -1,0 +1,146 @@
+"""The images-and-video page through AppTest: score maps, row-break metrics, the shift test and the
+multimodal sequence against sums of cosines and position ids written out here, extremes, Chinese and
+hostile links."""
+
+import numpy as np
+import pytest
+import torch
+
+from explorer.knobs import heaviest, lightest
+from rope_viz import random_tokens
+from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_defaults, open_page,
+                             page_text, spec_array)
+
+
+def pair_weights(dim, seed):
+    """|x_p|^2 of each interleaved pair (2p, 2p+1) of the page's repeated content vector."""
+    x = random_tokens(1, dim, seed=seed, dtype=torch.float64).numpy()[0]
+    return x[0::2] ** 2 + x[1::2] ** 2
+
+
+def axial_score(w, base, a, b):
+    """x_rot(a) . x_rot(b) for patches a = (r, c), b under shared-speed axial RoPE: the first quarter of
+    the pairs turns with the row at base^(-4p/d), the second with the column."""
+    quarter = len(w) // 2
+    speeds = base ** (-4.0 * np.arange(quarter) / (2 * len(w)))
+    return float((w[:quarter] * np.cos((b[0] - a[0]) * speeds)).sum()
+                 + (w[quarter:] * np.cos((b[1] - a[1]) * speeds)).sum())
+
+
+def rope_score(w, base, m, n):
+    speeds = base ** (-2.0 * np.arange(len(w)) / (2 * len(w)))
+    return float((w * np.cos((n - m) * speeds)).sum())
+
+
+def mrope_score(w, base, section, ids_a, ids_b):
+    """Pairs 0..t-1 turn with the time id, the next h with the height id, the rest with the width id,
+    each at the ordinary speed base^(-2j/d)."""
+    speeds = base ** (-2.0 * np.arange(len(w)) / (2 * len(w)))
+    axis = np.repeat([0, 1, 2], section)
+    delta = np.array([ids_b[axis[j]] - ids_a[axis[j]] for j in range(len(w))])
+    return float((w * np.cos(delta * speeds)).sum())
+
+
+def hand_ids(text, h, w, frames, rule):
+    """(time, height, width) ids of text, image (h x w), text, video (frames x h x w), text."""
+    ids, start = [], 0
+    def add_text():
+        nonlocal start
+        ids.extend((start + i,) * 3 for i in range(text))
+        start += text
+    def add_grid(t):
+        nonlocal start
+        ids.extend((start + f, start + r, start + c) for f in range(t) for r in range(h) for c in range(w))
+        start += max(h, w) if rule == "spatial" else max(t, h, w)
+    add_text()
+    add_grid(1)
+    add_text()
+    if frames:
+        add_grid(frames)
+        add_text()
+    return np.array(ids, dtype=np.float64).T
+
+
+def test_defaults_draw_three_maps_that_match_the_sums_of_cosines():
+    at, specs = open_defaults("images_and_video", charts=5)
+    w = pair_weights(64, 0)
+    axial = np.array([[axial_score(w, 1e4, (3, 5), (r, c)) for c in range(12)] for r in range(8)])
+    raster = np.array([[rope_score(w, 1e4, 3 * 12 + 5, r * 12 + c) for c in range(12)] for r in range(8)])
+    mrope = np.array([[mrope_score(w, 1e4, (8, 12, 12), (0, 3, 5), (0, r, c)) for c in range(12)] for r in range(8)])
+    maps = specs[0]["data"]
+    for drawn, expected in zip((maps[0], maps[2], maps[4]), (axial, raster, mrope)):
+        np.testing.assert_allclose(spec_array(drawn["z"]), expected, rtol=1e-5, atol=1e-4)
+    assert maps[1]["x"] == [5] and maps[1]["y"] == [3]  # the query is marked
+    # the M-RoPE map again, minus its mean, on a scale of its own from -max|offset| to +max|offset|
+    close = spec_array(specs[1]["data"][0]["z"])
+    np.testing.assert_allclose(close, mrope - mrope.mean(), atol=1e-5)
+    scale = specs[1]["layout"]["coloraxis"]
+    assert scale["cmin"] == pytest.approx(-np.abs(mrope - mrope.mean()).max()) and scale["cmax"] == -scale["cmin"]
+    shown = metrics(at)
+    assert shown["Between its row means"] == f"{np.ptp(mrope.mean(axis=1)):.3g}"
+    assert shown["Between its column means"] == f"{np.ptp(mrope.mean(axis=0)):.3g}"
+    assert "the bands run across the image" in page_text(at)  # rows 0.172 apart, columns 0.000911
+    vertical = axial_score(w, 1e4, (0, 0), (1, 0))
+    assert float(shown["2-D score, vertical neighbours"]) == pytest.approx(vertical, abs=1e-3)
+    assert float(shown["1-D score, vertical neighbours"]) == pytest.approx(rope_score(w, 1e4, 0, 12), abs=1e-3)
+    assert float(shown["2-D score, across the break"]) == pytest.approx(axial_score(w, 1e4, (0, 11), (1, 0)), abs=1e-3)
+    assert float(shown["1-D score, across the break"]) == pytest.approx(rope_score(w, 1e4, 11, 12), abs=1e-3)
+    # the row-wrap artefact: in 1-D the far pair across the break outscores the vertical neighbours
+    assert rope_score(w, 1e4, 11, 12) > rope_score(w, 1e4, 0, 12)
+    assert shown["Score before"] == shown["Score after shifting by (5, 7)"]
+    assert float(shown["Largest |difference|, all pairs"]) < 1e-9
+    assert dict(at.query_params)["resume"] == "spatial_extent" and dict(at.query_params)["row"] == "3"
+
+
+def test_the_pattern_moves_with_the_query():
+    at = open_page("images_and_video", {"row": 1, "col": 2})
+    w = pair_weights(64, 0)
+    drawn = spec_array(chart_specs(at)[0]["data"][0]["z"])
+    np.testing.assert_allclose(drawn, [[axial_score(w, 1e4, (1, 2), (r, c)) for c in range(12)] for r in range(8)],
+                               rtol=1e-5, atol=1e-4)
+    assert drawn.argmax() == 1 * 12 + 2
+
+
+@pytest.mark.parametrize("rule,page_rule", [("spatial", "spatial_extent"), ("largest", "largest_id")])
+def test_multimodal_ids_and_scores(rule, page_rule):
+    at = open_page("images_and_video", {"resume": page_rule})
+    specs = chart_specs(at)
+    ids = hand_ids(4, 3, 4, 6, rule)
+    rows = specs[2]["data"]
+    for axis in range(3):
+        np.testing.assert_array_equal(spec_array(rows[axis]["y"]), ids[axis])
+    w = pair_weights(64, 0)
+    scores = np.array([[mrope_score(w, 1e4, (8, 12, 12), ids[:, a], ids[:, b]) for b in range(96)] for a in range(96)])
+    np.testing.assert_allclose(spec_array(specs[4]["data"][0]["z"]), scores, rtol=1e-5, atol=1e-4)
+    bars = specs[3]["data"]
+    assert [len(spec_array(bar["y"])) for bar in bars] == [8, 12, 12]
+    text = page_text(at)
+    # the video's frames are 12..17; the following text resumes at 12 + max(3, 4) = 16 or at 17 + 1 = 18
+    assert "run from 12 to 17" in text and "**16** under transformers' rule and at **18**" in text
+    assert "the time ids of the last 2 frames (24 video tokens)" in text
+    assert ids[0, 92] == (16 if rule == "spatial" else 18)
+
+
+def test_rules_agree_without_overlap():
+    at = open_page("images_and_video", {"frames": 2})
+    assert "No video token reaches" in page_text(at)
+    at = open_page("images_and_video", {"frames": 0})
+    assert "There is no video" in page_text(at)
+    assert len(spec_array(chart_specs(at)[2]["data"][0]["y"])) == 4 + 12 + 4
+
+
+@pytest.mark.parametrize("params", [lightest("images_and_video"), heaviest("images_and_video")])
+def test_extreme_knobs(params):
+    _, specs = open_at_extremes("images_and_video", params, charts=5)
+    height, width = int(params["height"]), int(params["width"])
+    assert spec_array(specs[0]["data"][0]["z"]).shape == (height, width)
+    assert spec_array(specs[1]["data"][0]["z"]).shape == (height, width)
+    assert max(spec_array(specs[4]["data"][0]["z"]).shape) <= 256
+
+
+def test_chinese():
+    at = open_page("images_and_video", lang="zh")
+    assert has_cjk(page_text(at))
+    for spec in chart_specs(at):
+        assert has_cjk(" ".join(axis_titles(spec))) and has_cjk(spec["layout"]["title"]["text"])
+    assert all(has_cjk(m.label) for m in at.metric)
