@@ -1,5 +1,5 @@
-"""RoPE Explorer: `streamlit run app.py`. The router lives in explorer.router."""
+"""RoPE Explorer: `streamlit run app.py`. The router lives in explorer.app.router."""
 
-from explorer.router import main
+from explorer.app.router import main
 
 main()

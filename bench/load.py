@@ -14,7 +14,7 @@ not the browsers'. The client's own CPU seconds are reported beside the server's
 `--mode link`: every session opens the same page (home by default, or `--page` url path), as when one
 link is shared. `--mode random`: each session opens a page drawn at random (seeded) from the app's page
 list, home included, with every knob of the page at a random valid value (drawn uniformly within the
-knob's declared range in explorer.knobs.PAGE_KNOBS, and carried in the page's query string as a shared
+knob's declared range in explorer.pure.knobs.PAGE_KNOBS, and carried in the page's query string as a shared
 link would carry it; `--knobs default` keeps the defaults). `--proxy N` runs the app as deploy/serve.sh
 does: N processes behind nginx with sticky sessions (the sampled RSS and CPU are of all of them). Session
 starts are spread evenly over `--spread` seconds. Unless `--url` is given, the app is started on a free
@@ -50,9 +50,9 @@ from pathlib import Path
 
 import psutil
 
-from explorer.knobs import PAGE_KNOBS
-from explorer.pages import PAGES, URLS
-from explorer.params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob
+from explorer.pure.knobs import PAGE_KNOBS
+from explorer.pure.pages import PAGES, URLS
+from explorer.pure.params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob
 from support.protocol import run_sessions, summarize, visit
 from support.server import ROOT, UsageSampler, free_port, streamlit_server, usage
 

@@ -18,8 +18,8 @@ import logging
 import statistics
 import time
 
-from explorer.knobs import heaviest
-from explorer.pages import PAGES
+from explorer.pure.knobs import heaviest
+from explorer.pure.pages import PAGES
 
 WARM_RERUN_S = {"default": 0.3, "largest": 1.0}
 PAYLOAD_BYTES = {"default": 1_000_000, "largest": 2_000_000}

@@ -5,9 +5,9 @@ shows its error against position and pair beside the same curves for the bug tha
 import streamlit as st
 
 import explorer as ui
-from explorer.figures import line_chart
-from explorer.layout import say, table
-from explorer.views import check_implementation as view
+from explorer.pure.figures import line_chart
+from explorer.app.layout import say, table
+from explorer.pure.views import check_implementation as view
 from rope_viz.conformance import MAX_FILE_BYTES
 
 ui.enter()

@@ -3,11 +3,11 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.components import drag
-from explorer.figures import plane_diagram
-from explorer.layout import knob_row, labelled, metric_stack, say, section, table
-from explorer.tryit import try_buttons
-from explorer.views import complex_numbers as view
+from explorer.app.components import drag
+from explorer.pure.figures import plane_diagram
+from explorer.app.layout import knob_row, labelled, metric_stack, say, section, table
+from explorer.app.tryit import try_buttons
+from explorer.pure.views import complex_numbers as view
 
 ui.enter()
 PAGE = "complex_numbers"

@@ -4,9 +4,9 @@ distance, their logit matrices, and a table of what depends on m - n only and wh
 import streamlit as st
 
 import explorer as ui
-from explorer.figures import concept_color, distance_chart, heatmap_panels
-from explorer.layout import knob_row, say, table
-from explorer.views import distance_biases as view
+from explorer.pure.figures import concept_color, distance_chart, heatmap_panels
+from explorer.app.layout import knob_row, say, table
+from explorer.pure.views import distance_biases as view
 
 ui.enter()
 PAGE = "distance_biases"

@@ -3,12 +3,12 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.animation_export import clocks_file
-from explorer.figures import clock_animation, heatmap, line_chart, plane_diagram
-from explorer.glossary import glossary
-from explorer.layout import knob_row, metric_stack, say, section
-from explorer.tryit import try_buttons
-from explorer.views import frequency_clocks as view
+from explorer.pure.animation_export import clocks_file
+from explorer.pure.figures import clock_animation, heatmap, line_chart, plane_diagram
+from explorer.app.glossary import glossary
+from explorer.app.layout import knob_row, metric_stack, say, section
+from explorer.app.tryit import try_buttons
+from explorer.pure.views import frequency_clocks as view
 
 ui.enter()
 PAGE = "frequency_clocks"

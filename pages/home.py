@@ -3,9 +3,9 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.pages import PAGES, TOPICS, script
-from explorer.views import frequency_clocks
-from explorer.figures import clock_animation
+from explorer.pure.pages import PAGES, TOPICS, script
+from explorer.pure.views import frequency_clocks
+from explorer.pure.figures import clock_animation
 
 CARDS_PER_ROW = 3  # Streamlit stacks the columns on a narrow screen
 # the clocks shown in motion at once: four pairs of a d = 64 head, from the fastest to a slow one
@@ -33,7 +33,7 @@ def motion_figure():
 ui.enter()
 st.title(ui.t("home.title"))
 # the way into the lesson, right under the title: on the first screen of a projector (1280x720) and of a
-# phone (where the stylesheet draws the clocks right under the title, explorer.presenter)
+# phone (where the stylesheet draws the clocks right under the title, explorer.app.presenter)
 st.markdown(ui.t("home.lesson_intro"))
 with st.container(border=True, key="lesson_start"):
     st.page_link(script(TOPICS[0]), label=f"**{ui.t('home.start_lesson')}** · {ui.t(f'{TOPICS[0]}.nav')}",

@@ -4,11 +4,11 @@ shift test, and a text-image-text-video-text sequence with its three position-id
 import streamlit as st
 
 import explorer as ui
-from explorer import latex as tex
-from explorer.figures import heatmap, pair_sections, patch_maps, position_id_rows
-from explorer.figures.style import DIVERGING
-from explorer.layout import caption, knob_row, metric_row, metric_stack, named, paragraphs, say, section
-from explorer.views import images_and_video as view
+from explorer.app import latex as tex
+from explorer.pure.figures import heatmap, pair_sections, patch_maps, position_id_rows
+from explorer.pure.figures.style import DIVERGING
+from explorer.app.layout import caption, knob_row, metric_row, metric_stack, named, paragraphs, say, section
+from explorer.pure.views import images_and_video as view
 
 ui.enter()
 PAGE = "images_and_video"

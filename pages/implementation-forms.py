@@ -4,12 +4,12 @@ pair layouts, partial rotary, and why the values are left alone."""
 import streamlit as st
 
 import explorer as ui
-from explorer import latex as tex
-from explorer.glossary import glossary
-from explorer.layout import knob_row, metric_row, say, section, table
-from explorer.panels import implementation_forms as panels
-from explorer.tryit import try_buttons
-from explorer.views import implementation_forms as view
+from explorer.app import latex as tex
+from explorer.app.glossary import glossary
+from explorer.app.layout import knob_row, metric_row, say, section, table
+from explorer.app.panels import implementation_forms as panels
+from explorer.app.tryit import try_buttons
+from explorer.pure.views import implementation_forms as view
 from rope_viz import describe
 
 ui.enter()

@@ -3,11 +3,11 @@
 import streamlit as st
 
 import explorer as ui
-from explorer import latex as tex
-from explorer.figures import heatmap, line_chart
-from explorer.layout import caption, knob_row, metric_stack, named, say, section, sentences
-from explorer.tryit import try_buttons
-from explorer.views import linear_attention as view
+from explorer.app import latex as tex
+from explorer.pure.figures import heatmap, line_chart
+from explorer.app.layout import caption, knob_row, metric_stack, named, say, section, sentences
+from explorer.app.tryit import try_buttons
+from explorer.pure.views import linear_attention as view
 
 ui.enter()
 PAGE = "linear_attention"

@@ -3,10 +3,10 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.knobs import LONG_CONTEXT_PRESETS
-from explorer.layout import knob_row, metric_stack, say, section, table
-from explorer.panels import long_context as panels
-from explorer.views import long_context as view
+from explorer.pure.knobs import LONG_CONTEXT_PRESETS
+from explorer.app.layout import knob_row, metric_stack, say, section, table
+from explorer.app.panels import long_context as panels
+from explorer.pure.views import long_context as view
 
 ui.enter()
 PAGE = "long_context"

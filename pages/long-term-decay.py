@@ -3,12 +3,12 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.figures import line_chart
-from explorer.glossary import glossary
-from explorer.knobs import SWEEP_BASES
-from explorer.layout import knob_row, labelled, say
-from explorer.tryit import try_buttons
-from explorer.views import long_term_decay as view
+from explorer.pure.figures import line_chart
+from explorer.app.glossary import glossary
+from explorer.pure.knobs import SWEEP_BASES
+from explorer.app.layout import knob_row, labelled, say
+from explorer.app.tryit import try_buttons
+from explorer.pure.views import long_term_decay as view
 
 ui.enter()
 PAGE = "long_term_decay"

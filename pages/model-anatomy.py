@@ -5,11 +5,11 @@ latent attention's shared rotated key, and the traps, each with its numbers."""
 import streamlit as st
 
 import explorer as ui
-from explorer.figures import line_chart
-from explorer.glossary import glossary
-from explorer.layout import bullets, metric_row, paragraphs, say, table
-from explorer.panels import model_anatomy as panels
-from explorer.views import model_anatomy as view
+from explorer.pure.figures import line_chart
+from explorer.app.glossary import glossary
+from explorer.app.layout import bullets, metric_row, paragraphs, say, table
+from explorer.app.panels import model_anatomy as panels
+from explorer.pure.views import model_anatomy as view
 
 ui.enter()
 PAGE = "model_anatomy"

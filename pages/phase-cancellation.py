@@ -3,13 +3,13 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.animation_export import phase_file
-from explorer.components import drag
-from explorer.figures import concept_color, heatmap, line_chart, matrix_panels, pair_turn_animation
-from explorer.glossary import glossary
-from explorer.layout import knob_row, metric_row, metric_stack, say, section
-from explorer.tryit import try_buttons
-from explorer.views import phase_cancellation as view
+from explorer.pure.animation_export import phase_file
+from explorer.app.components import drag
+from explorer.pure.figures import concept_color, heatmap, line_chart, matrix_panels, pair_turn_animation
+from explorer.app.glossary import glossary
+from explorer.app.layout import knob_row, metric_row, metric_stack, say, section
+from explorer.app.tryit import try_buttons
+from explorer.pure.views import phase_cancellation as view
 
 ui.enter()
 PAGE = "phase_cancellation"

@@ -3,9 +3,9 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.layout import knob_row, metric_row, metric_stack, paragraphs, say, section
-from explorer.panels import precision as panels
-from explorer.views import precision as view
+from explorer.app.layout import knob_row, metric_row, metric_stack, paragraphs, say, section
+from explorer.app.panels import precision as panels
+from explorer.pure.views import precision as view
 
 ui.enter()
 PAGE = "precision"

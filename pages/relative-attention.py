@@ -3,11 +3,11 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.figures import heatmap, heatmap_grid, mark_cell, pick_layer
-from explorer.glossary import glossary
-from explorer.layout import caption, knob_row, metric_row, named, say, section, sentences
-from explorer.tryit import try_buttons
-from explorer.views import relative_attention as view
+from explorer.pure.figures import heatmap, heatmap_grid, mark_cell, pick_layer
+from explorer.app.glossary import glossary
+from explorer.app.layout import caption, knob_row, metric_row, named, say, section, sentences
+from explorer.app.tryit import try_buttons
+from explorer.pure.views import relative_attention as view
 
 ui.enter()
 PAGE = "relative_attention"

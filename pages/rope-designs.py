@@ -5,11 +5,11 @@ and the pair-layout mix-up."""
 import streamlit as st
 
 import explorer as ui
-from explorer import training
-from explorer.layout import bullets, knob_row, metric_row, say, section, sentences, table
-from explorer.panels import rope_designs as panels
-from explorer.views import rope_designs as view
-from explorer.views import trained_models as trained_view
+from explorer.app import training
+from explorer.app.layout import bullets, knob_row, metric_row, say, section, sentences, table
+from explorer.app.panels import rope_designs as panels
+from explorer.pure.views import rope_designs as view
+from explorer.pure.views import trained_models as trained_view
 
 ui.enter()
 PAGE = "rope_designs"

@@ -4,12 +4,12 @@ token lengths and a table of measured differences."""
 import streamlit as st
 
 import explorer as ui
-from explorer import latex as tex
-from explorer.figures import concept_color, heatmap, heatmap_grid, line_chart
-from explorer.glossary import glossary
-from explorer.layout import knob_row, labelled, metric_row, section, table
-from explorer.tryit import try_buttons
-from explorer.views import rope_vs_sinusoidal as view
+from explorer.app import latex as tex
+from explorer.pure.figures import concept_color, heatmap, heatmap_grid, line_chart
+from explorer.app.glossary import glossary
+from explorer.app.layout import knob_row, labelled, metric_row, section, table
+from explorer.app.tryit import try_buttons
+from explorer.pure.views import rope_vs_sinusoidal as view
 from rope_viz import describe
 
 ui.enter()

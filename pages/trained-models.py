@@ -4,12 +4,12 @@ training length: accuracy against evaluation length, their attention maps, and a
 import streamlit as st
 
 import explorer as ui
-from explorer import live_run, training
-from explorer.figures import band_lines, grouped_bars, heatmap
-from explorer.layout import bullets, caption, knob_row, metric_row, named, paragraphs, say
-from explorer.panels import rope_designs as designs_panels
-from explorer.views import rope_designs as designs_view
-from explorer.views import trained_models as view
+from explorer.app import live_run, training
+from explorer.pure.figures import band_lines, grouped_bars, heatmap
+from explorer.app.layout import bullets, caption, knob_row, metric_row, named, paragraphs, say
+from explorer.app.panels import rope_designs as designs_panels
+from explorer.pure.views import rope_designs as designs_view
+from explorer.pure.views import trained_models as view
 
 ui.enter()
 PAGE = "trained_models"

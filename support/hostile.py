@@ -157,7 +157,7 @@ class Presses:
 
 def _said(key: str) -> str:
     """The English text `key` up to its first placeholder: how a refusal's alert begins."""
-    from explorer import text
+    from explorer.pure import text
 
     return text.STRINGS["en"][key].split("{")[0]
 

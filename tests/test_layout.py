@@ -10,3 +10,28 @@ ROOT = Path(__file__).resolve().parent
 def test_every_test_file_name_is_unique():
     names = Counter(path.name for path in ROOT.rglob("test_*.py"))
     assert not [name for name, count in names.items() if count > 1], names.most_common(3)
+
+
+def test_the_pure_layer_never_reaches_into_the_app_layer():
+    """explorer/pure/ imports neither Streamlit nor explorer.app nor the pages' facade `explorer` (read from
+    the source, so a lazy import inside a function counts too): explorer.app may import explorer.pure, never
+    the other way round."""
+    import ast
+
+    pure = ROOT.parent / "explorer" / "pure"
+    crossings = []
+    for path in pure.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] if node.level == 0 else []
+                if node.module == "explorer":
+                    names = [f"explorer.{alias.name}" for alias in node.names]
+            else:
+                continue
+            crossings += [f"{path.relative_to(pure)}: {name}" for name in names
+                          if name.split(".")[0] == "streamlit"
+                          or (name.split(".")[0] == "explorer" and not name.startswith("explorer.pure"))]
+    assert pure.is_dir() and len(list(pure.rglob("*.py"))) > 20
+    assert not crossings, crossings

@@ -1,10 +1,10 @@
 """One colour per concept across pages: an encoding, a scaling method, a scheme, the query or the key is drawn in
-the same colour on every page that shows it (explorer.figures.style.CONCEPTS), and in both languages."""
+the same colour on every page that shows it (explorer.pure.figures.style.CONCEPTS), and in both languages."""
 
 import pytest
 
-from explorer import text
-from explorer.figures.style import CONCEPTS, PALETTE, concept_color
+from explorer.pure import text
+from explorer.pure.figures.style import CONCEPTS, PALETTE, concept_color
 from support.apptest import chart_specs, open_page
 
 pytestmark = pytest.mark.slow

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from explorer.knobs import PAGE_KNOBS
+from explorer.pure.knobs import PAGE_KNOBS
 from support.apptest import PAGES, chart_specs, open_hostile_link, open_page
 
 HOSTILE = ["", "nan", "-inf", "1e308", "-1e308", "9" * 70, "<script>alert(1)</script>", "**x**",

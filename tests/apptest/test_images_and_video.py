@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.knobs import heaviest, lightest
+from explorer.pure.knobs import heaviest, lightest
 from rope_viz import random_tokens
 from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_defaults, open_page,
                              page_text, spec_array)

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from explorer.knobs import heaviest, lightest
+from explorer.pure.knobs import heaviest, lightest
 from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_defaults, open_page,
                              page_text, spec_array)
 

@@ -4,7 +4,7 @@ charts; DeepSeek-V4's own sections show only when it is chosen."""
 
 import pytest
 
-from explorer.knobs import LONG_CONTEXT_PRESETS
+from explorer.pure.knobs import LONG_CONTEXT_PRESETS
 from support.apptest import axis_titles, chart_specs, check_clean, open_page, page_text, spec_array
 
 V4 = "nvidia/DeepSeek-V4-Flash-NVFP4"

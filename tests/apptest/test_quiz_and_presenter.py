@@ -7,8 +7,10 @@ import math
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from explorer import quiz, text
-from explorer.pages import TOPICS, script
+from explorer.app import quiz
+
+from explorer.pure import text
+from explorer.pure.pages import TOPICS, script
 from support.apptest import ROOT, chart_specs, check_clean, open_page
 
 
@@ -52,7 +54,7 @@ def test_a_wrong_then_a_right_choice_get_their_feedback(lang):
     assert not at.exception
     assert len(at.error) == 1 and not at.success
     assert right in at.error[0].value  # the verdict names the right answer and explains it
-    why = text.text("quiz.rotations_full_turn_why", lang, answer=right, dim=32, base="500,000", i=pair)
+    why = text.text("quiz.frequency_clocks_full_turn_why", lang, answer=right, dim=32, base="500,000", i=pair)
     assert why in at.error[0].value
 
     question_radio(at, "frequency_clocks", "full_turn").set_value(right).run()
@@ -67,7 +69,7 @@ def test_the_raster_question_in_chinese_follows_the_width():
     check_clean(at)
     radio = question_radio(at, "images_and_video", "raster_rows")
     assert radio.value is None and "9" in radio.options
-    assert radio.label == text.text("quiz.images_raster_rows", "zh", width=9, height=5)
+    assert radio.label == text.text("quiz.images_and_video_raster_rows", "zh", width=9, height=5)
 
 
 def test_the_raster_question_on_the_images_page_follows_the_width():
@@ -78,7 +80,7 @@ def test_the_raster_question_on_the_images_page_follows_the_width():
     radio = question_radio(at, "images_and_video", "raster_rows")
     assert radio.value is None and not at.success and not at.error
     assert "9" in radio.label and "9" in radio.options  # vertically adjacent patches: one row, 9 ids apart
-    why = text.text("quiz.images_raster_rows_why", lang, answer="9", width=9, height=5)
+    why = text.text("quiz.images_and_video_raster_rows_why", lang, answer="9", width=9, height=5)
     wrong = next(option for option in radio.options if option != "9")
 
     radio.set_value(wrong).run()
@@ -93,10 +95,10 @@ def test_the_raster_question_on_the_images_page_follows_the_width():
 def test_questions_in_words_on_every_edited_page_and_their_right_answer():
     at = open_page("linear_attention")
     radio = question_radio(at, "linear_attention", "denominator")
-    right = text.text("quiz.linear_denominator_1")
+    right = text.text("quiz.linear_attention_denominator_1")
     assert radio.index is None and right in radio.options
     radio.set_value(right).run()
-    assert len(at.success) == 1 and text.text("quiz.linear_denominator_why") in at.success[0].value
+    assert len(at.success) == 1 and text.text("quiz.linear_attention_denominator_why") in at.success[0].value
 
 
 def test_numbers_follow_the_knobs_on_the_phase_page():

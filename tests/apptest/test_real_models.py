@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from explorer.views import real_models as view
+from explorer.pure.views import real_models as view
 from rope_viz.real import SOURCES
 from rope_viz.real import weights
 from support.apptest import chart_specs, check_clean, has_cjk, metrics, open_page, page_text

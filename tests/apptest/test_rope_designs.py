@@ -5,8 +5,8 @@ import json
 
 import numpy as np
 
-from explorer.knobs import heaviest, lightest
-from explorer.views import rope_designs as view
+from explorer.pure.knobs import heaviest, lightest
+from explorer.pure.views import rope_designs as view
 from rope_viz import toy
 from support.apptest import chart_specs, has_cjk, open_at_extremes, open_defaults, open_page, page_text, spec_array
 
@@ -38,7 +38,7 @@ def test_defaults_draw_every_scheme_the_norms_and_the_layouts():
     names = [t["name"] for t in specs[2]["data"]]
     assert names == ["own layout: interleaved (2i, 2i+1)", "swapped to half (i, i+d/2)"]
     assert specs[2]["layout"]["xaxis"]["title"]["text"] == "answer position (in the second copy)"
-    assert len([r for r in at.radio if (r.key or "").startswith("quiz.designs_")]) == 3  # the last lesson page asks too
+    assert len([r for r in at.radio if (r.key or "").startswith("quiz.rope_designs_")]) == 3  # the last page asks too
 
 
 def test_extremes_and_chinese():

@@ -6,7 +6,7 @@ import math
 import pytest
 import torch
 
-from explorer.knobs import heaviest, lightest
+from explorer.pure.knobs import heaviest, lightest
 from rope_viz import random_projections, random_tokens
 from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_page, page_text, spec_array,
                              url_values)

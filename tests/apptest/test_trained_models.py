@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import training
-from explorer.knobs import heaviest, lightest
+from explorer.app import training
+from explorer.pure.knobs import heaviest, lightest
 from rope_viz import toy
 from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_defaults, open_page,
                              page_text, spec_array)

@@ -7,7 +7,7 @@ from pathlib import Path
 from playwright.sync_api import Page
 
 from support.server import ROOT, wait_for_app
-from explorer import text
+from explorer.pure import text
 
 ARTIFACTS = ROOT / "test-artifacts"
 VIEWPORT = {"width": 1400, "height": 900}

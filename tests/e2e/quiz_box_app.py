@@ -5,7 +5,7 @@ import dataclasses
 
 import streamlit as st
 
-from explorer import quiz
+from explorer.app import quiz
 
 times_i = next(question for question in quiz.QUESTIONS["complex_numbers"] if question.name == "times_i")
 asked = quiz.ask("complex_numbers", times_i, {}, "en")

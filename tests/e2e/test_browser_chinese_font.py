@@ -6,7 +6,7 @@ DevTools protocol, which platform font it actually used for a Chinese heading.""
 import pytest
 
 from browser_checks import assert_clean
-from explorer import text
+from explorer.pure import text
 
 pytestmark = pytest.mark.browser
 SIMPLIFIED = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "PingFang SC",

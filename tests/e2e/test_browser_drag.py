@@ -11,8 +11,8 @@ import pytest
 from rope_viz.complex2d import score_identity
 from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, assert_clean
-from explorer.figures import concept_color
-from explorer.views.phase_cancellation import query_and_key
+from explorer.pure.figures import concept_color
+from explorer.pure.views.phase_cancellation import query_and_key
 
 pytestmark = pytest.mark.browser
 FRAME = "[data-testid=stMain] iframe[data-testid=stCustomComponentV1]"

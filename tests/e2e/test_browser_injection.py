@@ -10,8 +10,8 @@ from urllib.parse import urlencode, urlparse
 import pytest
 
 from browser_checks import LOAD_TIMEOUT_MS, assert_clean
-from explorer import text
-from explorer.knobs import lightest
+from explorer.pure import text
+from explorer.pure.knobs import lightest
 from support.server import streamlit_server, wait_for_app
 
 pytestmark = pytest.mark.browser

@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_checks import LOAD_TIMEOUT_MS
-from explorer import quiz
-from explorer.knobs import lightest
+from explorer.app import quiz
+from explorer.pure.knobs import lightest
 
 pytestmark = pytest.mark.browser
 MAIN = "[data-testid=stMain]"

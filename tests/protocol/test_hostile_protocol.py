@@ -30,9 +30,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from explorer import training
-from explorer.knobs import PAGE_KNOBS, heaviest, lightest
-from explorer.pages import URLS
+from explorer.app import training
+from explorer.pure.knobs import PAGE_KNOBS, heaviest, lightest
+from explorer.pure.pages import URLS
 from support.hostile import Bystander, Presses, WidgetSession, bystander, measure, press_training, training_idle
 from support.protocol import Session, run_async, visit, widget_state
 from support.server import streamlit_server
@@ -116,7 +116,7 @@ async def _forged_run(url: str, server, page: str, key: str, **value):
 
 
 def _page_id(url_path: str) -> str:
-    from explorer.pages import PAGES
+    from explorer.pure.pages import PAGES
 
     return next(page for page, url, _ in PAGES if url == url_path)
 

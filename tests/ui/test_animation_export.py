@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from explorer import animation_export as gif
-from explorer.figures import concept_color
-from explorer.views import phase_cancellation, frequency_clocks
+from explorer.pure import animation_export as gif
+from explorer.pure.figures import concept_color
+from explorer.pure.views import phase_cancellation, frequency_clocks
 
 
 def decode(data: bytes) -> Image.Image:

@@ -3,8 +3,8 @@ so a cache can never serve one language's labels or one device's results to anot
 
 import pytest
 
-from explorer.cache import cached
-from explorer.session import device, t
+from explorer.app.cache import cached
+from explorer.app.session import device, t
 
 
 def test_text_inside_a_cached_function_raises():
@@ -38,9 +38,9 @@ def test_plain_cached_functions_still_cache():
 
 
 def test_figures_are_cached_once_per_language(monkeypatch):
-    import explorer.cache
-    import explorer.session
-    from explorer.cache import figure
+    import explorer.app.cache
+    import explorer.app.session
+    from explorer.app.cache import figure
 
     builds = []
 
@@ -49,15 +49,15 @@ def test_figures_are_cached_once_per_language(monkeypatch):
         builds.append(n)
         return f"{t('home.title')} {n}"
 
-    monkeypatch.setattr(explorer.session, "lang", lambda: "en")
+    monkeypatch.setattr(explorer.app.session, "lang", lambda: "en")
     assert titled(1) == "RoPE Explorer 1" and titled(1) == "RoPE Explorer 1"
-    monkeypatch.setattr(explorer.session, "lang", lambda: "zh")
+    monkeypatch.setattr(explorer.app.session, "lang", lambda: "zh")
     assert titled(1) != "RoPE Explorer 1"  # another language is another entry, never the English figure
     assert builds == [1, 1]
 
 
 def test_the_session_device_inside_a_figure_raises():
-    from explorer.cache import figure
+    from explorer.app.cache import figure
 
     @figure
     def on_device(n: int) -> str:

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from explorer.charts import picked_cell
-from explorer.exports import figure_csv
-from explorer.figures import PICK_SIDE, heatmap, pick_layer
-from explorer.figures import style
+from explorer.app.charts import picked_cell
+from explorer.pure.exports import figure_csv
+from explorer.pure.figures import PICK_SIDE, heatmap, pick_layer
+from explorer.pure.figures import style
 
 
 def event(*points):
@@ -154,7 +154,7 @@ def test_titles_break_after_a_dash_but_never_inside_a_tag():
 def test_a_grid_of_panels_names_its_axes_once_at_the_left_and_the_foot():
     """2x2 panels: the y title on the left column's axes, the x title on the bottom row's, none between
     panels (where it would sit on the neighbour's tick labels)."""
-    from explorer.figures import heatmap_grid
+    from explorer.pure.figures import heatmap_grid
     fig = heatmap_grid({f"p{i}": np.eye(3) for i in range(4)}, x=[0, 1, 2], y=[0, 1, 2], title="t",
                        x_title="key n", y_title="query m")
     layout = fig.layout.to_plotly_json()
@@ -167,8 +167,8 @@ def test_a_grid_of_panels_names_its_axes_once_at_the_left_and_the_foot():
 
 
 def test_a_phone_draws_panel_titles_of_the_size_figures_give_them_smaller():
-    from explorer.figures import heatmap_grid
-    from explorer.presenter import STYLE
+    from explorer.pure.figures import heatmap_grid
+    from explorer.app.presenter import STYLE
     fig = heatmap_grid({"a": np.eye(2), "b": np.eye(2)}, x=[0, 1], y=[0, 1], title="t", x_title="x", y_title="y")
     assert {note.font.size for note in fig.layout.annotations} == {style.PANEL_TITLE_SIZE}
     assert f'.annotation-text[style*="font-size: {style.PANEL_TITLE_SIZE}px"]' in STYLE
@@ -179,8 +179,8 @@ def test_every_toolbar_message_is_one_plotly_looks_up():
     that Streamlit ships (read from its bundle), else its translation would never show."""
     import streamlit
 
-    from explorer import text
-    from explorer.charts import toolbar_locale
+    from explorer.pure import text
+    from explorer.app.charts import toolbar_locale
     bundle = "".join(path.read_text(errors="ignore")
                      for path in (Path(streamlit.__file__).parent / "static").rglob("*.js"))
     messages = [value for key, value in text.STRINGS["en"].items() if key.startswith("toolbar.")]

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from explorer.components import FOLDER, released_knobs
+from explorer.app.components import FOLDER, released_knobs
 
 NAMES = ("a", "b", "w_mod", "w_angle")
 

@@ -1,6 +1,6 @@
 """Export file names: the page, the chart and the page's own knobs, nothing that could be a path or markup."""
 
-from explorer.exports import file_name
+from explorer.pure.exports import file_name
 
 
 def test_file_name_names_the_page_and_its_knobs_only():

@@ -6,8 +6,8 @@ import re
 
 import numpy as np
 
-from explorer.figures import layer_strip
-from explorer.figures.style import TITLE_WIDTH, units
+from explorer.pure.figures import layer_strip
+from explorer.pure.figures.style import TITLE_WIDTH, units
 
 KEY_ENTRY = re.compile(r'<span style="color:([^"]+)">■</span> ([^<]+?)(?=  <span|<br>|$)')
 

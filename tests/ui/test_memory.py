@@ -1,4 +1,4 @@
-"""explorer.memory: with glibc's mmap threshold fixed, arrays of a few MiB freed by a page run go back to the
+"""explorer.app.memory: with glibc's mmap threshold fixed, arrays of a few MiB freed by a page run go back to the
 system; without it, once a larger array has come and gone, they stay in the process. Each case runs in a
 fresh interpreter (the threshold is per process)."""
 
@@ -15,7 +15,7 @@ PROBE = textwrap.dedent("""
     import numpy as np
     import psutil
     if sys.argv[1] == "fixed":
-        from explorer.memory import return_freed_buffers
+        from explorer.app.memory import return_freed_buffers
         assert return_freed_buffers()
     process = psutil.Process()
     first = np.ones(1 << 20)  # 8 MiB, a mapping of its own; freeing it raises glibc's threshold past 8 MiB
@@ -44,7 +44,7 @@ def test_freed_arrays_go_back_to_the_system():
 TRIM_PROBE = textwrap.dedent("""
     import sys
     import psutil
-    from explorer.memory import trim
+    from explorer.app.memory import trim
     process = psutil.Process()
     blocks = [bytearray(2048) for _ in range(40_000)]  # 80 MiB from glibc's heap (above pymalloc's 512 bytes)
     pinned = bytearray(2048)  # a block after them keeps the heap's top from shrinking by itself

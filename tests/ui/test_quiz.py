@@ -7,10 +7,12 @@ import string
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from explorer import quiz, text
-from explorer.safe_text import AppText
-from explorer.knobs import BASES, PAGE_KNOBS
-from explorer.pages import TOPICS
+from explorer.app import quiz
+
+from explorer.pure import text
+from explorer.pure.safe_text import AppText
+from explorer.pure.knobs import BASES, PAGE_KNOBS
+from explorer.pure.pages import TOPICS
 
 LANGS = text.LANGS
 dims = st.integers(1, 128).map(lambda half: 2 * half)

@@ -6,7 +6,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from explorer.safe_text import MAX_CHARS, AppText, shown
+from explorer.pure.safe_text import MAX_CHARS, AppText, shown
 
 PAYLOAD = ("Official notice: [log in again here](http://127.0.0.1:9/phish) ![pixel](http://127.0.0.1:9/pixel.png) "
            "**URGENT** <img src=http://127.0.0.1:9/raw.png> <script>alert(1)</script> [j](javascript:alert(1)) "
@@ -54,11 +54,11 @@ def test_any_string_comes_back_inert_or_as_one_code_span_of_its_flattened_text(v
 def test_t_quotes_outside_values_and_notice_quotes_foreign_messages(monkeypatch):
     import streamlit as st_module
 
-    from explorer import session
+    from explorer.app import session
 
     state = {}
     monkeypatch.setattr(st_module, "session_state", state)
-    monkeypatch.setattr("explorer.session.forbid_inside_cache", lambda what: None)
+    monkeypatch.setattr("explorer.app.session.forbid_inside_cache", lambda what: None)
     line = session.t("long_context.config_invalid", detail=PAYLOAD, preset="gemma-7b")
     assert isinstance(line, AppText) and f"`` {PAYLOAD} ``" not in line and f"` {PAYLOAD} `" in line
     session.notice(PAYLOAD)

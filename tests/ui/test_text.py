@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer import text
+from explorer.pure import text
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "explorer").rglob("*.py"))]
@@ -21,8 +21,8 @@ def _fields(template: str) -> set[str]:
 def test_every_language_has_the_same_keys():
     for lang in text.LANGS:
         assert set(text.STRINGS[lang]) == set(ENGLISH), lang
-    assert {path.stem for path in (ROOT / "explorer" / "text" / "en").glob("*.toml")} == {
-        path.stem for path in (ROOT / "explorer" / "text" / "zh").glob("*.toml")}
+    assert {path.stem for path in (ROOT / "explorer" / "pure" / "text" / "en").glob("*.toml")} == {
+        path.stem for path in (ROOT / "explorer" / "pure" / "text" / "zh").glob("*.toml")}
 
 
 @pytest.mark.parametrize("key", sorted(ENGLISH))
@@ -44,7 +44,7 @@ def test_every_literal_key_used_by_the_app_exists():
 
 
 def test_every_declared_knob_label_exists():
-    from explorer.knobs import PAGE_KNOBS
+    from explorer.pure.knobs import PAGE_KNOBS
 
     for page, knobs in PAGE_KNOBS.items():
         for name, spec in knobs.items():

@@ -1,4 +1,4 @@
-"""explorer.timing: the clocks of the pages that time things live (the core holds none)."""
+"""explorer.pure.timing: the clocks of the pages that time things live (the core holds none)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 
-from explorer.timing import time_angle_fix, time_call
+from explorer.pure.timing import time_angle_fix, time_call
 
 
 def test_time_call_counts_and_returns_seconds():

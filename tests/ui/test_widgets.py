@@ -4,8 +4,8 @@ from streamlit.testing.v1 import AppTest
 
 
 def _page():
-    from explorer.params import IntKnob
-    from explorer.widgets import draw
+    from explorer.pure.params import IntKnob
+    from explorer.app.widgets import draw
 
     # declared 0..127 with default 16, narrowed by the page to 0..1 (a head with two pairs)
     draw(IntKnob("pair", 16, 0, 1, 1, label="common.seed"), "test.pair", "pair")
@@ -27,8 +27,8 @@ def test_no_link_value_gives_the_default_clamped_to_the_narrowed_range():
 
 
 def _every_knob():
-    from explorer.knobs import PAGE_KNOBS
-    from explorer.widgets import draw
+    from explorer.pure.knobs import PAGE_KNOBS
+    from explorer.app.widgets import draw
 
     for page, knobs in PAGE_KNOBS.items():
         for name, spec in knobs.items():
@@ -38,8 +38,8 @@ def _every_knob():
 def test_the_value_type_of_every_knob_widget_not_yet_drawn_is_the_one_streamlit_gives_it():
     """A value sent for a knob this session has not drawn is checked against `value_field`, which must be
     the value type Streamlit's own widget declares once drawn (every knob of every page, drawn here)."""
-    from explorer.knobs import PAGE_KNOBS
-    from explorer.widgets import value_field
+    from explorer.pure.knobs import PAGE_KNOBS
+    from explorer.app.client_guard import value_field
 
     at = AppTest.from_function(_every_knob, default_timeout=120)
     at.run()
@@ -56,7 +56,7 @@ def test_values_for_widgets_not_drawn_are_checked_by_kind():
     type is refused; a value for any other widget (a question's radio, a button, an unknown key) is dropped."""
     from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-    from explorer.widgets import _acceptable
+    from explorer.app.client_guard import _acceptable
 
     def state(key, field, value):
         sent = WidgetState(id=f"$$ID-0123abcd-{key}")
@@ -71,7 +71,7 @@ def test_values_for_widgets_not_drawn_are_checked_by_kind():
     assert _acceptable(state("long_context.config", "string_value", "{}"), None)
     assert not _acceptable(state("long_context.config", "string_array_value", ["{}"]), None)
     assert not _acceptable(state("long_context.samples", "string_value", "64"), None)
-    assert not _acceptable(state("quiz.rotations_full_turn.123", "string_array_value", ["a"]), None)
-    assert not _acceptable(state("quiz.rotations_full_turn.123", "string_value", "a"), None)
+    assert not _acceptable(state("quiz.frequency_clocks_full_turn.123", "string_array_value", ["a"]), None)
+    assert not _acceptable(state("quiz.frequency_clocks_full_turn.123", "string_value", "a"), None)
     assert not _acceptable(state("trained_models.start_button", "bool_value", True), None)
     assert not _acceptable(state("no.such_widget", "int_value", 3), None)

@@ -3,7 +3,7 @@ file name is made safe, a pasted M-RoPE config gets its demo bug found, and a ho
 
 import json
 
-from explorer.views import check_implementation as view
+from explorer.pure.views import check_implementation as view
 from rope_viz import conformance
 
 QWEN3_VL = {"model_type": "qwen3_vl_text", "num_hidden_layers": 2, "head_dim": 128, "hidden_size": 512,

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.views import complex_numbers as view
-from explorer.views.complex_numbers import arc, product, quarter_turn, rotor_turn
-from explorer.views.phrases import phrase
+from explorer.pure.views import complex_numbers as view
+from explorer.pure.views.complex_numbers import arc, product, quarter_turn, rotor_turn
+from explorer.pure.views.phrases import phrase
 
 
 def test_arc_runs_on_the_circle_from_start_to_stop():

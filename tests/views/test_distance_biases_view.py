@@ -1,12 +1,12 @@
-"""explorer.views.distance_biases: curve shapes, T5 bucket counts past L, Toeplitz verdicts and the past-L numbers."""
+"""The distance-biases view: curve shapes, T5 bucket counts past L, Toeplitz verdicts and the past-L numbers."""
 
 import math
 
 import numpy as np
 import pytest
 
-from explorer.views import distance_biases as view
-from explorer.views.phrases import phrase
+from explorer.pure.views import distance_biases as view
+from explorer.pure.views.phrases import phrase
 
 
 def test_profiles_shapes_and_alibi_lines():

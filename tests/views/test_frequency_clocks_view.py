@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.views.phrases import phrase
-from explorer.views.frequency_clocks import (
+from explorer.pure.views.phrases import phrase
+from explorer.pure.views.frequency_clocks import (
     clock_lines,
     clocks,
     default_pairs,

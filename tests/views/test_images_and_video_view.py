@@ -1,10 +1,10 @@
-"""explorer.views.images_and_video: the M-RoPE split, row-break numbers, the shift test and both resume rules."""
+"""explorer.pure.views.images_and_video: the M-RoPE split, row-break numbers, the shift test and both resume rules."""
 
 import numpy as np
 import pytest
 
-from explorer.views import images_and_video as view
-from explorer.views.phrases import phrase
+from explorer.pure.views import images_and_video as view
+from explorer.pure.views.phrases import phrase
 
 
 @pytest.mark.parametrize("dim,section", [(128, (16, 24, 24)), (64, (8, 12, 12)), (8, (1, 2, 1))])

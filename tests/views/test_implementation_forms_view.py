@@ -1,4 +1,4 @@
-"""explorer.views.implementation_forms against hand arithmetic with math.cos/sin, literal values and the float64
+"""explorer.pure.views.implementation_forms against hand arithmetic with math.cos/sin, literal values and the float64
 loop reference in rope_reference.py."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.views import implementation_forms as worked
+from explorer.pure.views import implementation_forms as worked
 from rope_viz import random_tokens
 from support.rope_reference import loop_rope, pair_rope, seeded_randn
 

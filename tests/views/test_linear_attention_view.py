@@ -1,10 +1,10 @@
-"""explorer.views.linear_attention: what the page writes, on hand-made outputs, and the arrays it draws."""
+"""explorer.pure.views.linear_attention: what the page writes, on hand-made outputs, and the arrays it draws."""
 
 import numpy as np
 import pytest
 
-from explorer.views import linear_attention as view
-from explorer.views.phrases import phrase
+from explorer.pure.views import linear_attention as view
+from explorer.pure.views.phrases import phrase
 
 
 def _out(**changes):

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from explorer.knobs import CONTEXT_LENGTHS, PAGE_KNOBS
-from explorer.views import long_context as view
+from explorer.pure.knobs import CONTEXT_LENGTHS, PAGE_KNOBS
+from explorer.pure.views import long_context as view
 from rope_viz.scaling import ROPE_TYPES
 
 REASONS = {"invalid", "overflow", "too_large"}

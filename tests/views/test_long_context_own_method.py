@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from explorer.views import long_context as view
+from explorer.pure.views import long_context as view
 
 
 def test_llama31_own_method_keeps_its_factor_8_and_bands_1_and_4():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.views import long_context as view
+from explorer.pure.views import long_context as view
 from rope_viz.long_context import largest_angles, pair_bands, softmax_entropy, unseen_pairs
 
 

@@ -1,4 +1,4 @@
-"""explorer.views.long_term_decay against the bound, its ripple and the sampled means written out here in float64."""
+"""The long-term-decay view against the bound, its ripple and the sampled means written out here in float64."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.views import long_term_decay as view
-from explorer.views.phrases import phrase
+from explorer.pure.views import long_term_decay as view
+from explorer.pure.views.phrases import phrase
 
 
 def hand_bound(dim, base, distances):

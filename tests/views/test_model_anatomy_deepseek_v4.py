@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 
-from explorer.views import model_anatomy as view
+from explorer.pure.views import model_anatomy as view
 from rope_viz.models import preset
 
 V4 = "nvidia/DeepSeek-V4-Flash-NVFP4"

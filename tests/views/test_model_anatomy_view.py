@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.views import model_anatomy as view
-from explorer.views.phrases import Phrase
+from explorer.pure.views import model_anatomy as view
+from explorer.pure.views.phrases import Phrase
 from support.rope_reference import pair_rope
 
 SCOUT, GEMMA, DEEPSEEK, BERT = ("meta-llama/Llama-4-Scout-17B-16E", "google/gemma-3-1b-it", "DeepSeek-V3",

@@ -1,4 +1,4 @@
-"""explorer.views.precision against angles, casts and scores written out here with numpy (float32 and float16
+"""explorer.pure.views.precision against angles, casts and scores written out here with numpy (float32 and float16
 arithmetic, bfloat16 rounding by hand on the bit pattern) and mpmath for the exact angle."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.figures import PALETTE
-from explorer.knobs import PAGE_KNOBS
-from explorer.text import LANGS, text
-from explorer.views.phrases import Phrase
-from explorer.views import precision as view
+from explorer.pure.figures import PALETTE
+from explorer.pure.knobs import PAGE_KNOBS
+from explorer.pure.text import LANGS, text
+from explorer.pure.views.phrases import Phrase
+from explorer.pure.views import precision as view
 from rope_viz import random_attention_inputs
 from rope_viz.precision import RECIPES
 from support.rope_reference import hand_bf16, pair_rope

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.views import real_models as view
+from explorer.pure.views import real_models as view
 from rope_viz.real import real_model
 
 SHORT = "The cat sat on the mat. The dog sat on the rug."

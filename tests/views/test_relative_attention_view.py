@@ -4,9 +4,9 @@ with numpy (pairs turned with np.cos / np.sin)."""
 import numpy as np
 import pytest
 
-from explorer.views import relative_attention as view
-from explorer.views.phrases import phrase
-from explorer.views.relative_attention import residual, scores, weights
+from explorer.pure.views import relative_attention as view
+from explorer.pure.views.phrases import phrase
+from explorer.pure.views.relative_attention import residual, scores, weights
 from rope_viz import random_attention_inputs
 from support.rope_reference import pair_rope
 

@@ -1,4 +1,4 @@
-"""explorer.views.rope_designs against hand-made result tables (each sentence made to come out each way), numbers
+"""explorer.pure.views.rope_designs against hand-made result tables (each sentence made to come out each way), numbers
 recomputed here from the shipped grid4.json, and the shipped seed-0 models run by hand."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.views import rope_designs as view
-from explorer.text import STRINGS, text
-from explorer.views import trained_models as trained_view
-from explorer.views.phrases import Phrase
+from explorer.pure.views import rope_designs as view
+from explorer.pure.text import STRINGS, text
+from explorer.pure.views import trained_models as trained_view
+from explorer.pure.views.phrases import Phrase
 from rope_viz import toy
 from rope_viz.frequencies import pair_indices
 from rope_viz.toy import evaluations

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.views.sampling import downsample
+from explorer.pure.views.sampling import downsample
 
 
 def offsets_matrix(n: int) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""explorer.views.trained_models against numbers recomputed here from the results JSON, hand-made attention
+"""explorer.pure.views.trained_models against numbers recomputed here from the results JSON, hand-made attention
 matrices, and the live-training registry (one run at a time; a short run has the shipped schema)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import training
-from explorer.views import trained_models as view
-from explorer.views.phrases import phrase
+from explorer.app import training
+from explorer.pure.views import trained_models as view
+from explorer.pure.views.phrases import phrase
 from rope_viz import toy
 from support.toy_standin import standin_folder
 

@@ -8,8 +8,8 @@ from collections import deque
 
 import pytest
 
-from explorer import training
-from explorer.views import trained_models as view
+from explorer.app import training
+from explorer.pure.views import trained_models as view
 
 
 @pytest.fixture

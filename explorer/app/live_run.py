@@ -1,0 +1,55 @@
+"""The live training run on the trained-models page: this session's owner token, the start button and the
+run's progress, redrawn every second while a run goes on (its words come from
+explorer.pure.views.trained_models)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import streamlit as st
+
+from explorer.app import training
+from explorer.app.layout import say
+from explorer.app.session import t
+from explorer.pure.views import trained_models as view
+
+OWNER = "trained_models.owner"  # this session's token: the live run it started is "your run"
+WATCHING = "trained_models.watching"
+
+
+def owner() -> str:
+    return st.session_state.setdefault(OWNER, uuid.uuid4().hex)
+
+
+def start_button(task: str, encoding: str, train_len: int, seed: int) -> None:
+    """The start button; a run already in progress is said, with when it should end."""
+    if st.button(
+        t("trained_models.start"), type="primary", key="trained_models.start_button", icon=":material/play_arrow:"
+    ):
+        started, snap = training.start(training.live_config(task, encoding, train_len, seed), owner())
+        if not started:
+            st.warning(say(view.refusal(snap, time.time())), icon=":material/hourglass_empty:")
+
+
+def status() -> None:
+    """The run in progress (anyone's), redrawn every second; when it ends, the whole page reruns once so
+    that its results join the chart."""
+    @st.fragment(run_every=1.0 if training.current() else None)
+    def live_status() -> None:
+        snap = training.current()
+        if snap is None:
+            if st.session_state.pop(WATCHING, False):
+                st.rerun(scope="app")
+            return
+        st.session_state[WATCHING] = True
+        shown = view.progress(snap, owner(), time.time())
+        st.progress(snap["progress"], text=say(shown["text"]))
+        if shown["note"] is not None:
+            st.caption(say(shown["note"]))
+        if snap["owner"] == owner() and st.button(
+            t("trained_models.stop"), key="trained_models.stop_button", icon=":material/stop:"
+        ):
+            training.stop(owner())
+
+    live_status()

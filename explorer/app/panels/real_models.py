@@ -1,0 +1,137 @@
+"""RoPE in real models: the cached measurements (keyed by the model's name and the text, never by a model object:
+the models are process-wide, rope_viz.real.real_model) and the labelled figures drawn from them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from explorer.app.cache import cached, figure
+from explorer.pure.figures import bar_chart, heatmap, heatmap_grid, layer_strip, line_chart, marked_lines, token_map
+from explorer.pure.knobs import format_base
+from explorer.app.session import t
+from explorer.pure.views import real_models as view
+
+measured = cached(view.measure, max_entries=16)
+attention_map = cached(view.attention_map, max_entries=16)
+relativity_at = cached(view.relativity_at, max_entries=16)
+without_rope_in = cached(view.without_rope_in, max_entries=32)
+recorded = cached(view.shipped, max_entries=1)
+reading = cached(view.read, max_entries=32)
+long_context = cached(view.long_context, max_entries=1)
+spaced_losses = cached(view.spaced_losses, max_entries=16)
+
+
+def available(name: str, text: str) -> bool:
+    """Whether the numbers of `text` can be shown without the model (a recorded example)."""
+    return (name, next((k for k, v in view.EXAMPLES.items() if v == text), None)) in recorded()
+
+
+def predictions_table(name: str, text: str) -> pd.DataFrame:
+    """Each token, the model's most likely next token after it, its probability, and the loss of the token that
+    came (plain text cells: a table shows them as they are)."""
+    m = measured(name, text)
+    losses = [f"{loss:.2f}" for loss in m.losses] + [""]
+    return pd.DataFrame({t("real_models.col_token"): [view.token_label(x, 24) for x in m.tokens],
+                         t("real_models.col_guess"): [view.token_label(x, 24) for x in m.guesses],
+                         t("real_models.col_prob"): [f"{p:.0%}" for p in m.guess_probs],
+                         t("real_models.col_loss"): losses})
+
+
+@figure
+def strip(name: str, text: str):
+    m = measured(name, text)
+    found = view.strip(m)
+    kinds = {kind: t(f"model_anatomy.kind_{kind}") for kind in ("full_attention", "sliding_attention")}
+    scales = {t("model_anatomy.strip_base"): (found.bases, {v: format_base(v) for v in np.unique(found.bases)}),
+              t("model_anatomy.strip_dims"): (found.dims, {float(v): str(int(v)) for v in np.unique(found.dims)})}
+    return layer_strip(found.kinds, kinds, scales, kind_title=t("model_anatomy.strip_attention"),
+                       nothing=t("model_anatomy.strip_no_rope"), x=np.arange(len(m.layers)),
+                       y=[t("real_models.strip_row")],
+                       title=t("real_models.strip_title"), x_title=t("model_anatomy.layer_axis"))
+
+
+@figure
+def attention(name: str, text: str, layer: int, head: int):
+    m = measured(name, text)
+    found = attention_map(name, m.reading.ids, layer)
+    tokens = [view.token_label(m.tokens[i]) for i in found.kept]
+    weights = found.weights[head]
+    beyond_first = float(weights[:, 1:].max()) if weights.shape[1] > 1 else 1.0  # a sink's column saturates
+    return token_map(weights, found.kept, tokens, colorbar_title=t("real_models.weight"), zmax=beyond_first or 1.0,
+                     title=t("real_models.map_title", layer=layer, head=head),
+                     x_title=t("real_models.key_axis"), y_title=t("real_models.query_axis"))
+
+
+@figure
+def roles(name: str, text: str):
+    m = measured(name, text)
+    panels = {t("real_models.previous_panel"): np.array(m.previous, np.float32),
+              t("real_models.first_panel"): np.array(m.first, np.float32)}
+    heads = np.arange(len(m.previous[0]))
+    return heatmap_grid(panels, x=heads, y=np.arange(len(m.previous)), title=t("real_models.roles_title"),
+                        x_title=t("real_models.head_axis"), y_title=t("real_models.layer_axis"), colorscale="Viridis",
+                        zmid=None, zmin=0.0, zmax=1.0, colorbar_title=t("real_models.weight"),
+                        height=max(420, 16 * len(m.previous) + 200))
+
+
+@figure
+def offsets(name: str, text: str, layer: int):
+    found = view.profile(measured(name, text), layer)
+    series = {t("real_models.head_line", head=h): found.heads[h] for h in range(len(found.heads))}
+    bound = t("real_models.bound_line")
+    return line_chart(found.offsets, {**series, bound: found.bound}, dashed=(bound,),
+                      title=t("real_models.profile_title", layer=layer), x_title=t("real_models.offset_axis"),
+                      y_title=t("real_models.scaled_axis"))
+
+
+@figure
+def shares(name: str, text: str, layer: int):
+    found = np.array(measured(name, text).shares[layer], np.float32)
+    return heatmap(found, x=np.arange(found.shape[1]), y=np.arange(found.shape[0]), colorscale="Viridis", zmid=None,
+                   title=t("real_models.shares_title", layer=layer), x_title=t("real_models.pair_axis"),
+                   y_title=t("real_models.head_axis"), colorbar_title=t("real_models.share"))
+
+
+@figure
+def kinds(name: str, text: str):
+    m = measured(name, text)
+    bases = {kind: base for kind, _, base, _ in m.layers}
+    series = {t(f"real_models.kind_{kind}", base=format_base(bases[kind])): values.mean(0).astype(np.float32)
+              for kind, values in view.by_kind(m).items()}
+    pairs = np.arange(len(next(iter(series.values()))))
+    return line_chart(pairs, series, title=t("real_models.kinds_title"), x_title=t("real_models.pair_axis"),
+                      y_title=t("real_models.share"))
+
+
+@figure
+def traps(name: str, text: str, trap_layer: int, no_rope_loss: float | None):
+    found = view.traps(measured(name, text), no_rope_loss)
+    labels = [t(f"real_models.trap_{x.trap}", layer=trap_layer) for x in found]
+    return bar_chart(labels, np.array([x.loss for x in found], np.float32), text=[f"{x.loss:.2f}" for x in found],
+                     title=t("real_models.traps_title"), x_title=t("real_models.trap_axis"),
+                     y_title=t("real_models.loss_axis"))
+
+
+@figure
+def long_losses():
+    found = long_context()
+    series = {t(f"real_models.method_{method}"): values for method, values in found.losses.items()}
+    title = t("real_models.long_title", tokens=f"{found.tokens:,}", bucket=f"{found.bucket:,}",
+              factor=f"{found.factor:g}")
+    return marked_lines(found.starts, series, marks={t("real_models.trained_mark", context=f"{found.context:,}"):
+                                                     found.context},
+                        markers=True, title=title, x_title=t("real_models.bucket_axis"),
+                        y_title=t("real_models.loss_axis"))
+
+
+def passkey_table() -> pd.DataFrame:
+    """Methods down, (length, depth) prompts across: whether the greedy answer was the key, the answer, its mean
+    log-probability."""
+    found = long_context()
+    cells = {t("real_models.col_method"): [t(f"real_models.method_{m}") for m in found.passkeys]}
+    for i, (length, depth) in enumerate(found.columns):
+        cells[t("real_models.col_prompt", length=f"{length:,}", depth=f"{depth:.0%}")] = [
+            f"{'✓' if ok else '✗'} {greedy.strip()} ({logprob:.2f})" for ok, greedy, logprob in
+            (row[i] for row in found.passkeys.values())]
+    return pd.DataFrame(cells)

@@ -1,0 +1,127 @@
+"""The router: page config, the sidebar (language, device, share link), navigation, and the one place
+where a device failure sends the session to the CPU.
+
+Streamlit treats a folder named pages/ beside the main script as its older multipage layout until
+`st.navigation` first runs in the server process: the very first visit after a start is run that way,
+and a deep link (say /relative-attention) is looked up among the files in pages/. Each page script is
+named after its address, so that lookup finds it instead of answering "Page not found"; the page's
+first line, `enter()`, then hands the run to this router, which runs the same page inside the app.
+"""
+
+from __future__ import annotations
+
+import threading
+
+# Plotly imports pandas lazily while it validates a figure: import it whole here, before any page runs,
+# so that sessions building their first figures at the same time never see it half-imported.
+import pandas  # noqa: F401
+import streamlit as st
+import torch
+
+from rope_viz.device import describe
+
+from explorer.pure import knobs, text
+
+from explorer.app import client_guard, memory, presenter, session, widgets
+from explorer.pure.pages import PAGES, TOPICS, script
+
+_routing = threading.local()
+_hooks_lock = threading.Lock()
+_hooks_installed = False
+
+
+def install_hooks() -> None:
+    """What the server process needs before its first page runs, installed once (importing the app's
+    modules installs nothing): every widget value a client sends is checked before Streamlit uses it, and
+    what page runs free goes back to the system (glibc keeps it otherwise)."""
+    global _hooks_installed
+    with _hooks_lock:
+        if not _hooks_installed:
+            client_guard.install()
+            memory.return_freed_buffers()
+            _hooks_installed = True
+
+
+def main() -> None:
+    """One run of the app: the sidebar, then the chosen page inside it."""
+    install_hooks()
+    _routing.active = True
+    try:
+        _run()
+    finally:
+        _routing.active = False
+
+
+def enter() -> None:
+    """The first line of every page script. Inside the router it does nothing; when Streamlit ran the
+    page on its own (the first visit of a fresh server, see above), it runs the app around the page
+    and ends this run."""
+    if getattr(_routing, "active", False):
+        return
+    main()
+    st.stop()
+
+
+def _run() -> None:
+    st.set_page_config(page_title="RoPE Explorer", page_icon=":material/360:", layout="wide")
+    notice_slot = widgets.begin_run()
+    with st.sidebar:
+        widgets.draw(knobs.LANG, session.LANG_KEY, "Language / 语言", format_func=text.LANG_NAMES.get)
+        presenting = presenter.draw()
+    presenter.stylesheet()  # its larger text applies while the toggle above is on
+    if presenting:
+        st.set_page_config(initial_sidebar_state="collapsed")  # for a projector: the sidebar folded away
+    pages = {name: st.Page(script(name), title=session.t(f"{name}.nav"), icon=icon, url_path=url or None,
+                           default=not url)
+             for name, url, icon in PAGES}
+    page = st.navigation(list(pages.values()), expanded=True)  # every topic listed, none behind "View more"
+    current = next(name for name, candidate in pages.items() if candidate.url_path == page.url_path)
+    session.set_current_page(current)
+    # the browser tab names the page, in the visitor's language
+    st.set_page_config(page_title=session.t("common.tab_title", page=session.t(f"{current}.nav")))
+    with st.sidebar:
+        st.caption(session.t("common.device", device=describe(session.device())))
+        # a download preference, not part of the view: kept in the session, not in the link (set before
+        # the widget, so that a value of the wrong type sent for it is replaced by a valid one)
+        st.session_state[session.IMAGE_KEY] = session.image_format()
+        st.radio(session.t("common.image_format"), ("png", "svg"), key=session.IMAGE_KEY, horizontal=True,
+                 help=session.t("common.image_format_help"), format_func=str.upper)
+    if session.device_fell_back():
+        session.notice(session.t("common.device_fallback"))
+    if session.gpu_failed():
+        session.notice(session.t("common.gpu_fallback"))
+    try:
+        page.run()
+    except (torch.OutOfMemoryError, RuntimeError, NotImplementedError):
+        # a GPU out of memory, a driver error or an operator the device lacks: redo the run on the CPU
+        if not session.fall_back_to_cpu():
+            raise
+        st.rerun()
+    lesson_links(current, pages)
+    widgets.finish_run(notice_slot)
+
+
+def lesson_links(current: str, pages: dict) -> None:
+    """Below a topic page: where it stands in the lesson, and links to the previous and next steps."""
+    if current not in TOPICS:
+        return
+    step = TOPICS.index(current)
+    st.divider()
+    st.caption(session.t("common.lesson_step", step=step + 1, total=len(TOPICS)))
+    back, forward = st.columns(2)
+    if step > 0:
+        before = TOPICS[step - 1]
+        back.page_link(pages[before], label=session.t("common.lesson_previous", title=session.t(f"{before}.nav")),
+                       icon=":material/arrow_back:")
+    if step + 1 < len(TOPICS):
+        after = TOPICS[step + 1]
+        forward.page_link(pages[after], label=session.t("common.lesson_next", title=session.t(f"{after}.nav")),
+                          icon=":material/arrow_forward:")
+        return
+    # the last step: what the lesson covered, and where to go from here
+    with forward.container(border=True, key="lesson-finished"):
+        st.markdown(session.t("common.lesson_finished", total=len(TOPICS)))
+        st.page_link(pages["home"], label=session.t("common.lesson_home"), icon=":material/home:")
+        st.page_link(pages["long_context"], label=session.t("common.lesson_again",
+                                                             title=session.t("long_context.nav")),
+                     icon=":material/replay:")

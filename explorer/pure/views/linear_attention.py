@@ -1,0 +1,135 @@
+"""The linear-attention page's view: both attentions on the same tokens, their denominators, the shift
+check, counted costs and measured times."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from explorer.pure.timing import time_call
+from rope_viz import attention_costs, describe, linear_attention, random_tokens, softmax_attention, to_numpy
+
+from explorer.pure.views.phrases import Phrase, metric, phrase
+from explorer.pure.views.sampling import downsample
+
+HEATMAP_ROWS = 256  # two heatmaps side by side: keep each small
+SHIFT = 1000  # positions added to every token to show the output depends on offsets only
+COST_LENGTHS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384)
+TIMED_LENGTHS = (256, 1024, 4096)
+
+
+def qkv(seq: int, dim: int, seed: int, dtype=torch.float64, device=None):
+    """Queries, keys and values: three (seq, dim) slices of one reproducible random draw."""
+    return random_tokens(seq, 3 * dim, seed=seed, dtype=dtype, device=device).split(dim, dim=-1)
+
+
+def attention_outputs(seq: int, dim: int, base: float, phi: str, seed: int) -> dict:
+    """Both outputs, both denominators and the shift check, in float64 on the CPU; arrays as float32.
+
+    Also the outputs thinned for drawing (`<name>_drawn`, with the kept `rows` and `cols`), and the query
+    `positions` with a `zero` line to draw the denominators against."""
+    q, k, v = qkv(seq, dim, seed)
+    _, soft = softmax_attention(q, k, v, base=base)
+    lin, den = linear_attention(q, k, v, base=base, feature_map=phi)
+    _, den_rot = linear_attention(q, k, v, base=base, feature_map=phi, rotate_denominator=True)
+    shifted, _ = linear_attention(q, k, v, range(SHIFT, SHIFT + seq), base=base, feature_map=phi)
+    lin64, soft64, den64, den_rot64 = lin.numpy(), soft.numpy(), den.numpy(), den_rot.numpy()
+    defined = den64 > 0  # relu can zero every feature of a query: its output is 0/0
+    any_defined = bool(defined.any())
+    out = {
+        "softmax": to_numpy(soft), "linear": to_numpy(lin), "den": to_numpy(den), "den_rot": to_numpy(den_rot),
+        "zero_queries": int((~defined).sum()),
+        "min_den": float(den64.min()), "min_den_rot": float(den_rot64.min()),
+        "nonpositive": int((den_rot64 <= 0).sum()),
+        "worst_ratio": float((den_rot64[defined] / den64[defined]).min()) if any_defined else float("nan"),
+        "shift_change": float(np.abs(lin64 - shifted.numpy())[defined].max()) if any_defined else float("nan"),
+        "correlation": float(np.corrcoef(lin64[defined].ravel(), soft64[defined].ravel())[0, 1])
+        if defined.sum() * dim > 1 else float("nan"),
+        "soft_std": float(soft64.std()), "lin_std": float(lin64[defined].std()) if any_defined else float("nan"),
+    }
+    for name in ("softmax", "linear"):
+        out[f"{name}_drawn"], out["rows"], out["cols"] = downsample(out[name], HEATMAP_ROWS, same_stride=False)
+    out["row_step"] = int(out["rows"][1] - out["rows"][0]) if len(out["rows"]) > 1 else 1
+    out["positions"], out["zero"] = np.arange(seq, dtype=np.float32), np.zeros(seq, dtype=np.float32)
+    return out
+
+
+def costs(dim: int) -> dict:
+    """Counted multiply-adds of both attentions at COST_LENGTHS (float32 arrays)."""
+    counted = attention_costs(COST_LENGTHS, dim)
+    return {"lengths": np.array(COST_LENGTHS, dtype=np.float32), "softmax": to_numpy(counted["softmax"]),
+            "linear": to_numpy(counted["linear"])}
+
+
+def cost_at(seq: int, dim: int) -> tuple[float, float]:
+    """Multiply-adds of (softmax, linear) attention at one length."""
+    counted = attention_costs([seq], dim)
+    return float(counted["softmax"][0]), float(counted["linear"][0])
+
+
+def measured_times(dim: int, phi: str, base: float, device: str) -> dict:
+    """Median seconds per call of both attentions at TIMED_LENGTHS, float32 on the device."""
+    where = torch.device(device)
+    soft, lin = [], []
+    for seq in TIMED_LENGTHS:
+        q, k, v = qkv(seq, dim, 0, dtype=torch.float32, device=where)
+        soft.append(time_call(lambda q=q, k=k, v=v: softmax_attention(q, k, v, base=base), device=where,
+                              repeat=3, min_time=0.02))
+        lin.append(time_call(lambda q=q, k=k, v=v: linear_attention(q, k, v, base=base, feature_map=phi),
+                             device=where, repeat=3, min_time=0.02))
+    return {"lengths": np.array(TIMED_LENGTHS, dtype=np.float32), "softmax": np.array(soft, dtype=np.float32),
+            "linear": np.array(lin, dtype=np.float32), "device": describe(where)}
+
+
+# What the page writes, from the values above.
+def denominator_reading(out: dict, seq: int) -> dict:
+    """The denominators' "metrics" and the "lines" saying whether the rotated one broke (attention_outputs)."""
+    return {
+        "metrics": [
+            metric("linear_attention.min_unrotated", f"{out['min_den']:.4g}"),
+            metric("linear_attention.min_rotated", f"{out['min_den_rot']:.4g}"),
+            metric(
+                "linear_attention.nonpositive",
+                phrase("linear_attention.nonpositive_value", count=out["nonpositive"], seq=seq),
+            ),
+        ],
+        "lines": [
+            phrase("linear_attention.denominator_result", ratio=out["worst_ratio"], count=out["nonpositive"], seq=seq),
+            phrase(
+                "linear_attention.denominator_broken"
+                if out["nonpositive"]
+                else "linear_attention.denominator_safe_here"
+            ),
+        ],
+    }
+
+
+def output_notes(out: dict, seq: int) -> dict:
+    """Under the two output maps: a "thinned" caption (or None) and a note on queries with no output."""
+    return {
+        "thinned": phrase("linear_attention.heatmap_thinned", step=out["row_step"]) if out["row_step"] > 1 else None,
+        "zero": phrase("linear_attention.zero_queries", count=out["zero_queries"], seq=seq)
+        if out["zero_queries"]
+        else None,
+    }
+
+
+def channel(out: dict, channel: int) -> dict:
+    """One output channel of both attentions against the query position, and how alike the outputs are."""
+    return {"index": channel, "softmax": np.ascontiguousarray(out["softmax"][:, channel]),
+            "linear": np.ascontiguousarray(out["linear"][:, channel]),
+            "metrics": [metric("linear_attention.correlation", f"{out['correlation']:.3f}",
+                               help=phrase("linear_attention.correlation_help")),
+                        metric("linear_attention.shift", f"{out['shift_change']:.1e}",
+                               help=phrase("linear_attention.shift_help", shift=SHIFT), shift=SHIFT)]}
+
+
+def cost_now(seq: int, dim: int) -> Phrase:
+    """Both attentions' multiply-adds at this length (cost_at) and their ratio."""
+    soft, lin = cost_at(seq, dim)
+    return phrase("linear_attention.cost_now", seq=seq, dim=dim, soft=soft, lin=lin, ratio=soft / lin)
+
+
+def timed_ms(times: dict) -> dict:
+    """measured_times in milliseconds."""
+    return {"softmax": times["softmax"] * 1000, "linear": times["linear"] * 1000}

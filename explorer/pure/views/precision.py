@@ -1,0 +1,262 @@
+"""The precision page's view: how far each dtype recipe's rotation is from the exact one, position by
+position (rope_viz.precision), the staircase of collapsed positions, what it does to attention scores,
+and what computing the angles in float64 costs."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from explorer.pure.timing import time_angle_fix
+from rope_viz import (applied_rotation, describe, distinct_rotations, exact_angles, position_limits, precision_error,
+                      recipe_scores, spacing, to_numpy)
+from rope_viz.precision import MAX_POSITION, RECIPES
+
+from explorer.pure.knobs import PAGE_KNOBS
+from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
+
+GRID_POINTS = 192  # log-spaced positions from 1 to 2^24 (duplicates after rounding dropped)
+WINDOW = 16  # each point of a curve is the worst error over the WINDOW positions ending there
+CONTEXTS = {"4k": 4_096, "8k": 8_192, "32k": 32_768, "128k": 131_072, "1M": 1_048_576}  # model context lengths
+FASTEST = 1  # the fastest pair whose float32 angle is not exact (pair 0 has theta = 1: m * 1 is exact)
+FLOOR = 1e-14  # errors below this are drawn at it: the exact reference itself is good to ~1e-14 rad
+SHORT = 4_096  # the bfloat16 rounding level is read from the tables recipe up to here
+STRIP = 51  # the staircase shows positions start .. start + 50
+SCORE_WINDOW = 64  # attention scores over the 64 positions ending at the far position
+TIMED_LENGTH = 32_768  # positions in the timed cos/sin tables
+FIX_RECIPES = ("bf16-positions", "bf16-tables", "fp32", "fp64")  # the bug, what models do, the fix, float64
+# every recipe's curve, the two references of the core's registry (fp64, fp32: first there) drawn last, on top
+DRAW_ORDER = RECIPES[2:] + RECIPES[:2]
+# one palette index per line, the same in every chart: a recipe's is its place in the core's registry
+SERIES_COLORS = {**{recipe: index for index, recipe in enumerate(RECIPES)}, "rounding": len(RECIPES)}
+
+
+def position_grid() -> np.ndarray:
+    """Integer positions from 1 to 2^24, log-spaced, with every CONTEXTS length included (int64)."""
+    spread = np.round(np.geomspace(1, MAX_POSITION, GRID_POINTS)).astype(np.int64)
+    return np.unique(np.concatenate((spread, list(CONTEXTS.values()))))
+
+
+def windows(grid: np.ndarray) -> np.ndarray:
+    """(len(grid), WINDOW) positions: the WINDOW positions ending at each grid point, clipped at 1."""
+    return np.maximum(grid[:, None] - np.arange(WINDOW)[None, :], 1)
+
+
+def error_curves(dim: int, base: float) -> dict:
+    """For every recipe, the worst |angle error| (rad) over the WINDOW positions ending at each grid point.
+
+    positions: (g,) float32 grid; error: {recipe: (g, dim/2) float32, one column per pair, floored at FLOOR,
+    NaN where a position overflowed}; worst: {recipe: (g,) the largest over all pairs}; overflow_from: the
+    first position float16 cannot hold; bf16_rounding: the largest error of the bfloat16 tables recipe up to
+    SHORT (what storing cos/sin in bfloat16 costs, before the float32 angle matters); float64_from: the
+    first grid position where the float32 recipe's worst error exceeds that (None if never);
+    at_contexts: {recipe: {context label: worst error there}}.
+    """
+    grid = position_grid()
+    spans = windows(grid)
+    error, worst = {}, {}
+    for recipe in RECIPES:
+        per_position = precision_error(torch.from_numpy(spans.ravel()), dim, base, recipe=recipe)
+        per_point = per_position.view(len(grid), WINDOW, -1).amax(dim=1)  # NaN (overflow) propagates
+        floored = per_point.clamp(min=FLOOR)  # clamp keeps NaN
+        error[recipe] = to_numpy(floored)
+        worst[recipe] = to_numpy(floored.amax(dim=1))
+    short = grid <= SHORT
+    bf16_rounding = float(np.nanmax(worst["bf16-tables"][short]))
+    beyond = np.nonzero(worst["fp32"] > bf16_rounding)[0]
+    index = {position: i for i, position in enumerate(grid.tolist())}
+    return {
+        "positions": grid.astype(np.float32),
+        "error": error,
+        "worst": worst,
+        "overflow_from": position_limits("fp16-positions")["overflow_from"],
+        "bf16_rounding": bf16_rounding,
+        "float64_from": int(grid[beyond[0]]) if len(beyond) else None,
+        "at_contexts": {recipe: {label: float(worst[recipe][index[at]]) for label, at in CONTEXTS.items()}
+                        for recipe in RECIPES},
+    }
+
+
+def pair_errors(curves: dict, pair: int) -> dict[str, np.ndarray]:
+    """{recipe: the error curve of one pair} from error_curves (contiguous float32), in DRAW_ORDER."""
+    return {recipe: np.ascontiguousarray(curves["error"][recipe][:, pair]) for recipe in DRAW_ORDER}
+
+
+def series_key(series: str) -> str:
+    """The text key naming a line: a recipe (RECIPES) or one of "true", "exact", "rounding"."""
+    return f"precision.recipe_{series.replace('-', '_')}" if series in RECIPES else f"precision.{series}_series"
+
+
+def pair_knob(dim: int) -> dict:
+    """The pair knob narrowed to a head of `dim`: pairs 0 .. dim/2 - 1, and a link whose pair cannot be read
+    falls back to the declared default or, past this head, to its last pair."""
+    last = dim // 2 - 1
+    return {"hi": last, "default": min(PAGE_KNOBS["precision"]["pair"].default, last)}
+
+
+def limit_metrics(known: dict) -> list[Metric]:
+    """Where positions stop being exact in each dtype (from `limits`)."""
+    return [metric("precision.exact_bf16", f"{known['bfloat16']['exact_up_to']:,}"),
+            metric("precision.exact_fp16", f"{known['float16']['exact_up_to']:,}"),
+            metric("precision.overflow_fp16", f"{known['float16']['overflow_from']:,}"),
+            metric("precision.exact_fp32", f"{known['float32']['exact_up_to']:,}")]
+
+
+def limits() -> dict[str, dict]:
+    """position_limits of the position dtypes: float32, float16, bfloat16."""
+    return {name: position_limits(recipe) for name, recipe in
+            (("bfloat16", "bf16-positions"), ("float16", "fp16-positions"), ("float32", "fp32"))}
+
+
+def _drawable(values: torch.Tensor) -> np.ndarray:
+    """float32 for drawing, infinities as NaN (a gap in the line)."""
+    values = to_numpy(values)
+    values[~np.isfinite(values)] = np.nan
+    return values
+
+
+def staircase(start: int, dim: int, base: float, pair: int) -> dict:
+    """Positions start .. start + STRIP - 1 and the rotation bfloat16 (and float16) positions give them.
+
+    positions: (STRIP,) float32 true positions; bf16_position, fp16_position: the position each recipe
+    multiplies by theta (NaN past float16's range); exact_angle, bf16_angle: pair `pair`'s angle wrapped
+    to (-pi, pi]; steps: distinct bfloat16 rotations among the positions; widest: the most positions sharing
+    one; largest_shift: the largest |bfloat16 position - true position|; gap: the bfloat16 spacing at the
+    window's end.
+    """
+    stop = start + STRIP
+    positions = torch.arange(start, stop, dtype=torch.float64)
+    bf16 = applied_rotation(positions, dim, base, recipe="bf16-positions")
+    fp16 = applied_rotation(positions, dim, base, recipe="fp16-positions")
+    steps = distinct_rotations(start, stop, dim, base, recipe="bf16-positions", pair=pair)
+    return {
+        "positions": to_numpy(positions),
+        "bf16_position": _drawable(bf16["position"]),
+        "fp16_position": _drawable(fp16["position"]),
+        "exact_angle": to_numpy(exact_angles(positions, dim, base)[:, pair]),
+        "bf16_angle": to_numpy(bf16["angle"][:, pair]),
+        "steps": int(steps["start"].numel()),
+        "widest": int(steps["count"].max()),
+        "largest_shift": float((bf16["position"] - positions).abs().max()),
+        "gap": spacing(float(stop - 1), "bfloat16"),
+    }
+
+
+def staircase_series(stairs: dict) -> dict[str, dict[str, np.ndarray]]:
+    """The staircase's two charts as lines keyed by series (see series_key): "positions", the position each
+    recipe uses against the true one, and "angles", the chosen pair's angle exactly and with bfloat16."""
+    return {"positions": {"true": stairs["positions"], "bf16-positions": stairs["bf16_position"],
+                          "fp16-positions": stairs["fp16_position"]},
+            "angles": {"exact": stairs["exact_angle"], "bf16-positions": stairs["bf16_angle"]}}
+
+
+def staircase_metrics(stairs: dict) -> list[Metric]:
+    return [metric("precision.steps", f"{stairs['steps']}", count=STRIP),
+            metric("precision.widest", f"{stairs['widest']}"),
+            metric("precision.largest_shift", f"{stairs['largest_shift']:,.0f}"),
+            metric("precision.gap", f"{stairs['gap']:,.0f}")]
+
+
+def scores(far: int, recipe: str, dim: int, base: float, seed: int) -> dict:
+    """Attention scores over the SCORE_WINDOW positions ending at `far`: exactly (float64 all the way) and
+    with `recipe`, as float32 matrices, their difference, and the relative property before and after.
+
+    positions: (w,) float32; exact, scores, difference: (w, w) float32; max_abs_error, relative_error;
+    toeplitz_before / toeplitz_after: Toeplitz deviation of one token repeated at every position, in float64
+    and with the recipe; shift_before / shift_after: max |scores at 0..w-1 - scores at the far window| in
+    float64 and with the recipe; distinct: rotations the recipe gives the window's positions.
+    """
+    got = recipe_scores(int(far), dim, base, recipe=recipe, window=SCORE_WINDOW, seed=seed)
+    ref = recipe_scores(int(far), dim, base, recipe="fp64", window=SCORE_WINDOW, seed=seed)
+    return {
+        "positions": to_numpy(got["positions"]),
+        "exact": to_numpy(got["exact"]),
+        "scores": to_numpy(got["scores"]),
+        "difference": to_numpy(got["scores"] - got["exact"]),
+        "max_abs_error": got["max_abs_error"],
+        "relative_error": got["relative_error"],
+        "toeplitz_before": got["exact_toeplitz_deviation"],
+        "toeplitz_after": got["toeplitz_deviation"],
+        "shift_before": ref["shift_residual"],
+        "shift_after": got["shift_residual"],
+        "distinct": got["distinct_rotations"],
+    }
+
+
+def score_metrics(scored: dict) -> list[Metric]:
+    """Beside the difference map: how far the recipe's scores are from the exact ones."""
+    return [metric("precision.max_abs_error", f"{scored['max_abs_error']:.3g}"),
+            metric("precision.relative_error", f"{scored['relative_error']:.2%}"),
+            metric("precision.distinct", f"{scored['distinct']} / {SCORE_WINDOW}")]
+
+
+def relative_metrics(scored: dict) -> list[Metric]:
+    """Whether the scores still depend on m - n alone, exactly (before) and with the recipe (after)."""
+    shift, toeplitz = phrase("precision.shift_help"), phrase("precision.toeplitz_help")
+    return [metric("precision.shift_before", f"{scored['shift_before']:.1e}", shift),
+            metric("precision.shift_after", f"{scored['shift_after']:.1e}", shift),
+            metric("precision.toeplitz_before", f"{scored['toeplitz_before']:.1e}", toeplitz),
+            metric("precision.toeplitz_after", f"{scored['toeplitz_after']:.1e}", toeplitz)]
+
+
+def collapsed_note(scored: dict) -> Phrase | None:
+    """A note when the recipe turns the whole window by one rotation (its Toeplitz deviation is then 0 for
+    the wrong reason), else None."""
+    return phrase("precision.collapsed", window=SCORE_WINDOW) if scored["distinct"] == 1 else None
+
+
+def scores_result(scored: dict, recipe: str, far: int) -> Phrase:
+    return phrase("precision.scores_result", recipe=phrase(series_key(recipe)), far=int(far),
+                  shift=scored["shift_after"], relative=scored["relative_error"])
+
+
+def fix_series(curves: dict) -> dict[str, np.ndarray]:
+    """The fix chart's lines keyed by series: the bfloat16 rounding level (first, drawn beneath), then the
+    worst error over all pairs of each of FIX_RECIPES."""
+    return {"rounding": constant_like(curves["positions"], curves["bf16_rounding"]),
+            **{recipe: curves["worst"][recipe] for recipe in FIX_RECIPES}}
+
+
+def fix_metrics(curves: dict) -> list[Metric]:
+    at = curves["at_contexts"]["fp32"]
+    start = curves["float64_from"]
+    return [metric("precision.fp32_at", f"{at['128k']:.2e}", context="128k"),
+            metric("precision.fp32_at", f"{at['1M']:.2e}", context="1M"),
+            metric("precision.rounding", f"{curves['bf16_rounding']:.2e}"),
+            metric("precision.float64_from", "—" if start is None else f"{start:,}")]
+
+
+def fix_result(curves: dict) -> Phrase:
+    """Where computing the angles in float64 starts to pay, or that it never does on this head."""
+    if curves["float64_from"] is None:
+        return phrase("precision.fix_never")
+    return phrase("precision.fix_result", position=curves["float64_from"], rounding=curves["bf16_rounding"])
+
+
+def angle_fix_times(dim: int, base: float, device: str) -> dict:
+    """time_angle_fix on `device` for TIMED_LENGTH positions: milliseconds of the three ways
+    (float32, float64, float64 reduced mod 2 pi) as a float32 array and as bar labels, both ratios over float32,
+    the device."""
+    timed = time_angle_fix(TIMED_LENGTH, dim, base, device=device)
+    ways = ("float32", "float64", "float64_reduced")
+    ms = np.array([timed[way] * 1000 for way in ways], dtype=np.float32)
+    return {"ways": ways, "ms": ms, "labels": [f"{value:.3g}" for value in ms],
+            "ratio": timed["ratio"], "ratio_reduced": timed["ratio_reduced"],
+            "device": describe(torch.device(device)), "length": TIMED_LENGTH,
+            "finite": all(math.isfinite(timed[way]) for way in ways)}
+
+
+def constant_like(positions: np.ndarray, value: float) -> np.ndarray:
+    """A flat float32 line at `value` over `positions` (a threshold drawn beside the curves)."""
+    return np.full(len(positions), value, dtype=np.float32)
+
+
+def timing_metrics(timed: dict) -> list[Metric]:
+    return [metric("precision.ratio", f"{timed['ratio']:.2f}×"),
+            metric("precision.ratio_reduced", f"{timed['ratio_reduced']:.2f}×")]
+
+
+def timing_caption(timed: dict) -> Phrase:
+    return phrase("precision.timing_caption" if timed["finite"] else "precision.timing_no_float64")

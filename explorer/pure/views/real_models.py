@@ -1,0 +1,450 @@
+"""The real-models page's view: RoPE measured inside Gemma 3 270M and SmolLM2-135M-Instruct (rope_viz.real) on one
+text, as plain numbers and the sentences they make.
+
+The shipped examples' measurements are recorded in results/real/examples.json (`python -m
+explorer.pure.views.real_models` writes it), so a first visit runs at most one forward pass (the attention map of the
+chosen layer); a visitor's own text is measured live. Token texts are the tokenizer's own strings: the page shows
+them as text, never as markup."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from rope_viz import decay_bound
+from rope_viz.real import NAMES, real_model
+from rope_viz.real.long_context import scaled_layers
+from rope_viz.real.measure import (TRAPS, Relativity, Stopped, head_roles, offset_profile, pair_shares,
+                                   predictions, relativity, stopped_quarters, trap_layers)
+from rope_viz.real.measure import traps as measure_traps
+
+from explorer.pure.views.phrases import Phrase, counted, phrase
+
+DEFAULT_MODEL = "smollm2-135m"
+MAX_CHARS = 2000  # the visitor's text is cut here, then to MAX_TOKENS tokens
+MAX_TOKENS = 256
+MIN_TOKENS = 2  # a text the model can predict something in: one token and the next
+SHIFT = 5000  # the default shift of every position, recorded for the examples
+TRAP_LAYER = 0  # the default layer RoPE is taken from, recorded for the examples
+MAX_OFFSET = 32  # the offset profile's reach
+MAP_SIDE = 128  # the attention map's largest side (every s-th token past it)
+SHIPPED = Path(__file__).resolve().parents[3] / "results" / "real" / "examples.json"
+EXAMPLES = {
+    "prose": "The lighthouse keeper climbed the spiral stairs an hour before dusk, as he had every evening for thirty "
+             "years. He wiped salt from the great lens, trimmed the wick, and checked the clockwork that turned the "
+             "light once every twenty seconds. Ships far out at sea counted those flashes to know which coast they "
+             "were passing. One winter the mechanism jammed during a storm, and he turned the lens by hand until "
+             "morning, counting the seconds aloud so that the rhythm never broke. When the inspectors asked him later "
+             "how he had kept the timing so steady, he said he had simply hummed the same old song, slowly, over and "
+             "over, all through the night.",
+    "chinese": "清晨六点，老街上的早点铺已经开门了。师傅把面团揉好，切成一条条，放进滚烫的油锅里，油条很快就鼓了起来，"
+               "变成金黄色。隔壁的豆浆刚磨好，冒着热气。上学的孩子背着书包跑过来，买一根油条、一碗豆浆，边走边吃。"
+               "等太阳升高，铺子前的队伍才慢慢散去。",
+    "code": 'def moving_average(values, window):\n'
+            '    """Return the mean of each run of `window` consecutive values."""\n'
+            '    if window <= 0:\n        raise ValueError("window must be positive")\n    averages = []\n'
+            "    total = sum(values[:window])\n    averages.append(total / window)\n"
+            "    for i in range(window, len(values)):\n        total += values[i] - values[i - window]\n"
+            "        averages.append(total / window)\n    return averages\n\n\n"
+            "print(moving_average([3, 5, 7, 9, 11, 13], 3))\n",
+    "list": "Packing list for a three-day hiking trip:\n1. Tent, poles and pegs\n2. Sleeping bag rated to minus five "
+            "degrees\n3. Stove, a small gas canister and a lighter\n4. Two litres of water and purifying tablets\n"
+            "5. Rain jacket and warm gloves\n6. Map, compass and a charged phone\n7. First-aid kit with blister "
+            "plasters\n8. Oats, rice, dried fruit and chocolate\n9. Head torch with spare batteries\n10. Sun cream, "
+            "hat and sunglasses",
+}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the model reads of a text: ids (at most MAX_TOKENS), the characters given and kept, the tokens the kept
+    characters make (before the token cap)."""
+
+    ids: tuple[int, ...]
+    chars: int
+    kept_chars: int
+    tokens: int
+
+    @property
+    def cut(self) -> bool:
+        return self.kept_chars < self.chars or len(self.ids) < self.tokens
+
+
+def read(name: str, text: str) -> Reading:
+    lm = real_model(name)
+    kept = text[:MAX_CHARS]
+    ids = lm.encode(kept).tolist()
+    return Reading(tuple(ids[:MAX_TOKENS]), len(text), len(kept), len(ids))
+
+
+@dataclass(frozen=True)
+class Measured:
+    """Everything measured on one text in one model (plain values; tuples nest as layers x heads x ...).
+
+    tokens: each token's text; guesses / guess_probs: the most likely next token after each position and its
+    probability; losses: nats of each actual next token (one fewer); loss: their mean; top1: the share of positions
+    whose most likely next token came; relativity (at SHIFT); previous / first: (layers, heads) mean weight on the
+    previous and on the first token; profiles: (layers, heads, MAX_OFFSET + 1) mean weight by offset; shares:
+    (layers, heads, pairs) each pair's share of |q.k|; stopped; traps: (trap, mean loss) with "none" first and
+    no_rope_layer taken from layer TRAP_LAYER; label: the model's name to show; layers: each layer's (attention
+    kind, window or 0, base, rotary dims), so that the recorded numbers are drawn without the model."""
+
+    name: str
+    label: str
+    layers: tuple[tuple[str, int, float, int], ...]
+    reading: Reading
+    tokens: tuple[str, ...]
+    guesses: tuple[str, ...]
+    guess_probs: tuple[float, ...]
+    losses: tuple[float, ...]
+    loss: float
+    top1: float
+    relativity: Relativity
+    previous: tuple
+    first: tuple
+    profiles: tuple
+    shares: tuple
+    stopped: Stopped
+    traps: tuple[tuple[str, float], ...]
+
+
+def _nested(values) -> tuple | float:
+    return tuple(_nested(v) for v in values) if isinstance(values, list | tuple) else float(values)
+
+
+def _tensor_tuple(tensor: torch.Tensor) -> tuple:
+    return _nested(tensor.double().tolist())
+
+
+def compute(name: str, text: str) -> Measured:
+    """Measure `text` (cut as `read` cuts it) in model `name`: about fifteen forward passes."""
+    lm, reading = real_model(name), read(name, text)
+    ids = torch.tensor(reading.ids, dtype=torch.int64)
+    layers = range(len(lm.rope.layers))
+    run = lm.forward(ids, capture=layers)
+    said = predictions(run.logits, ids, k=1)
+    previous, first = head_roles(run.attention, len(layers))
+    rotary = lm.rope.layers
+    shares = [pair_shares(run.queries[i], run.keys[i], rotary[i].layout, rotary[i].rotary_dim) for i in layers]
+    top1 = float((said.top_ids[:-1, 0] == ids[1:]).double().mean()) if ids.numel() > 1 else 0.0
+    facts = tuple((x.attention, int(x.window or 0), float(x.base), int(x.rotary_dim)) for x in rotary)
+    return Measured(name, lm.label, facts, reading, tuple(lm.token_texts(ids)),
+                    tuple(lm.token_texts(said.top_ids[:, 0])),
+                    _nested(said.top_probs[:, 0].tolist()), _nested(said.losses.tolist()), said.loss, top1,
+                    relativity(lm, ids, SHIFT), _tensor_tuple(previous), _tensor_tuple(first),
+                    tuple(_tensor_tuple(offset_profile(run.attention[i], MAX_OFFSET)) for i in layers),
+                    tuple(_tensor_tuple(s) for s in shares), stopped_quarters(lm, ids),
+                    tuple(measure_traps(lm, ids, TRAP_LAYER).items()))
+
+
+def _from_json(entry: dict) -> Measured:
+    fields = dict(entry)
+    fields["reading"] = Reading(tuple(entry["reading"]["ids"]), *(entry["reading"][k] for k in
+                                                                  ("chars", "kept_chars", "tokens")))
+    fields["relativity"] = Relativity(**entry["relativity"])
+    fields["stopped"] = Stopped(**entry["stopped"])
+    for key in ("tokens", "guesses"):
+        fields[key] = tuple(entry[key])
+    for key in ("guess_probs", "losses", "previous", "first", "profiles", "shares"):
+        fields[key] = _nested(entry[key])
+    fields["traps"] = tuple((trap, float(loss)) for trap, loss in entry["traps"])
+    fields["layers"] = tuple((kind, int(window), float(base), int(dims)) for kind, window, base, dims in
+                             entry["layers"])
+    return Measured(**fields)
+
+
+def shipped() -> dict[tuple[str, str], Measured]:
+    """{(model name, example name): Measured} as recorded in results/real/examples.json ({} when absent)."""
+    if not SHIPPED.exists():
+        return {}
+    found = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    return {(e["name"], key): _from_json(e["measured"]) for e in found["entries"] for key in [e["example"]]
+            if EXAMPLES.get(key) == e["text"]}
+
+
+def measure(name: str, text: str) -> Measured:
+    """The recorded measurement when `text` is a shipped example, else a live one."""
+    example = next((key for key, value in EXAMPLES.items() if value == text), None)
+    recorded = shipped().get((name, example)) if example else None
+    return recorded if recorded is not None else compute(name, text)
+
+
+def _rounded(value):
+    """Floats to 6 significant digits (the recorded file's precision), containers kept."""
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_rounded(v) for v in value]
+    return float(f"{value:.6g}") if isinstance(value, float) else value
+
+
+def write_examples(path: Path = SHIPPED) -> None:
+    entries = [{"name": name, "example": key, "text": text, "measured": _rounded(asdict(compute(name, text)))}
+               for name in NAMES for key, text in EXAMPLES.items()]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"command": "python -m explorer.pure.views.real_models", "entries": entries},
+                               ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------- live, per knob
+@dataclass(frozen=True)
+class AttentionMap:
+    """weights: (heads, k, k) float32, every s-th query and key (s = 1 up to MAP_SIDE tokens); kept: their
+    indices."""
+
+    weights: np.ndarray
+    kept: np.ndarray
+
+
+def attention_map(name: str, ids: tuple[int, ...], layer: int) -> AttentionMap:
+    lm = real_model(name)
+    weights = lm.forward(torch.tensor(ids), capture=[layer]).attention[layer]
+    step = max(1, math.ceil(len(ids) / MAP_SIDE))
+    kept = np.arange(0, len(ids), step)
+    return AttentionMap(weights[:, kept][:, :, kept].numpy().astype(np.float32), kept.astype(np.int32))
+
+
+def relativity_at(name: str, ids: tuple[int, ...], shift: int) -> Relativity:
+    return relativity(real_model(name), torch.tensor(ids), shift)
+
+
+def without_rope_in(name: str, ids: tuple[int, ...], layer: int) -> float:
+    """Mean next-token loss with RoPE taken from one layer."""
+    lm = real_model(name)
+    return float(lm.next_token_losses(torch.tensor(ids), layers=trap_layers(lm, "no_rope_layer", layer)).mean())
+
+
+# ---------------------------------------------------------------------------------------------- what it says
+def signed(change: float) -> str:
+    """A change of loss with its sign, to 3 decimals ("+0.000" for one that rounds to nothing)."""
+    return f"{change:+.3f}" if round(change, 3) else "+0.000"
+
+
+def loss_words(before: float, after: float) -> str:
+    """The direction of a change of loss, as a text key suffix: "up", "down" or "same" (within 0.005 nats)."""
+    return "same" if abs(after - before) < 0.005 else ("up" if after > before else "down")
+
+
+def summary(m: Measured) -> Phrase:
+    tokens = len(m.reading.ids)
+    return phrase("real_models.summary", tokens=tokens, loss=f"{m.loss:.2f}", perplexity=f"{math.exp(m.loss):,.1f}",
+                  top1=f"{m.top1:.0%}", hardest=m.tokens[int(np.argmax(m.losses)) + 1] if m.losses else "",
+                  hardest_loss=f"{max(m.losses, default=0.0):.1f}")
+
+
+def anatomy_lines(m: Measured) -> tuple[Phrase, ...]:
+    """One sentence per kind of layer: how many, their window, base and rotated dims."""
+    kinds = Counter(m.layers).items()
+    return tuple(counted(f"real_models.anatomy_{kind}", count, number=count, layers=len(m.layers), window=f"{window:,}",
+                        base=f"{base:,.0f}", dims=dims) for (kind, window, base, dims), count in kinds)
+
+
+def relativity_lines(r: Relativity) -> tuple[Phrase, Phrase]:
+    return (phrase("real_models.shift_line", shift=f"{r.shift:,}", residual=f"{r.residual_shift:.1e}",
+                   loss=f"{r.loss:.4f}", loss_shift=f"{r.loss_shift:.4f}", top1=f"{r.top1_shift:.0%}"),
+            phrase(f"real_models.doubled_line_{loss_words(r.loss, r.loss_doubled)}",
+                   residual=f"{r.residual_doubled:.2f}", loss=f"{r.loss:.3f}", loss_doubled=f"{r.loss_doubled:.3f}",
+                   top1=f"{r.top1_doubled:.0%}"))
+
+
+def roles_line(m: Measured) -> Phrase:
+    previous, first = np.array(m.previous), np.array(m.first)
+    layer, head = np.unravel_index(int(previous.argmax()), previous.shape)
+    sinks = int((first > 0.5).sum())
+    return phrase("real_models.roles_line", layer=int(layer), head=int(head), weight=f"{previous.max():.0%}",
+                  sinks=sinks, heads=first.size, mean_first=f"{first.mean():.0%}")
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One layer's mean weight by offset (heads, MAX_OFFSET + 1), each head divided by its largest value, beside
+    RoFormer's decay bound divided by its value at offset 0; near: each head's share of weight on offsets 0-2
+    among offsets 0..reach (the largest offset the text has, at most MAX_OFFSET)."""
+
+    offsets: np.ndarray
+    heads: np.ndarray
+    bound: np.ndarray
+    near: np.ndarray
+    reach: int
+
+
+def profile(m: Measured, layer: int) -> Profile:
+    _, _, base, rotary_dim = m.layers[layer]
+    weights = np.array(m.profiles[layer], dtype=np.float64)
+    offsets = np.arange(MAX_OFFSET + 1)
+    bound = decay_bound(rotary_dim, base, torch.tensor(offsets, dtype=torch.float64)).numpy()
+    scaled = weights / np.nanmax(weights, axis=-1, keepdims=True)
+    near = np.nansum(weights[:, :3], -1) / np.nansum(weights, -1)
+    reach = min(MAX_OFFSET, len(m.reading.ids) - 1)
+    return Profile(offsets, scaled.astype(np.float32), (bound / bound[0]).astype(np.float32), near, reach)
+
+
+def profile_line(m: Measured, layer: int) -> Phrase:
+    found = profile(m, layer)
+    head = int(found.near.argmax())
+    return phrase("real_models.profile_line", layer=layer, head=head, near=f"{found.near[head]:.0%}",
+                  far=f"{found.near.min():.0%}", reach=found.reach, bound=f"{found.bound[found.reach]:.0%}")
+
+
+def quarter_shares(shares: np.ndarray) -> tuple[float, float]:
+    """(fastest, slowest): the mean share of the first and of the last quarter of the pairs (shares: (..., pairs))."""
+    quarter = shares.shape[-1] // 4
+    return float(shares[..., :quarter].sum(-1).mean()), float(shares[..., -quarter:].sum(-1).mean())
+
+
+def shares_lines(m: Measured, layer: int) -> tuple[Phrase, ...]:
+    fast, slow = quarter_shares(np.array(m.shares[layer]))
+    lines = [phrase("real_models.shares_line", layer=layer, fast=f"{fast:.0%}", slow=f"{slow:.0%}")]
+    kinds = by_kind(m)
+    if len(kinds) == 2:
+        (local_fast, local_slow), (global_fast, global_slow) = (quarter_shares(v) for v in kinds.values())
+        lines.append(phrase("real_models.kinds_line", local_slow=f"{local_slow:.0%}", global_slow=f"{global_slow:.0%}",
+                            local_fast=f"{local_fast:.0%}", global_fast=f"{global_fast:.0%}"))
+    return tuple(lines)
+
+
+def by_kind(m: Measured) -> dict[str, np.ndarray]:
+    """{attention kind: (layers of that kind x heads, pairs) shares}, sliding layers first."""
+    shares = np.array(m.shares)
+    kinds = sorted({kind for kind, *_ in m.layers}, key=lambda k: k != "sliding_attention")
+    return {kind: shares[[i for i, (own, *_) in enumerate(m.layers) if own == kind]].reshape(-1, shares.shape[-1])
+            for kind in kinds}
+
+
+def stopped_lines(s: Stopped) -> tuple[Phrase, Phrase]:
+    return tuple(phrase(f"real_models.stopped_{which}_{loss_words(s.loss, value)}", loss=f"{s.loss:.3f}",
+                        stopped=f"{value:.3f}", change=signed(value - s.loss))
+                 for which, value in (("fastest", s.fastest), ("slowest", s.slowest)))
+
+
+@dataclass(frozen=True)
+class Trap:
+    trap: str
+    loss: float
+    rise: float
+
+
+def traps(m: Measured, no_rope_loss: float | None = None) -> tuple[Trap, ...]:
+    """"none" and every trap that applies, with its rise over no trap; no_rope_loss replaces the recorded one-layer loss
+    (another layer than TRAP_LAYER)."""
+    found = dict(m.traps)
+    if no_rope_loss is not None:
+        found["no_rope_layer"] = no_rope_loss
+    return tuple(Trap(trap, found[trap], found[trap] - found["none"]) for trap in ("none", *TRAPS) if trap in found)
+
+
+def trap_line(trap: Trap, layer: int) -> Phrase:
+    return phrase(f"real_models.trap_{loss_words(0.0, trap.rise)}", trap=phrase(f"real_models.trap_{trap.trap}",
+                  layer=layer), loss=f"{trap.loss:.3f}", rise=signed(trap.rise))
+
+
+@dataclass(frozen=True)
+class Strip:
+    """The model's layers as Model anatomy's layer strip draws them: (1, layers) kind names, bases and rotary
+    dims."""
+
+    kinds: np.ndarray
+    bases: np.ndarray
+    dims: np.ndarray
+
+
+def strip(m: Measured) -> Strip:
+    kinds, _, bases, dims = zip(*m.layers)
+    return Strip(np.array([kinds], dtype=object), np.array([bases], dtype=np.float64),
+                 np.array([dims], dtype=np.float64))
+
+
+def token_label(token: str, width: int = 12) -> str:
+    """A token's text on a chart or in a table: spaces, line breaks and tabs made visible, cut to `width`."""
+    shown = token.replace(" ", "\u2423").replace("\n", "\u21b5").replace("\t", "\u21e5")
+    return shown if len(shown) <= width else shown[:width - 1] + "\u2026"
+
+
+# ---------------------------------------------------------------------------------------------- past the context
+LONG_CONTEXT = SHIPPED.parent / "long_context.json"  # `python -m rope_viz.real long-context`
+SPACED_METHODS = ("none", "linear", "ntk", "yarn")
+
+
+@dataclass(frozen=True)
+class LongContext:
+    """The recorded grid: model label, trained context, factor, tokens scored and positions per bucket, bucket
+    starts, {method: mean loss per bucket}; the passkey prompts as (length, depth) columns and {method: ((correct,
+    greedy answer, mean log-probability) per column)}."""
+
+    label: str
+    context: int
+    factor: float
+    tokens: int
+    bucket: int
+    starts: np.ndarray
+    losses: dict
+    columns: tuple[tuple[int, float], ...]
+    passkeys: dict
+
+
+def long_context() -> LongContext | None:
+    if not LONG_CONTEXT.exists():
+        return None
+    grid = json.loads(LONG_CONTEXT.read_text(encoding="utf-8"))
+    methods = grid["methods"]
+    starts = np.array([b["start"] for b in grid["loss"][methods[0]]["buckets"]])
+    losses = {m: np.array([b["mean_nats"] for b in grid["loss"][m]["buckets"]], np.float32) for m in methods}
+    columns = tuple((int(length), float(depth)) for length in grid["grid"]["lengths"]
+                    for depth in grid["grid"]["depths_by_length"][str(length)])
+    passkeys = {m: tuple((cell["correct"], cell["greedy"], cell["mean_logprob"]) for cell in
+                         (grid["passkey"][m][str(length)][str(depth)] for length, depth in columns)) for m in methods}
+    return LongContext(grid["model"]["label"], grid["model"]["context"], grid["factor"], grid["grid"]["loss_length"],
+                       grid["grid"]["bucket"], starts, losses, columns, passkeys)
+
+
+def long_context_line(found: LongContext) -> Phrase:
+    """The losses in the last bucket (past the trained context) against the first, best method named."""
+    last = {method: float(values[-1]) for method, values in found.losses.items()}
+    best, second = sorted(last, key=last.get)[:2]
+    named = second if best == "none" else best  # the model's own RoPE lowest: the runner-up is named
+    start = int(found.starts[-1])
+    return phrase("real_models.long_line_own" if best == "none" else "real_models.long_line",
+                  context=f"{found.context:,}", start=f"{start:,}", stop=f"{min(start + found.bucket, found.tokens):,}",
+                  times=f"{(start + found.bucket) / found.context:.1f}", none=f"{last['none']:.3f}",
+                  best=phrase(f"real_models.method_{named}"), best_loss=f"{last[named]:.3f}",
+                  factor=f"{found.factor:g}")
+
+
+def passkey_lines(found: LongContext) -> list[Phrase]:
+    """For each prompt length: how many methods found the key at every depth, and which ones missed."""
+    lines = []
+    for length in dict.fromkeys(length for length, _ in found.columns):
+        index = [i for i, (n, _) in enumerate(found.columns) if n == length]
+        missed = [m for m, cells in found.passkeys.items() if not all(cells[i][0] for i in index)]
+        where = "inside" if length <= found.context else "past"
+        key = f"real_models.passkey_{where}" + ("_all" if not missed else "")
+        lines.append(phrase(key, length=f"{length:,}", context=f"{found.context:,}", depths=len(index),
+                            found=len(found.passkeys) - len(missed), methods=len(found.passkeys),
+                            missed=tuple(phrase(f"real_models.method_{m}") for m in missed)))
+    return lines
+
+
+def spaced_losses(name: str, ids: tuple[int, ...], spacing: int) -> tuple[tuple[str, float], ...]:
+    """Mean next-token loss of the text with its tokens `spacing` positions apart (positions 0, s, 2s, ...), read
+    with the model's own RoPE ("none") and with each scaling of SPACED_METHODS at factor `spacing` (methods that
+    do not apply to the model's layers are left out)."""
+    lm = real_model(name)
+    positions = torch.arange(len(ids)) * spacing
+    found = []
+    for method in SPACED_METHODS:
+        try:
+            layers = scaled_layers(lm, method, float(spacing))
+        except ValueError:
+            continue
+        found.append((method, float(lm.next_token_losses(torch.tensor(ids), positions, layers=layers).mean())))
+    return tuple(found)
+
+
+if __name__ == "__main__":
+    write_examples()
