@@ -7,7 +7,7 @@ import math
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from explorer.app import quiz
+from explorer.pure import questions as quiz
 
 from explorer.pure import text
 from explorer.pure.pages import TOPICS, script
@@ -31,7 +31,7 @@ def question_radio(at, page, name):
 
 def answer(at, page, name, choose_right: bool):
     radio = question_radio(at, page, name)
-    (question,) = [q for q in quiz.QUESTIONS[page] if q.name == name]
+    (question,) = [q for q in quiz.page_questions()[page] if q.name == name]
     lang = at.query_params.get("lang") or "en"
     knobs_of = question.numbers.__code__.co_varnames if question.numbers else ()
     return radio, question, knobs_of, lang
@@ -111,11 +111,11 @@ def test_numbers_follow_the_knobs_on_the_phase_page():
 
 
 def test_every_topic_with_questions_shows_them_unanswered():
-    for page in sorted(quiz.QUESTIONS):
+    for page in sorted(quiz.page_questions()):
         at = open_page(page)
         check_clean(at)
         shown = [r for r in at.radio if (r.key or "").startswith(f"quiz.{page}_")]
-        assert len(shown) == len(quiz.QUESTIONS[page]), page
+        assert len(shown) == len(quiz.page_questions()[page]), page
         assert all(r.value is None for r in shown), page
         assert text.text("quiz.header") in [s.value for s in at.subheader], page
 

@@ -6,8 +6,9 @@ import dataclasses
 import streamlit as st
 
 from explorer.app import quiz
+from explorer.pure import questions
 
-times_i = next(question for question in quiz.QUESTIONS["complex_numbers"] if question.name == "times_i")
-asked = quiz.ask("complex_numbers", times_i, {}, "en")
+times_i = next(question for question in questions.page_questions()["complex_numbers"] if question.name == "times_i")
+asked = questions.ask("complex_numbers", times_i, {}, "en")
 quiz.verdict(asked, asked.answer)
 quiz.verdict(dataclasses.replace(asked, why=st.query_params.get("why", "")), asked.answer)

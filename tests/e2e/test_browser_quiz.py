@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_checks import LOAD_TIMEOUT_MS
-from explorer.app import quiz
+from explorer.pure import questions
 from explorer.pure.knobs import lightest
 
 pytestmark = pytest.mark.browser
@@ -16,8 +16,8 @@ MAIN = "[data-testid=stMain]"
 
 def _answer(page, name: str, right: bool):
     """Pick the right (or a wrong) option of complex_plane's question `name`; the verdict box it opens."""
-    question = next(q for q in quiz.QUESTIONS["complex_numbers"] if q.name == name)
-    asked = quiz.ask("complex_numbers", question, {}, "en")
+    question = next(q for q in questions.page_questions()["complex_numbers"] if q.name == name)
+    asked = questions.ask("complex_numbers", question, {}, "en")
     pick = asked.answer if right else (asked.answer + 1) % len(asked.options)
     radio = page.locator(f"{MAIN} [data-testid=stRadio]").filter(has=page.get_by_text(asked.prompt.split("$")[0]))
     radio.locator("[data-testid=stRadioOption]").nth(pick).click()

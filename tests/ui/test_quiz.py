@@ -7,7 +7,7 @@ import string
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from explorer.app import quiz
+from explorer.pure import questions as quiz
 
 from explorer.pure import text
 from explorer.pure.safe_text import AppText
@@ -20,7 +20,7 @@ bases = st.sampled_from(BASES)
 
 
 def asked(page, name, knobs, lang="en"):
-    (question,) = [q for q in quiz.QUESTIONS[page] if q.name == name]
+    (question,) = [q for q in quiz.page_questions()[page] if q.name == name]
     return quiz.ask(page, question, knobs, lang)
 
 
@@ -152,11 +152,11 @@ def test_full_turns_of_the_shipped_models_is_three():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page", sorted(quiz.QUESTIONS))
+@pytest.mark.parametrize("page", sorted(quiz.page_questions()))
 def test_every_question_at_the_default_knobs(page, lang):
     """Two or three questions, each with different options, the right one named in the text's answer key,
     and an explanation; numbers come from the page's own knob defaults."""
-    questions = quiz.QUESTIONS[page]
+    questions = quiz.page_questions()[page]
     assert 2 <= len(questions) <= 3
     defaults = {name: spec.default for name, spec in PAGE_KNOBS[page].items()}
     for question in questions:
@@ -172,8 +172,8 @@ def test_every_question_at_the_default_knobs(page, lang):
 
 
 def test_questions_belong_to_topic_pages_and_right_answers_move_around():
-    assert set(quiz.QUESTIONS) <= set(TOPICS)
-    positions = {quiz.ask(page, q, {}, "en").answer for page, qs in quiz.QUESTIONS.items() for q in qs
+    assert set(quiz.page_questions()) <= set(TOPICS)
+    positions = {quiz.ask(page, q, {}, "en").answer for page, qs in quiz.page_questions().items() for q in qs
                  if q.numbers is None}
     assert len(positions) >= 3, "the right answer is not always in the same place"
 
@@ -196,6 +196,6 @@ def test_a_value_filled_into_a_question_shows_as_text_and_its_math_stays_math():
     shown = quiz.ask("complex_numbers", hostile, {}, "en")
     assert f"` {PAYLOAD} `" in shown.prompt and "$|z\\,w|$" in shown.prompt
     assert shown.prompt.count(PAYLOAD) == 1 and "`" not in shown.prompt.replace(f"` {PAYLOAD} `", "")
-    (times_i,) = [q for q in quiz.QUESTIONS["complex_numbers"] if q.name == "times_i"]
+    (times_i,) = [q for q in quiz.page_questions()["complex_numbers"] if q.name == "times_i"]
     why = quiz.ask("complex_numbers", times_i, {}, "en").why
     assert why.startswith("$i = e^{i\\pi/2}$") and "`" not in why

@@ -16,6 +16,7 @@ from rope_viz.complex2d import (IMAGINARY_UNIT, complex_multiply, conjugate, dis
 
 from explorer.pure.knobs import PAGE_KNOBS
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
+from explorer.pure.questions import Numbers, Question
 
 
 def arc(radius: float, start: float, stop: float, samples: int = 48) -> torch.Tensor:
@@ -181,3 +182,18 @@ def drag_plane(a: float, b: float, w_modulus: float, w_deg: float) -> dict:
             "labels": {"group": phrase("complex_numbers.drag_group"), "hint": phrase("complex_numbers.drag_hint"),
                        "x_axis": phrase("complex_numbers.re_axis"), "y_axis": phrase("complex_numbers.im_axis")},
             "aria": {"z": phrase("complex_numbers.drag_z"), "w": phrase("complex_numbers.drag_w")}}
+
+
+# The questions that end the page (explorer.pure.questions): right answers from the core, wrong ones
+# plausible.
+
+def product_length(a: float, b: float, w_mod: float, w_angle: int, **_) -> Numbers:
+    """|z·w| for the page's z = a + bi and w = |w| e^{i angle}: the lengths multiply."""
+    w = from_polar(w_mod, math.radians(w_angle))
+    length = to_polar(complex_multiply((a, b), w))[0]
+    z_length = to_polar((a, b))[0]
+    return Numbers({"a": a, "b": b, "w_mod": w_mod, "w_angle": w_angle}, length,
+                   (z_length + w_mod, z_length, abs(a * w[0] + b * w[1]), length ** 2, length + 1.0), "{:.3f}")
+
+
+QUIZ = (Question("times_i"), Question("product_length", product_length), Question("conjugate"))

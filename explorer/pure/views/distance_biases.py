@@ -15,6 +15,7 @@ from rope_viz import (alibi_bias, alibi_slopes, apply_xpos, depends_only_on_offs
 
 from explorer.pure.views.phrases import Phrase, counted, phrase
 from explorer.pure.views.sampling import downsample
+from explorer.pure.questions import Numbers, Question
 
 CURVE_POINTS = 256  # distances at which the sampled RoPE and xPos means are evaluated
 SAMPLES = 64  # random q, k pairs per mean (as on the long-term-decay page)
@@ -155,3 +156,16 @@ def summary_table(matrices: dict, past: dict, t5: dict, max_r: int) -> dict:
             "distance_biases.col_toeplitz": [phrase("common.yes" if matrices[f"{name}_toeplitz"] else "common.no")
                                     for name in ENCODINGS],
             "distance_biases.col_past": [past_text[name] for name in ENCODINGS]}
+
+
+# The questions that end the page (explorer.pure.questions): right answers from the core, wrong ones
+# plausible.
+
+def alibi_first_slope(heads: int, **_) -> Numbers:
+    """ALiBi's slope for head 1, the steepest, with the page's number of heads."""
+    slopes = alibi_slopes(heads).tolist()
+    return Numbers({"heads": heads}, slopes[0],
+                   (2 ** (-8 / heads), *slopes[1:2], slopes[-1], 1 / heads, 2 ** -8, 1 / 2 ** heads), "{:.4g}")
+
+
+QUIZ = (Question("alibi_first_slope", alibi_first_slope), Question("shift_both"))

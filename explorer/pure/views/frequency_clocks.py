@@ -4,6 +4,8 @@ numbers are Python floats."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 
@@ -11,6 +13,7 @@ from rope_viz import apply_rope, inv_freq, random_tokens, to_numpy, wavelengths,
 from rope_viz.frequencies import cos_sin
 
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
+from explorer.pure.questions import Numbers, Question
 
 
 def default_pairs(dim: int) -> tuple[int, ...]:
@@ -69,3 +72,19 @@ def vector_metrics(vector: dict, m: int) -> list[Metric]:
             metric("frequency_clocks.norm_all", f"{vector['norm'][0]:.6f} → {vector['norm'][1]:.6f}"),
             metric("frequency_clocks.turned", phrase("frequency_clocks.turned_value", m=m, theta=vector["theta"],
                                               turned=vector["turned"], rad=phrase("frequency_clocks.rad")))]
+
+
+# The questions that end the page (explorer.pure.questions): right answers from the core, wrong ones
+# plausible.
+
+def full_turn(dim: int, base: float, **_) -> Numbers:
+    """Positions a pair needs for a full turn, 2π/θ_i, for a pair a quarter of the way down (pair 8 at d = 64)."""
+    waves = wavelengths(dim, base).tolist()
+    pair = len(waves) // 4
+    others = [waves[j] for j in (pair + 1, pair - 1, pair + 2, pair - 2, 0, len(waves) - 1) if 0 <= j < len(waves)]
+    theta = 2 * math.pi / waves[pair]
+    return Numbers({"dim": dim, "base": f"{base:,.0f}", "i": pair}, waves[pair],
+                   (*others, theta, waves[pair] / (2 * math.pi), waves[pair] * 2), "{:,.1f}")
+
+
+QUIZ = (Question("fastest"), Question("full_turn", full_turn), Question("length"))

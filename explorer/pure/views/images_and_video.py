@@ -17,6 +17,7 @@ from rope_viz import (MROPE_SECTION, apply_axial_rope, apply_mrope, apply_rope, 
 
 from explorer.pure.views.phrases import Metric, Phrase, counted, metric, phrase
 from explorer.pure.views.sampling import downsample
+from explorer.pure.questions import Numbers, Question
 
 SCORE_SIDE = 256  # the multimodal score matrix is drawn at most this many tokens per side
 LAYOUT = "interleaved"  # one pair layout for every encoding, so that each pair weighs the same in all three
@@ -230,3 +231,18 @@ def thinned_scores(seq: dict) -> Phrase | None:
     if len(seq["kept"]) >= seq["tokens"]:
         return None
     return phrase("images_and_video.scores_thinned", step=int(seq["kept"][1] - seq["kept"][0]), tokens=seq["tokens"])
+
+
+# The questions that end the page (explorer.pure.questions): right answers from the core, wrong ones
+# plausible.
+
+def raster_rows(width: int, height: int, **_) -> Numbers:
+    """In raster order (row by row), the ids of two vertically adjacent patches differ by the image's width."""
+    rows, cols = patch_grid(2, width)
+    ids = {(int(r), int(c)): j for j, (r, c) in enumerate(zip(rows.tolist(), cols.tolist()))}
+    step = ids[(1, 0)] - ids[(0, 0)]
+    return Numbers({"width": width, "height": height}, step,
+                   (1, height, width + 1, width - 1, width * height), "{:,.0f}")
+
+
+QUIZ = (Question("raster_rows", raster_rows), Question("axial_shift"))

@@ -22,6 +22,7 @@ from rope_viz.attention import random_attention_inputs, random_tokens, rope_scor
 from rope_viz.device import to_numpy
 from rope_viz.frequencies import layout_permutation, pair_indices
 from rope_viz.rotary import METHODS, apply_rope, rotation_matrix
+from explorer.pure.questions import Numbers, Question
 
 # The worked example as a widely shared derivation prints it: q = [1, 2], theta = 0.5, m = 1.
 NOTE_EXAMPLE = {"q": (1.0, 2.0), "theta": 0.5, "position": 1, "printed": (-0.0812, 2.2366), "digits": 4}
@@ -300,3 +301,21 @@ def value_lines(seq: int, dim: int, seed: int, shift: int, device: str) -> dict:
 def pair_map(dim: int) -> dict:
     """pair_owners with the coordinates it is drawn against."""
     return {"owners": pair_owners(dim), "coordinates": np.arange(dim)}
+
+
+# The questions that end the page (explorer.pure.questions): right answers from the core, wrong ones
+# plausible.
+
+def first_coordinate(q1: float, q2: float, theta: float, m: int, **_) -> Numbers:
+    """The first entry of q = [q1, q2] turned by m·θ (the worked example): q1 cos mθ − q2 sin mθ."""
+    from explorer.pure.views.implementation_forms import worked_rotation
+
+    turned = worked_rotation(q1, q2, theta, m)
+    once = worked_rotation(q1, q2, theta, 1)  # the position forgotten
+    cos, sin = turned.cos, turned.sin
+    return Numbers({"q1": q1, "q2": q2, "theta": theta, "m": m}, turned.result[0],
+                   (q1 * cos + q2 * sin, turned.result[1], once.result[0], -turned.result[0],
+                    turned.result[0] + 1.0), "{:.4f}")
+
+
+QUIZ = (Question("first_coordinate", first_coordinate), Question("values"), Question("layouts"))

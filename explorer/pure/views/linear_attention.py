@@ -11,6 +11,7 @@ from rope_viz import attention_costs, describe, linear_attention, random_tokens,
 
 from explorer.pure.views.phrases import Phrase, metric, phrase
 from explorer.pure.views.sampling import downsample
+from explorer.pure.questions import Question
 
 HEATMAP_ROWS = 256  # two heatmaps side by side: keep each small
 SHIFT = 1000  # positions added to every token to show the output depends on offsets only
@@ -133,3 +134,7 @@ def cost_now(seq: int, dim: int) -> Phrase:
 def timed_ms(times: dict) -> dict:
     """measured_times in milliseconds."""
     return {"softmax": times["softmax"] * 1000, "linear": times["linear"] * 1000}
+
+
+# The questions that end the page (explorer.pure.questions).
+QUIZ = (Question("denominator"), Question("cost"))

@@ -19,6 +19,7 @@ from rope_viz.models import model_rope, preset
 from rope_viz.scaling import scaled_inv_freq
 
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
+from explorer.pure.questions import Question
 
 METHODS = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
 DECAY_POINTS = 256  # distances at which the expected scores are evaluated
@@ -313,3 +314,7 @@ def trap_reading(trap: dict, args: tuple) -> tuple[list[Metric], Phrase]:
                   prompt=prompt, target=target, original=original, shift=trap["max_shift"],
                   relative=trap["relative"], distance=trap["worst_distance"])
     return metrics, said
+
+
+# The questions that end the page (explorer.pure.questions).
+QUIZ = (Question("pi_wavelength"), Question("ntk_fastest"))

@@ -10,6 +10,7 @@ from rope_viz.decay import count_rises, decay_bound, distance_grid, empirical_de
 from rope_viz.device import to_numpy
 
 from explorer.pure.views.phrases import Phrase, phrase
+from explorer.pure.questions import Numbers, Question
 
 EMPIRICAL_POINTS = 256  # distances at which the sampled means are evaluated
 
@@ -57,3 +58,15 @@ def ripple_reading(ripple: dict, base: float, max_r: int) -> Phrase:
     return phrase("long_term_decay.ripple", max_r=max_r, base=format_base(base), rises=ripple["rises"], steps=max_r,
                   share=ripple["rises"] / max_r, start=ripple["start"], low=ripple["low"], low_at=ripple["low_at"],
                   end=ripple["end"], ratio=ripple["ratio"])
+
+
+# The questions that end the page (explorer.pure.questions): right answers from the core, wrong ones
+# plausible.
+
+def bound_at_zero(dim: int, base: float, **_) -> Numbers:
+    """RoFormer's decay bound at distance 0, (d/2 + 1)/2, for the page's d."""
+    at_zero = float(decay_bound(dim, base, [0])[0])
+    return Numbers({"dim": dim}, at_zero, (dim / 2, dim / 4, 1.0, float(dim), at_zero + 1.0), "{:,.1f}")
+
+
+QUIZ = (Question("bound_at_zero", bound_at_zero), Question("monotone"))

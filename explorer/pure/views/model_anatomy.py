@@ -13,6 +13,7 @@ from rope_viz.models import ATTENTION_KINDS, ModelRoPE, model_rope, preset
 from rope_viz.rotary import apply_rope
 
 from explorer.pure.views.phrases import Phrase, metric, phrase
+from explorer.pure.questions import Question
 
 NONE = "none"  # the empty choice of the second and third model menus
 MAX_MODELS = 3
@@ -329,3 +330,7 @@ def anatomy(names: tuple[str, ...], config_text: str, context: int) -> dict:
     out["temperature"] = None if not curves else {"positions": curves[0][1][0],
                                                   "series": [(label, curve[1]) for label, curve in curves]}
     return out
+
+
+# The questions that end the page (explorer.pure.questions).
+QUIZ = (Question("no_rope_layers"), Question("layout"), Question("latent_key"))

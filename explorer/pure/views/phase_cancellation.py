@@ -14,6 +14,7 @@ from rope_viz.complex2d import relative_rotation, score_identity, shared_shift, 
 
 from explorer.pure.knobs import PAGE_KNOBS
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
+from explorer.pure.questions import Numbers, Question
 
 SCORE_SHIFTS = tuple(range(65))  # shifts of the d-dimensional score chart
 
@@ -117,3 +118,15 @@ def block_metrics(dims: dict) -> list[Metric]:
                    help=phrase("phase_cancellation.digits_help", value=f"{dims['relative']:.15f}")),
             metric("phase_cancellation.difference", f"{dims['difference']:.1e}"),
             metric("phase_cancellation.matrix_error", f"{dims['matrix_error']:.1e}")]
+
+
+# The questions that end the page (explorer.pure.questions): right answers from the core, wrong ones
+# plausible.
+
+def relative_angle(m: int, n: int, dim: int, base: float, pair: int, **_) -> Numbers:
+    """The angle left between the key at n and the query at m for one pair: (n − m)·θ_pair."""
+    turned = angles([n - m, m + n, m, n], dim, base)[:, pair].tolist()
+    return Numbers({"m": m, "n": n, "i": pair}, turned[0], (-turned[0], *turned[1:], turned[0] + 1.0), "{:.4f}")
+
+
+QUIZ = (Question("shift_both"), Question("relative_angle", relative_angle), Question("transpose"))

@@ -16,6 +16,7 @@ from rope_viz.precision import MAX_POSITION, RECIPES
 
 from explorer.pure.knobs import PAGE_KNOBS
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
+from explorer.pure.questions import Numbers, Question
 
 GRID_POINTS = 192  # log-spaced positions from 1 to 2^24 (duplicates after rounding dropped)
 WINDOW = 16  # each point of a curve is the worst error over the WINDOW positions ending there
@@ -260,3 +261,17 @@ def timing_metrics(timed: dict) -> list[Metric]:
 
 def timing_caption(timed: dict) -> Phrase:
     return phrase("precision.timing_caption" if timed["finite"] else "precision.timing_no_float64")
+
+
+# The questions that end the page (explorer.pure.questions): right answers from the core, wrong ones
+# plausible.
+
+def bf16_gap(start: int, **_) -> Numbers:
+    """The gap between neighbouring bfloat16 numbers around the staircase's first position: spacing(start)."""
+    position = max(int(start), 1)  # position 0 has no neighbours below it: ask about position 1 instead
+    gap = spacing(position, "bfloat16")
+    return Numbers({"start": f"{position:,}"}, gap,
+                   (spacing(position, "float32"), spacing(position, "float16"), gap / 2, gap * 2, 1.0), "{:,.4g}")
+
+
+QUIZ = (Question("bf16_gap", bf16_gap), Question("collapse"))

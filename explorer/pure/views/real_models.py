@@ -25,6 +25,7 @@ from rope_viz.real.measure import (TRAPS, Relativity, Stopped, head_roles, offse
 from rope_viz.real.measure import traps as measure_traps
 
 from explorer.pure.views.phrases import Phrase, counted, phrase
+from explorer.pure.questions import Question
 
 DEFAULT_MODEL = "smollm2-135m"
 MAX_CHARS = 2000  # the visitor's text is cut here, then to MAX_TOKENS tokens
@@ -448,3 +449,7 @@ def spaced_losses(name: str, ids: tuple[int, ...], spacing: int) -> tuple[tuple[
 
 if __name__ == "__main__":
     write_examples()
+
+
+# The questions that end the page (explorer.pure.questions).
+QUIZ = (Question("shift"), Question("precision_start"))

@@ -10,6 +10,7 @@ from rope_viz import (attention_weights, diagonal_profile, dot_product_scale, en
 
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.views.sampling import downsample
+from explorer.pure.questions import Question
 
 DRAW_SIDE = 256  # heatmaps draw at most this many rows and columns; statistics use the full matrix
 WEIGHT_COLOUR_QUANTILE = 0.995  # weights above this quantile share the brightest colour
@@ -86,3 +87,7 @@ def residual_metrics(moved: dict, scored: dict) -> list[Metric]:
     """The largest change after the shift, alone and over the largest score."""
     return [metric("relative_attention.max_residual", f"{moved['largest']:.2e}"),
             metric("relative_attention.relative_residual", f"{moved['largest'] / scored['largest']:.1e}")]
+
+
+# The questions that end the page (explorer.pure.questions).
+QUIZ = (Question("shift_all"), Question("diagonals"), Question("causal"))

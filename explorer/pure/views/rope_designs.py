@@ -20,11 +20,13 @@ from pathlib import Path
 
 import numpy as np
 
-from rope_viz import toy
-from rope_viz.toy import evaluations
+from rope_viz import toy, wavelengths
+from rope_viz.toy import TrainConfig, evaluations
+from rope_viz.toy.runner import GRID4_ARCH
 
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.views.trained_models import at_factor, compare, curves_from_doc, pct
+from explorer.pure.questions import Numbers, Question
 
 SCHEMES = toy.SCHEMES
 # question: (the design, what it is measured against); every design's paper claims it extrapolates better
@@ -322,3 +324,24 @@ def mixup_scored(found: dict, task: str) -> Phrase:
     """Where the layout chart's lines begin: the first position with a scored answer, of the sequence's length."""
     return phrase("rope_designs.mixup_scored", task=phrase(f"rope_designs.task_{task}"), first=found["first_scored"],
                   length=found["length"])
+
+
+# the shipped four-layer models' head size and base, the question's defaults
+GRID4_DIM, GRID4_BASE = GRID4_ARCH["d_model"] // GRID4_ARCH["n_heads"], TrainConfig().base
+
+
+# The questions that end the page (explorer.pure.questions): right answers from the core, wrong ones
+# plausible.
+
+def full_turns(dim: int = GRID4_DIM, base: float = GRID4_BASE, train_len: int = GRID4_ARCH["train_len"],
+               **_) -> Numbers:
+    """How many pairs of a head complete a full turn within the training length: wavelength ≤ train_len − 1
+    (the page passes its shipped four-layer models' d, base and training length; the grid's by default)."""
+    waves = wavelengths(dim, base).tolist()
+    turned = sum(w <= train_len - 1 for w in waves)
+    return Numbers({"dim": dim, "base": f"{base:,.0f}", "n": train_len, "pairs": len(waves)}, turned,
+                   (len(waves) // 4, turned + 1, len(waves), turned - 1, sum(w <= 2 * train_len for w in waves)),
+                   "{:,.0f}")
+
+
+QUIZ = (Question("full_turns", full_turns), Question("quarter"), Question("layout"))

@@ -12,6 +12,7 @@ from rope_viz import (additive_decomposition, apply_rope, depends_only_on_offset
 
 from explorer.pure.views.phrases import Metric, metric, phrase
 from explorer.pure.views.sampling import downsample
+from explorer.pure.questions import Question
 
 TABLE_SIDE = 256  # rows of the encoding table drawn (its columns are never thinned: d <= 256)
 GRID_SIDE = 128  # rows and columns drawn per panel of the multi-panel heatmaps
@@ -144,3 +145,7 @@ def compare_table(moved: dict, split: dict, lengths: dict, cost: dict, shift: in
     ]
     return {"rope_vs_sinusoidal.col_measure": [label for label, _ in rows],
             **{f"rope_vs_sinusoidal.col_{enc}": [cells[enc] for _, cells in rows] for enc in ENCODINGS}}
+
+
+# The questions that end the page (explorer.pure.questions).
+QUIZ = (Question("cross_terms"), Question("pe_product"))

@@ -16,6 +16,7 @@ from rope_viz import toy
 
 from explorer.pure.views.phrases import Phrase, counted, metric, phrase
 from explorer.pure.views.sampling import downsample
+from explorer.pure.questions import Question
 
 GRID_FILE = "grid.json"
 MAP_SIDE = 256     # heatmaps are drawn at most this many positions per side
@@ -473,3 +474,7 @@ def run_line(run: dict, owner: str, factor: float) -> Phrase:
                   seconds=r["wall_seconds"], done=r["stopped_at"] if r["stopped_at"] is not None else run["steps"],
                   first=pct(first["mean"]) if first else "–", factor=factor,
                   there=pct(there["mean"]) if there else "–", **facts)
+
+
+# The questions that end the page (explorer.pure.questions).
+QUIZ = (Question("inference_scaling"), Question("nope_order"))
