@@ -48,8 +48,8 @@ st.markdown(ui.t("implementation_forms.batch_text"))
 seq, dim, seed = knob_row(PAGE, "seq", "dim", "seed")
 device = str(ui.device())
 compared = panels.method_gaps(seq, dim, seed, device)
-methods, gaps = compared["methods"], compared["gaps"]
-if compared["dropped"]:
+methods, gaps = compared.methods, compared.gaps
+if compared.dropped:
     ui.notice(ui.t("implementation_forms.matrix_too_large"))
 with st.spinner(ui.t("implementation_forms.timing_spinner", methods=len(methods))):
     micro = panels.method_microseconds(seq, dim, device, methods)
@@ -87,7 +87,7 @@ st.latex(tex.label("implementation_forms.latex_v_rotated") + r"\ \ o_m = \sum_n 
          + r"\ \ R_{\Theta,-m}\, o_m = \sum_n a_{mn}\, R_{\Theta,n-m}\, v_n")
 shift = ui.knob(PAGE, "shift")
 values = panels.value_lines(seq, dim, seed, shift, device)
-metric_row(values["metrics"])
+metric_row(values.metrics)
 ui.chart(panels.values(values, shift), key="values")
 st.markdown(ui.t("implementation_forms.value_takeaway"))
 

@@ -88,9 +88,9 @@ def test_layouts_differ_until_the_weights_are_permuted(dim):
     x = seeded_randn(12, dim, seed=1)
     w_q, w_k = seeded_randn(dim, dim, seed=2) / dim ** 0.5, seeded_randn(dim, dim, seed=3) / dim ** 0.5
     gaps = worked.layout_gaps(x, w_q, w_k)
-    assert gaps["rotated"] > 1e-2
-    assert gaps["scores_same_weights"] > 1e-2
-    assert gaps["scores_permuted_weights"] < 1e-10
+    assert gaps.rotated > 1e-2
+    assert gaps.scores_same_weights > 1e-2
+    assert gaps.scores_permuted_weights < 1e-10
     # independent: the loop reference with columns permuted by hand gives the interleaved scores
     perm = [2 * i for i in range(dim // 2)] + [2 * i + 1 for i in range(dim // 2)]
     q, k = x @ w_q, x @ w_k
@@ -98,7 +98,7 @@ def test_layouts_differ_until_the_weights_are_permuted(dim):
     half = loop_rope(q[:, perm], layout="half") @ loop_rope(k[:, perm], layout="half").T
     assert float((scores - half).abs().max()) < 1e-10
     same = loop_rope(q, layout="half") @ loop_rope(k, layout="half").T
-    assert gaps["scores_same_weights"] == pytest.approx(float((scores - same).abs().max()), abs=1e-10)
+    assert gaps.scores_same_weights == pytest.approx(float((scores - same).abs().max()), abs=1e-10)
 
 
 @pytest.mark.parametrize("rotary_dim", [2, 6, 16])
@@ -184,8 +184,8 @@ def test_batch_method_microseconds_in_the_order_asked(monkeypatch):
 
 def test_batch_layout_gaps_match_only_with_permuted_weights():
     gaps = worked.batch_layout_gaps(16, 8, 1, "cpu")
-    assert gaps["rotated"] > 1e-2 and gaps["scores_same_weights"] > 1e-2
-    assert gaps["scores_permuted_weights"] < 1e-4
+    assert gaps.rotated > 1e-2 and gaps.scores_same_weights > 1e-2
+    assert gaps.scores_permuted_weights < 1e-4
 
 
 # --- what the page writes -------------------------------------------------------------------------------------
@@ -204,11 +204,11 @@ def test_worked_latex_spells_out_every_product():
 
 def test_affordable_method_gaps_leave_the_matrix_out_over_the_budget(monkeypatch):
     every = worked.affordable_method_gaps(16, 8, 0, "cpu")
-    assert every["methods"] == worked.METHODS and not every["dropped"] and len(every["gaps"]) == 6
+    assert every.methods == worked.METHODS and not every.dropped and len(every.gaps) == 6
     monkeypatch.setenv("ROPE_VIZ_MAX_ELEMENTS", "1000")  # the matrix method needs 16 x 8 x 8 = 1,024
     fewer = worked.affordable_method_gaps(16, 8, 0, "cpu")
-    assert fewer["dropped"] and "matrix" not in fewer["methods"] and len(fewer["methods"]) == 3
-    assert all("matrix" not in pair for pair in fewer["gaps"])
+    assert fewer.dropped and "matrix" not in fewer.methods and len(fewer.methods) == 3
+    assert all("matrix" not in pair for pair in fewer.gaps)
 
 
 def test_tables_metrics_and_ranges():
@@ -221,7 +221,7 @@ def test_tables_metrics_and_ranges():
     assert gaps["implementation_forms.col_gap"] == ["3.0e-07"]
     assert gaps["implementation_forms.col_pair"][0].args["b"].key == "implementation_forms.method_fast"
     assert [m.value for m in worked.layout_metrics(
-        {"rotated": 0.5, "scores_same_weights": 0.25, "scores_permuted_weights": 1e-7})] == [
+        worked.LayoutGaps(rotated=0.5, scores_same_weights=0.25, scores_permuted_weights=1e-7))] == [
         "5.00e-01", "2.50e-01", "1.00e-07"]
     assert worked.rotary_dim_range(64) == {"hi": 64, "default": 32}
     assert worked.rotary_dim_range(6) == {"hi": 6, "default": 2}  # a quarter, rounded down to a pair
@@ -231,14 +231,14 @@ def test_tables_metrics_and_ranges():
 def test_partial_split_and_value_lines():
     split = worked.partial_split(8, 3, 5, 6)
     change = worked.partial_change(8, 3, 5, 6)
-    assert split["rotated"][0].tolist() == [0, 1, 2, 3, 4, 5] and split["passed"][0].tolist() == [6, 7]
-    np.testing.assert_array_equal(np.concatenate([split["rotated"][1], split["passed"][1]]), change)
+    assert split.rotated.coordinates.tolist() == [0, 1, 2, 3, 4, 5] and split.passed.coordinates.tolist() == [6, 7]
+    np.testing.assert_array_equal(np.concatenate([split.rotated.change, split.passed.change]), change)
     lines = worked.value_lines(12, 8, 4, 30, "cpu")
-    assert lines["queries"].tolist() == list(range(12))
-    assert [m.value for m in lines["metrics"]] == [f"{float(lines['gaps'][n].max()):.2e}"
+    assert lines.queries.tolist() == list(range(12))
+    assert [m.value for m in lines.metrics] == [f"{float(lines.gaps[n].max()):.2e}"
                                                    for n in worked.VALUE_VARIANTS]
     owners = worked.pair_map(6)
-    assert owners["coordinates"].tolist() == list(range(6)) and owners["owners"].shape == (2, 6)
+    assert owners.coordinates.tolist() == list(range(6)) and owners.owners.shape == (2, 6)
 
 
 def test_gap_sentence_says_exact_agreement_when_there_is_no_difference():

@@ -18,7 +18,7 @@ value_lines = cached(view.value_lines)
 method_name = named("implementation_forms.method_")
 
 
-def worked(rot, m: int):
+def worked(rot: view.WorkedRotation, m: int):
     """The query's pair before and after the turn (dashed), in the query's colour."""
     after = t("implementation_forms.worked_after", m=m)
     return plane_diagram([(t("implementation_forms.worked_before"), *rot.q, "query"), (after, *rot.result, "query")],
@@ -35,7 +35,7 @@ def costs(methods, micro, seq: int, dim: int):
 
 def pairs(dim: int):
     owners = pair_map(dim)
-    return heatmap(owners["owners"], x=owners["coordinates"], y=[t(f"common.layout_{lay}") for lay in view.LAYOUTS],
+    return heatmap(owners.owners, x=owners.coordinates, y=[t(f"common.layout_{lay}") for lay in view.LAYOUTS],
                    title=t("implementation_forms.pairs_title"), x_title=t("implementation_forms.coordinate_axis"),
                    y_title=t("implementation_forms.layout_axis"), colorscale="Viridis", zmid=None,
                    colorbar_title=t("implementation_forms.pair_colorbar"), height=260)
@@ -43,16 +43,16 @@ def pairs(dim: int):
 
 def partial(dim: int, seed: int, position: int, rotary_dim: int):
     split = partial_split(dim, seed, position, rotary_dim)
-    return series_bars({t("implementation_forms.rotated_series", r=rotary_dim): split["rotated"],
-                        t("implementation_forms.passed_series"): split["passed"]},
+    return series_bars({t("implementation_forms.rotated_series", r=rotary_dim): split.rotated,
+                        t("implementation_forms.passed_series"): split.passed},
                        title=t("implementation_forms.partial_title", r=rotary_dim, d=dim, m=position),
                        x_title=t("implementation_forms.coordinate_axis"), y_title=t("implementation_forms.change_axis"))
 
 
-def values(found: dict, shift: int):
+def values(found: view.ValueLines, shift: int):
     return line_chart(
-        found["queries"],
-        {t(f"implementation_forms.value_{name}"): found["gaps"][name] for name in view.VALUE_VARIANTS},
+        found.queries,
+        {t(f"implementation_forms.value_{name}"): found.gaps[name] for name in view.VALUE_VARIANTS},
         title=t("implementation_forms.value_title", shift=shift),
         x_title=t("implementation_forms.query_axis"),
         y_title=t("implementation_forms.output_gap_axis"),

@@ -10,8 +10,9 @@ numbers and float32 numpy arrays ready to draw.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import combinations
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -52,7 +53,7 @@ def _rotate_by_hand(q: tuple[float, float], cos: float, sin: float):
     return matrix, terms, tuple(row[0] + row[1] for row in terms)
 
 
-def worked_rotation(q1: float, q2: float, theta: float, position: float) -> WorkedRotation:
+def worked_rotation(q1: float, q2: float, theta: float, position: int) -> WorkedRotation:
     """Rotate q = [q1, q2] to `position` with the frequency `theta`, keeping every step.
 
     The 2x2 block comes from `rotation_matrix` (d = 2 has the single frequency 1, so the
@@ -110,32 +111,34 @@ def coordinate_pairs(dim: int, layout: str = "interleaved") -> torch.Tensor:
     return owner
 
 
-def layout_gaps(x: torch.Tensor, w_q: torch.Tensor, w_k: torch.Tensor, *, base: float = 10000.0
-                ) -> dict[str, float]:
-    """How far the interleaved and half layouts are apart, three ways (max absolute differences).
+@dataclass(frozen=True)
+class LayoutGaps:
+    """How far the interleaved and half layouts are apart, three ways (max absolute differences)."""
 
-    rotated: the rotated queries themselves, interleaved vs half, same weights.
-    scores_same_weights: the attention logits with the same W_q, W_k in both layouts.
-    scores_permuted_weights: the half layout with the columns of W_q and W_k permuted by
-        layout_permutation; this one is zero up to rounding.
-    """
+    rotated: float  # the rotated queries themselves, interleaved vs half, same weights
+    scores_same_weights: float  # the attention logits with the same W_q, W_k in both layouts
+    scores_permuted_weights: float  # the half layout with W_q, W_k's columns permuted: zero up to rounding
+
+
+def layout_gaps(x: torch.Tensor, w_q: torch.Tensor, w_k: torch.Tensor, *, base: float = 10000.0) -> LayoutGaps:
+    """LayoutGaps of the queries x @ w_q and keys x @ w_k; the permutation is layout_permutation."""
     perm = layout_permutation(w_q.shape[-1]).to(w_q.device)
     q, k = x @ w_q, x @ w_k
     interleaved = rope_scores(q, k, base=base, layout="interleaved")
     permuted = rope_scores(x @ w_q[:, perm], x @ w_k[:, perm], base=base, layout="half")
-    return {
-        "rotated": float((apply_rope(q, base=base) - apply_rope(q, base=base, layout="half")).abs().max()),
-        "scores_same_weights": float((interleaved - rope_scores(q, k, base=base, layout="half")).abs().max()),
-        "scores_permuted_weights": float((interleaved - permuted).abs().max()),
-    }
+    return LayoutGaps(
+        rotated=float((apply_rope(q, base=base) - apply_rope(q, base=base, layout="half")).abs().max()),
+        scores_same_weights=float((interleaved - rope_scores(q, k, base=base, layout="half")).abs().max()),
+        scores_permuted_weights=float((interleaved - permuted).abs().max()),
+    )
 
 
-def rotation_change(x: torch.Tensor, position: float, rotary_dim: int, *, base: float = 10000.0) -> torch.Tensor:
+def rotation_change(x: torch.Tensor, position: int, rotary_dim: int, *, base: float = 10000.0) -> torch.Tensor:
     """|rotated - x| per coordinate for one vector x (dim,) moved to `position` with partial rotary."""
     return (apply_rope(x.unsqueeze(0), [position], base=base, rotary_dim=rotary_dim)[0] - x).abs()
 
 
-def value_rotation_gaps(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, shift: float, *,
+def value_rotation_gaps(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, shift: int, *,
                         base: float = 10000.0) -> dict[str, torch.Tensor]:
     """How far each query's causal attention output moves when every position is shifted by `shift`.
 
@@ -171,7 +174,7 @@ def batch_method_microseconds(seq: int, dim: int, device: str, methods: tuple = 
     return np.array([seconds[method] * 1e6 for method in methods], dtype=np.float32)
 
 
-def batch_layout_gaps(seq: int, dim: int, seed: int, device: str) -> dict[str, float]:
+def batch_layout_gaps(seq: int, dim: int, seed: int, device: str) -> LayoutGaps:
     """layout_gaps on the page's tokens with square projections of the same seed (random_attention_inputs)."""
     return layout_gaps(*random_attention_inputs(seq, dim, seed=seed, device=device))
 
@@ -234,14 +237,24 @@ def worked_metrics(r: WorkedRotation) -> list[Metric]:
                                   (*r.result, r.norm_before, r.norm_after))]
 
 
-def affordable_method_gaps(seq: int, dim: int, seed: int, device: str) -> dict:
+@dataclass(frozen=True)
+class MethodGaps:
+    """The methods compared, the largest difference between every two of them, and whether the dense matrix
+    method was left out (it would have gone over the allocation budget)."""
+
+    methods: tuple[str, ...]
+    gaps: dict[tuple[str, str], float]
+    dropped: bool
+
+
+def affordable_method_gaps(seq: int, dim: int, seed: int, device: str) -> MethodGaps:
     """batch_method_gaps of every method, or of all but the dense matrix one when it would go over the
-    allocation budget: {"methods", "gaps", "dropped" (whether the matrix method was left out)}."""
+    allocation budget."""
     try:
-        return {"methods": METHODS, "gaps": batch_method_gaps(seq, dim, seed, device, METHODS), "dropped": False}
+        return MethodGaps(methods=METHODS, gaps=batch_method_gaps(seq, dim, seed, device, METHODS), dropped=False)
     except ValueError:
         methods = tuple(method for method in METHODS if method != "matrix")
-        return {"methods": methods, "gaps": batch_method_gaps(seq, dim, seed, device, methods), "dropped": True}
+        return MethodGaps(methods=methods, gaps=batch_method_gaps(seq, dim, seed, device, methods), dropped=True)
 
 
 def cost_table(methods: tuple, micro: np.ndarray) -> dict:
@@ -267,40 +280,70 @@ def gap_table(gaps: dict[tuple[str, str], float]) -> dict:
     }
 
 
-def layout_metrics(gaps: dict[str, float]) -> list[Metric]:
+def layout_metrics(gaps: LayoutGaps) -> list[Metric]:
     return [
         metric(
             f"implementation_forms.gap_{name}",
-            f"{gaps[name]:.2e}",
+            f"{getattr(gaps, name):.2e}",
             help=phrase(f"implementation_forms.gap_{name}_help"),
         )
-        for name in ("rotated", "scores_same_weights", "scores_permuted_weights")
+        for name in (field.name for field in fields(LayoutGaps))
     ]
 
 
-def rotary_dim_range(dim: int) -> dict:
+def rotary_dim_range(dim: int) -> dict[str, int]:
     """The rotary-dimension knob under a head of `dim`: up to all of it, a quarter by default (at least 2)."""
     return {"hi": dim, "default": max(2, dim // 4 * 2)}
 
 
-def partial_split(dim: int, seed: int, position: int, rotary_dim: int) -> dict:
-    """partial_change as two bar series of (coordinates, change): "rotated" (the first rotary_dim) and
-    "passed" (the rest, unchanged)."""
+class Bars(NamedTuple):
+    """One bar series: the coordinates and how far each one moved."""
+
+    coordinates: np.ndarray
+    change: np.ndarray
+
+
+@dataclass(frozen=True)
+class PartialSplit:
+    """partial_change as two bar series: the first rotary_dim coordinates, and the rest (unchanged)."""
+
+    rotated: Bars
+    passed: Bars
+
+
+def partial_split(dim: int, seed: int, position: int, rotary_dim: int) -> PartialSplit:
+    """partial_change split at rotary_dim."""
     change, coords = partial_change(dim, seed, position, rotary_dim), np.arange(dim)
-    return {"rotated": (coords[:rotary_dim], change[:rotary_dim]), "passed": (coords[rotary_dim:], change[rotary_dim:])}
+    return PartialSplit(rotated=Bars(coords[:rotary_dim], change[:rotary_dim]),
+                        passed=Bars(coords[rotary_dim:], change[rotary_dim:]))
 
 
-def value_lines(seq: int, dim: int, seed: int, shift: int, device: str) -> dict:
-    """value_shift_gaps against the query position ("queries", "gaps") and each variant's largest gap ("metrics")."""
+@dataclass(frozen=True)
+class ValueLines:
+    """value_shift_gaps against the query positions, and each variant's largest gap."""
+
+    queries: np.ndarray
+    gaps: dict[str, np.ndarray]  # variant (VALUE_VARIANTS) -> (seq,) float32
+    metrics: list[Metric]
+
+
+def value_lines(seq: int, dim: int, seed: int, shift: int, device: str) -> ValueLines:
     gaps = value_shift_gaps(seq, dim, seed, shift, device)
-    return {"queries": np.arange(seq), "gaps": gaps,
-            "metrics": [metric(f"implementation_forms.value_{name}", f"{float(gaps[name].max()):.2e}")
-                        for name in VALUE_VARIANTS]}
+    return ValueLines(queries=np.arange(seq), gaps=gaps,
+                      metrics=[metric(f"implementation_forms.value_{name}", f"{float(gaps[name].max()):.2e}")
+                               for name in VALUE_VARIANTS])
 
 
-def pair_map(dim: int) -> dict:
+@dataclass(frozen=True)
+class PairMap:
     """pair_owners with the coordinates it is drawn against."""
-    return {"owners": pair_owners(dim), "coordinates": np.arange(dim)}
+
+    owners: np.ndarray
+    coordinates: np.ndarray
+
+
+def pair_map(dim: int) -> PairMap:
+    return PairMap(owners=pair_owners(dim), coordinates=np.arange(dim))
 
 
 # The questions that end the page (explorer.pure.questions): right answers from the core, wrong ones
