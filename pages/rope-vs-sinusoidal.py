@@ -5,20 +5,15 @@ import streamlit as st
 
 import explorer as ui
 from explorer.app import latex as tex
-from explorer.pure.figures import concept_color, heatmap, heatmap_grid, line_chart
 from explorer.app.glossary import glossary
-from explorer.app.layout import knob_row, labelled, metric_row, section, table
+from explorer.app.layout import knob_row, metric_row, section, table
+from explorer.app.panels import rope_vs_sinusoidal as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import rope_vs_sinusoidal as view
 from rope_viz import describe
 
 ui.enter()
 PAGE = "rope_vs_sinusoidal"
-encoding_table = ui.cached(view.table)
-terms = ui.cached(view.terms)
-residuals = ui.cached(view.residuals)
-norms = ui.cached(view.norms)
-cost_per_token = ui.cached(view.cost_per_token)
 
 # the first screen: the title, the knobs in one row and the sinusoidal table beside its dot products by
 # offset; the introduction, the two formulas and the table's explanation follow the charts
@@ -28,17 +23,8 @@ try_buttons(PAGE, {"far": {"shift": 1000}, "long": {"seq": 1024}, "big": {"base"
 device = ui.device()
 
 st.subheader(ui.t("rope_vs_sinusoidal.table_header"))
-pe = encoding_table(seq, dim, base, str(device))
-table_fig = heatmap(pe["drawn"], x=pe["cols"], y=pe["rows"], title=ui.t("rope_vs_sinusoidal.pe_title"),
-                    x_title=ui.t("rope_vs_sinusoidal.dim_axis"), y_title=ui.t("common.position"),
-                    colorbar_title=ui.t("rope_vs_sinusoidal.pe_bar"))
-band_fig = ui.offset_band(
-    pe["profile"],
-    title=ui.t("rope_vs_sinusoidal.pe_dot_title"),
-    y_title=ui.t("rope_vs_sinusoidal.pe_dot_axis"),
-    mean_name=ui.t("rope_vs_sinusoidal.mean"),
-    band_name=ui.t("rope_vs_sinusoidal.band"),
-)
+pe = panel.encoding_table(seq, dim, base, str(device))
+table_fig, band_fig = panel.table(seq, dim, base, str(device))
 ui.charts_side_by_side(table_fig, "table", band_fig, "pe_dot")
 ui.explain(ui.t(f"{PAGE}.intro"))
 st.latex(tex.label("rope_vs_sinusoidal.latex_rope") + r"\ (R_m q_m)^\top (R_n k_n) = q_m^\top R_{n-m}\, k_n \qquad "
@@ -58,49 +44,26 @@ st.latex(
     + tex.label("rope_vs_sinusoidal.term_position_position")
     + r"},\quad W = W_q W_k^\top"
 )
-split = terms(seq, dim, base, seed, str(device))
-ui.chart(
-    heatmap_grid(
-        dict(labelled(view.term_panels(split))),
-        title=ui.t("rope_vs_sinusoidal.terms_title"),
-        colorbar_title=ui.t("rope_vs_sinusoidal.logit_bar"),
-        **ui.position_axes(split["kept"]),
-    ),
-    key="terms",
-)
+split = panel.terms(seq, dim, base, seed, str(device))
+ui.chart(panel.term_maps(seq, dim, base, seed, str(device)), key="terms")
 metric_row(view.term_metrics(split))
-st.caption(ui.t("rope_vs_sinusoidal.deviation_caption", largest=split["largest"]))
+st.caption(ui.t("rope_vs_sinusoidal.deviation_caption", largest=split.largest))
 
 section("rope_vs_sinusoidal.shift")
 cols = st.columns([2, 1, 1])
 shift = ui.knob(PAGE, "shift", where=cols[0])
-moved = residuals(seq, dim, base, seed, shift, str(device))
+moved = panel.residuals(seq, dim, base, seed, shift, str(device))
 metric_row(view.residual_metrics(moved), columns=cols[1:])
-ui.chart(
-    heatmap_grid(
-        {ui.t(f"rope_vs_sinusoidal.{enc}_panel"): moved["drawn"][enc] for enc in view.ENCODINGS},
-        title=ui.t("rope_vs_sinusoidal.shift_title", k=shift),
-        colorbar_title=ui.t("rope_vs_sinusoidal.residual_bar"),
-        colorscale="Viridis",
-        zmid=None,
-        zmin=0.0,
-        **ui.position_axes(moved["kept"]),
-    ),
-    key="shift",
-)
+ui.chart(panel.shift_maps(seq, dim, base, seed, shift, str(device)), key="shift")
 
 section("rope_vs_sinusoidal.norm")
-lengths = norms(seq, dim, base, seed, str(device))
-names = {enc: ui.t(f"rope_vs_sinusoidal.norm_{enc}") for enc in lengths["lengths"]}
-ui.chart(line_chart(list(range(seq)), {names[enc]: lengths["lengths"][enc] for enc in view.NORM_CONCEPTS},
-                    title=ui.t("rope_vs_sinusoidal.norm_title"), x_title=ui.t("common.position"),
-                    y_title=ui.t("rope_vs_sinusoidal.norm_axis"), dashed=(names["none"],),
-                    colors={names[enc]: concept_color(c) for enc, c in view.NORM_CONCEPTS.items()}), key="norms")
+lengths = panel.norms(seq, dim, base, seed, str(device))
+ui.chart(panel.norm_lines(seq, dim, base, seed, str(device)), key="norms")
 
 st.subheader(ui.t("rope_vs_sinusoidal.compare_header"))
 st.markdown(ui.t("rope_vs_sinusoidal.compare_text", device=describe(device)))
 with st.spinner(ui.t("rope_vs_sinusoidal.measuring")):
-    cost = cost_per_token(dim, base, str(device))
+    cost = panel.cost_per_token(dim, base, str(device))
 table(view.compare_table(moved, split, lengths, cost, shift, dim))
 
 glossary("position", "shift", "toeplitz")

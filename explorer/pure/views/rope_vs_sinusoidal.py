@@ -3,6 +3,9 @@ of the additive logits, the shift test, token lengths and the cost per token of 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
 import torch
 
 from explorer.pure.timing import time_call
@@ -10,7 +13,7 @@ from rope_viz import (additive_decomposition, apply_rope, depends_only_on_offset
                       encoded_scores, random_attention_inputs, random_tokens, shift_residual, sinusoidal_encoding,
                       to_numpy, toeplitz_deviation)
 
-from explorer.pure.views.phrases import Metric, metric, phrase
+from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.views.sampling import downsample
 from explorer.pure.questions import Question
 
@@ -23,55 +26,89 @@ NORM_CONCEPTS = {"sinusoidal": "sinusoidal", "rope": "rope", "none": "nope"}
 COST_TOKENS = 4096
 
 
-def table(seq: int, dim: int, base: float, device: str) -> dict:
-    """The encoding table PE (seq, dim) thinned for drawing (`drawn`, with the kept `rows` and `cols`),
-    the profile of PE(m)·PE(n) along m - n (offset, mean, min, max as float32 arrays), its Toeplitz
-    `deviation` and its `largest` entry."""
+@dataclass(frozen=True)
+class EncodingTable:
+    """The sinusoidal table and the dot products of its rows."""
+
+    drawn: np.ndarray  # the table PE (seq, dim) thinned for drawing, with the kept rows and cols
+    rows: np.ndarray
+    cols: np.ndarray
+    profile: dict[str, np.ndarray]  # PE(m)·PE(n) along m - n: offset, mean, min, max (float32)
+    deviation: float  # the Toeplitz deviation of PE(m)·PE(n)
+    largest: float  # its largest entry
+
+
+def table(seq: int, dim: int, base: float, device: str) -> EncodingTable:
+    """The encoding table of `seq` positions and `dim` coordinates and its rows' dot products."""
     pe = sinusoidal_encoding(seq, dim, base, device=device)
     # no content and identity projections: the logits are the table's own dot products PE(m)·PE(n)
     identity = torch.eye(dim, device=pe.device)
     bare = encoded_scores(torch.zeros_like(pe), identity, identity, encoding="sinusoidal", base=base)
     drawn, rows, cols = downsample(pe, TABLE_SIDE, same_stride=False)
-    return {"drawn": drawn, "rows": rows, "cols": cols,
-            "profile": {name: to_numpy(values) for name, values in diagonal_profile(bare).items()},
-            "deviation": toeplitz_deviation(bare), "largest": float(bare.max())}
+    return EncodingTable(drawn=drawn, rows=rows, cols=cols,
+                         profile={name: to_numpy(values) for name, values in diagonal_profile(bare).items()},
+                         deviation=toeplitz_deviation(bare), largest=float(bare.max()))
 
 
-def terms(seq: int, dim: int, base: float, seed: int, device: str) -> dict:
-    """The four terms of the sinusoidal logits for one token repeated (`drawn`: {term: thinned matrix},
-    with the `kept` positions) and the Toeplitz deviation of each (`term_deviation`); for the full RoPE
-    and sinusoidal logits of the same token, their Toeplitz deviation (`logit_deviation`), whether they
-    depend on m - n only (`relative_only`), and the `largest` |sinusoidal logit|."""
+@dataclass(frozen=True)
+class Terms:
+    """The four terms of the sinusoidal logits for one token repeated, beside the full RoPE and sinusoidal
+    logits of the same token."""
+
+    kept: np.ndarray  # the positions drawn
+    drawn: dict[str, np.ndarray]  # term (TERMS) -> thinned matrix
+    term_deviation: dict[str, float]  # term -> its Toeplitz deviation
+    logit_deviation: dict[str, float]  # encoding (ENCODINGS) -> the Toeplitz deviation of its logits
+    relative_only: dict[str, bool]  # encoding -> whether its logits depend on m - n only
+    largest: float  # the largest |sinusoidal logit|
+
+
+def terms(seq: int, dim: int, base: float, seed: int, device: str) -> Terms:
+    """The Terms of the page's token (seed `seed`) repeated over `seq` positions."""
     x, w_q, w_k = random_attention_inputs(seq, dim, same=True, seed=seed, device=device)
     split = additive_decomposition(x, sinusoidal_encoding(seq, dim, base, device=x.device), w_q, w_k)
     logits = {enc: encoded_scores(x, w_q, w_k, encoding=enc, base=base) for enc in ENCODINGS}
-    return {"kept": downsample(split["content_content"], GRID_SIDE)[1],
-            "drawn": {name: downsample(term, GRID_SIDE)[0] for name, term in split.items()},
-            "term_deviation": {name: toeplitz_deviation(term) for name, term in split.items()},
-            "logit_deviation": {enc: toeplitz_deviation(s) for enc, s in logits.items()},
-            "relative_only": {enc: depends_only_on_offset(s) for enc, s in logits.items()},
-            "largest": float(logits["sinusoidal"].abs().max())}
+    return Terms(kept=downsample(split["content_content"], GRID_SIDE)[1],
+                 drawn={name: downsample(term, GRID_SIDE)[0] for name, term in split.items()},
+                 term_deviation={name: toeplitz_deviation(term) for name, term in split.items()},
+                 logit_deviation={enc: toeplitz_deviation(s) for enc, s in logits.items()},
+                 relative_only={enc: depends_only_on_offset(s) for enc, s in logits.items()},
+                 largest=float(logits["sinusoidal"].abs().max()))
 
 
-def residuals(seq: int, dim: int, base: float, seed: int, shift: int, device: str) -> dict:
-    """|A(m, n) - A(m + k, n + k)| for random tokens under both encodings: thinned (`drawn`: {encoding:
-    matrix}, with the `kept` positions), and the `largest` entry of each."""
+@dataclass(frozen=True)
+class Residuals:
+    """|A(m, n) - A(m + k, n + k)| under each encoding."""
+
+    kept: np.ndarray  # the positions drawn
+    drawn: dict[str, np.ndarray]  # encoding (ENCODINGS) -> thinned matrix
+    largest: dict[str, float]  # encoding -> its largest entry
+
+
+def residuals(seq: int, dim: int, base: float, seed: int, shift: int, device: str) -> Residuals:
+    """The Residuals of random tokens (seed `seed`) moved by `shift` positions."""
     x, w_q, w_k = random_attention_inputs(seq, dim, seed=seed, device=device)
     full = {enc: shift_residual(x, w_q, w_k, shift, encoding=enc, base=base) for enc in ENCODINGS}
-    return {"kept": downsample(full["rope"], GRID_SIDE)[1],
-            "drawn": {enc: downsample(r, GRID_SIDE)[0] for enc, r in full.items()},
-            "largest": {enc: float(r.max()) for enc, r in full.items()}}
+    return Residuals(kept=downsample(full["rope"], GRID_SIDE)[1],
+                     drawn={enc: downsample(r, GRID_SIDE)[0] for enc, r in full.items()},
+                     largest={enc: float(r.max()) for enc, r in full.items()})
 
 
-def norms(seq: int, dim: int, base: float, seed: int, device: str) -> dict:
-    """Lengths of one repeated token at every position (`lengths`: {"rope", "sinusoidal", "none": float32
-    array}) and the largest change from |x| under each encoding (`change`)."""
+@dataclass(frozen=True)
+class Norms:
+    """Lengths of one repeated token at every position under each encoding."""
+
+    lengths: dict[str, np.ndarray]  # "rope", "sinusoidal", "none" -> (seq,) float32
+    change: dict[str, float]  # encoding (ENCODINGS) -> the largest change from |x|
+
+
+def norms(seq: int, dim: int, base: float, seed: int, device: str) -> Norms:
     lengths = encoded_norms(random_tokens(seq, dim, same=True, seed=seed, device=device), base=base)
-    return {"lengths": {enc: to_numpy(n) for enc, n in lengths.items()},
-            "change": {enc: float((lengths[enc] - lengths["none"]).abs().max()) for enc in ENCODINGS}}
+    return Norms(lengths={enc: to_numpy(n) for enc, n in lengths.items()},
+                 change={enc: float((lengths[enc] - lengths["none"]).abs().max()) for enc in ENCODINGS})
 
 
-def cost_per_token(dim: int, base: float, device: str) -> dict:
+def cost_per_token(dim: int, base: float, device: str) -> dict[str, float]:
     """Nanoseconds per token, measured on the device, to apply RoPE to COST_TOKENS tokens and to add the
     (precomputed) sinusoidal table to them."""
     where = torch.device(device)
@@ -83,12 +120,12 @@ def cost_per_token(dim: int, base: float, device: str) -> dict:
 
 
 # What the page writes, from the values above.
-def table_metrics(pe: dict) -> list[Metric]:
-    return [metric("rope_vs_sinusoidal.pe_deviation", f"{pe['deviation']:.2e}"),
-            metric("rope_vs_sinusoidal.pe_largest", f"{pe['largest']:.4g}")]
+def table_metrics(pe: EncodingTable) -> list[Metric]:
+    return [metric("rope_vs_sinusoidal.pe_deviation", f"{pe.deviation:.2e}"),
+            metric("rope_vs_sinusoidal.pe_largest", f"{pe.largest:.4g}")]
 
 
-def term_panels(split: dict) -> list[tuple]:
+def term_panels(split: Terms) -> list[tuple[Phrase, np.ndarray]]:
     """The four terms (terms) as named heatmap panels, each name with its formula."""
     return [
         (
@@ -97,47 +134,48 @@ def term_panels(split: dict) -> list[tuple]:
                 term=phrase(f"rope_vs_sinusoidal.term_{name}"),
                 formula=phrase(f"rope_vs_sinusoidal.formula_{name}"),
             ),
-            split["drawn"][name],
+            split.drawn[name],
         )
         for name in TERMS
     ]
 
 
-def term_metrics(split: dict) -> list[Metric]:
+def term_metrics(split: Terms) -> list[Metric]:
     return [
         metric(
             f"rope_vs_sinusoidal.term_{name}",
-            f"{split['term_deviation'][name]:.3g}",
+            f"{split.term_deviation[name]:.3g}",
             help=phrase("rope_vs_sinusoidal.term_deviation"),
         )
         for name in TERMS
     ]
 
 
-def residual_metrics(moved: dict) -> list[Metric]:
+def residual_metrics(moved: Residuals) -> list[Metric]:
     return [
         metric(
             "rope_vs_sinusoidal.residual_metric",
-            f"{moved['largest'][enc]:.3g}",
+            f"{moved.largest[enc]:.3g}",
             name=phrase(f"rope_vs_sinusoidal.{enc}_panel"),
         )
         for enc in ENCODINGS
     ]
 
 
-def compare_table(moved: dict, split: dict, lengths: dict, cost: dict, shift: int, dim: int) -> dict:
+def compare_table(moved: Residuals, split: Terms, lengths: Norms, cost: dict[str, float], shift: int, dim: int
+                  ) -> dict[str, list]:
     """The closing table: each measure (residuals, terms, norms, cost_per_token) for RoPE and sinusoidal."""
-    rows = [
-        (phrase("rope_vs_sinusoidal.row_shift", k=shift), {enc: f"{moved['largest'][enc]:.3g}" for enc in ENCODINGS}),
+    rows: list[tuple[Phrase, dict[str, str | Phrase]]] = [
+        (phrase("rope_vs_sinusoidal.row_shift", k=shift), {enc: f"{moved.largest[enc]:.3g}" for enc in ENCODINGS}),
         (
             phrase("rope_vs_sinusoidal.row_deviation"),
-            {enc: f"{split['logit_deviation'][enc]:.3g}" for enc in ENCODINGS},
+            {enc: f"{split.logit_deviation[enc]:.3g}" for enc in ENCODINGS},
         ),
         (
             phrase("rope_vs_sinusoidal.row_relative"),
-            {enc: phrase("common.yes" if split["relative_only"][enc] else "common.no") for enc in ENCODINGS},
+            {enc: phrase("common.yes" if split.relative_only[enc] else "common.no") for enc in ENCODINGS},
         ),
-        (phrase("rope_vs_sinusoidal.row_norm"), {enc: f"{lengths['change'][enc]:.3g}" for enc in ENCODINGS}),
+        (phrase("rope_vs_sinusoidal.row_norm"), {enc: f"{lengths.change[enc]:.3g}" for enc in ENCODINGS}),
         (
             phrase("rope_vs_sinusoidal.row_cost", d=dim, tokens=COST_TOKENS),
             {enc: phrase("rope_vs_sinusoidal.ns", value=cost[enc]) for enc in ENCODINGS},
