@@ -4,16 +4,13 @@ import streamlit as st
 
 import explorer as ui
 from explorer.app import latex as tex
-from explorer.pure.figures import heatmap, line_chart
 from explorer.app.layout import caption, knob_row, metric_stack, named, say, section, sentences
+from explorer.app.panels import linear_attention as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import linear_attention as view
 
 ui.enter()
 PAGE = "linear_attention"
-attention_outputs = ui.cached(view.attention_outputs)
-costs = ui.cached(view.costs)
-measured_times = ui.cached(view.measured_times)
 
 # the first screen: the title, the knobs in one row and the denominators, where RoPE inside linear attention
 # can fail; the introduction, the formulas and both outputs follow
@@ -22,26 +19,13 @@ seq, dim, base, phi, seed = knob_row(PAGE, "seq", "dim", "base", "phi", "seed",
                                      phi={"format_func": named("linear_attention.phi_")})
 try_buttons(PAGE, {"fail": {"base": 10.0, "dim": 8, "seq": 64, "seed": 2}, "safe": {"base": 10000.0},
                    "relu": {"phi": "relu"}})
-out = attention_outputs(seq, dim, base, phi, seed)
+out = panel.attention_outputs(seq, dim, base, phi, seed)
 
 st.subheader(ui.t("linear_attention.denominator_header"))
-zero = ui.t("linear_attention.zero_series")
-denominators = line_chart(
-    out["positions"],
-    {
-        ui.t("linear_attention.unrotated_series"): out["den"],
-        ui.t("linear_attention.rotated_series"): out["den_rot"],
-        zero: out["zero"],
-    },
-    title=ui.t("linear_attention.denominator_title"),
-    x_title=ui.t("linear_attention.query_axis"),
-    y_title=ui.t("linear_attention.denominator_axis"),
-    dashed=(zero,),
-)
 reading = view.denominator_reading(out, seq)
-with ui.chart_beside(denominators, key="denominators", widths=(3, 1)):
-    metric_stack(reading["metrics"])
-sentences(reading["lines"])
+with ui.chart_beside(panel.denominators(seq, dim, base, phi, seed), key="denominators", widths=(3, 1)):
+    metric_stack(reading.metrics)
+sentences(reading.lines)
 st.markdown(ui.t("linear_attention.denominator_text"))
 
 ui.explain(ui.t(f"{PAGE}.intro"))
@@ -58,71 +42,28 @@ st.latex(
 )
 
 st.subheader(ui.t("linear_attention.outputs_header"))
-soft_fig, lin_fig = (
-    heatmap(
-        out[f"{name}_drawn"],
-        x=out["cols"],
-        y=out["rows"],
-        title=ui.t(f"linear_attention.{name}_title"),
-        x_title=ui.t("linear_attention.channel_axis"),
-        y_title=ui.t("linear_attention.query_axis"),
-        colorbar_title=ui.t("linear_attention.output_axis"),
-    )
-    for name in ("softmax", "linear")
-)
+soft_fig, lin_fig = panel.outputs(seq, dim, base, phi, seed)
 ui.charts_side_by_side(soft_fig, "softmax_output", lin_fig, "linear_output")
-st.caption(ui.t("linear_attention.heatmap_caption", soft_std=out["soft_std"], lin_std=out["lin_std"]))
+st.caption(ui.t("linear_attention.heatmap_caption", soft_std=out.soft_std, lin_std=out.lin_std))
 notes = view.output_notes(out, seq)
-caption(notes["thinned"])
-if notes["zero"] is not None:
-    st.info(say(notes["zero"]))
+caption(notes.thinned)
+if notes.zero is not None:
+    st.info(say(notes.zero))
 
 left, right = st.columns([3, 1])
 with right:
     channel = view.channel(out, ui.knob(PAGE, "channel", hi=dim - 1))
-    metric_stack(channel["metrics"])
+    metric_stack(channel.metrics)
 with left:
-    ui.chart(
-        line_chart(
-            out["positions"],
-            {
-                ui.t("linear_attention.softmax_series"): channel["softmax"],
-                ui.t("linear_attention.linear_series"): channel["linear"],
-            },
-            title=ui.t("linear_attention.channel_title", c=channel["index"]),
-            x_title=ui.t("linear_attention.query_axis"),
-            y_title=ui.t("linear_attention.output_axis"),
-        ),
-        key="channel",
-    )
+    ui.chart(panel.channel(out, channel), key="channel")
 
 section("linear_attention.cost")
 st.latex(ui.t("linear_attention.cost_latex"))
-counted = costs(dim)
-ui.chart(line_chart(counted["lengths"], {ui.t("linear_attention.softmax_series"): counted["softmax"],
-                                         ui.t("linear_attention.linear_series"): counted["linear"]},
-                    title=ui.t("linear_attention.cost_title", dim=dim), x_title=ui.t("linear_attention.length_axis"),
-                    y_title=ui.t("linear_attention.cost_axis"), log_x=True, log_y=True, markers=True), key="costs")
+ui.chart(panel.cost(dim), key="costs")
 st.markdown(say(view.cost_now(seq, dim)))
 if ui.knob(PAGE, "timing"):
-    times = measured_times(dim, phi, base, str(ui.device()))
-    ms = view.timed_ms(times)
-    ui.chart(
-        line_chart(
-            times["lengths"],
-            {
-                ui.t("linear_attention.softmax_series"): ms["softmax"],
-                ui.t("linear_attention.linear_series"): ms["linear"],
-            },
-            title=ui.t("linear_attention.timing_title", device=times["device"], dim=dim),
-            x_title=ui.t("linear_attention.length_axis"),
-            y_title=ui.t("linear_attention.time_axis"),
-            log_x=True,
-            log_y=True,
-            markers=True,
-        ),
-        key="timings",
-    )
+    times = panel.measured_times(dim, phi, base, str(ui.device()))
+    ui.chart(panel.timings(times, dim), key="timings")
     st.caption(ui.t("linear_attention.timing_caption"))
 
 ui.questions(PAGE)
