@@ -7,6 +7,10 @@ Float64 on the CPU, arrays handed out as float32.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
 import torch
 
 from rope_viz import (alibi_bias, alibi_slopes, apply_xpos, depends_only_on_offset, distance_grid, distance_profile,
@@ -32,25 +36,48 @@ def bucket_table(num_buckets: int, seed: int) -> torch.Tensor:
     return torch.randn(num_buckets, generator=gen, dtype=torch.float64)
 
 
-def profiles(max_r: int, dim: int, base: float, heads: int, scale_base: int, seed: int) -> dict:
-    """Against the distance r = m - n >= 0 of a key behind its query, from 0 to 2 * max_r:
-    `distances` (up to CURVE_POINTS of them), `rope` and `xpos` (mean q . k over random q, k with entries
-    uniform in [0, 1)), `nope` (zeros); `alibi` (heads, len) the bias of every head at every integer
-    distance `steps`; plus ALiBi's slopes."""
+@dataclass(frozen=True)
+class Profiles:
+    """Against the distance r = m - n >= 0 of a key behind its query, from 0 to 2 * max_r (float32)."""
+
+    distances: np.ndarray  # up to CURVE_POINTS distances
+    expected: dict[str, np.ndarray]  # "rope", "xpos": mean q . k over random q, k (entries uniform in [0, 1));
+    # "nope": zeros; each at `distances`
+    steps: np.ndarray  # every integer distance
+    alibi: np.ndarray  # (heads, len(steps)): the bias of every head at every step
+    slopes: np.ndarray  # ALiBi's slope of every head
+
+
+def profiles(max_r: int, dim: int, base: float, heads: int, scale_base: int, seed: int) -> Profiles:
     grid = distance_grid(2 * max_r, CURVE_POINTS)
     steps = torch.arange(2 * max_r + 1, dtype=torch.float64)
-    common = dict(dim=dim, base=base, samples=SAMPLES, seed=seed)
-    return {"distances": to_numpy(grid), "steps": to_numpy(steps),
-            "rope": to_numpy(distance_profile("rope", grid, **common)),
-            "xpos": to_numpy(distance_profile("xpos", grid, gamma=GAMMA, scale_base=scale_base, **common)),
-            "nope": to_numpy(distance_profile("nope", grid)),
-            "alibi": to_numpy(distance_profile("alibi", steps, num_heads=heads)),
-            "slopes": to_numpy(alibi_slopes(heads))}
+
+    def sampled(kind: str, **extra) -> np.ndarray:
+        return to_numpy(distance_profile(kind, grid, dim=dim, base=base, samples=SAMPLES, seed=seed, **extra))
+
+    return Profiles(distances=to_numpy(grid), steps=to_numpy(steps),
+                    expected={"rope": sampled("rope"), "xpos": sampled("xpos", gamma=GAMMA, scale_base=scale_base),
+                              "nope": to_numpy(distance_profile("nope", grid))},
+                    alibi=to_numpy(distance_profile("alibi", steps, num_heads=heads)),
+                    slopes=to_numpy(alibi_slopes(heads)))
 
 
-def t5_buckets(max_r: int, num_buckets: int, max_distance: int, bidirectional: bool, seed: int) -> dict:
+@dataclass(frozen=True)
+class T5Buckets:
     """T5's bucket and bias (one head, random table) at every offset n - m from -2 max_r to 2 max_r, and how
     many distinct buckets the offsets within L = max_r and between L and 2L use (behind the query)."""
+
+    offsets: np.ndarray
+    buckets: np.ndarray
+    bias: np.ndarray
+    buckets_seen: int  # within L
+    buckets_past: int  # between L and 2L
+    new_past: int  # of those, the buckets never used within L
+    bias_at_max: float  # the bias of a key L behind the query
+    bias_at_twice: float  # and 2L behind
+
+
+def t5_buckets(max_r: int, num_buckets: int, max_distance: int, bidirectional: bool, seed: int) -> T5Buckets:
     offsets = torch.arange(-2 * max_r, 2 * max_r + 1)
     buckets = t5_relative_position_bucket(offsets, bidirectional=bidirectional, num_buckets=num_buckets,
                                           max_distance=max_distance)
@@ -58,20 +85,29 @@ def t5_buckets(max_r: int, num_buckets: int, max_distance: int, bidirectional: b
     behind = -offsets  # distance of a key behind the query
     seen = buckets[(behind >= 0) & (behind <= max_r)]
     past = buckets[(behind > max_r)]
-    return {"offsets": to_numpy(offsets), "buckets": to_numpy(buckets), "bias": to_numpy(table[buckets]),
-            "buckets_seen": int(seen.unique().numel()), "buckets_past": int(past.unique().numel()),
-            "new_past": int((~torch.isin(past.unique(), seen.unique())).sum()),
-            "bias_at_max": float(table[buckets[offsets == -max_r]][0]),
-            "bias_at_twice": float(table[buckets[offsets == -2 * max_r]][0])}
+    return T5Buckets(offsets=to_numpy(offsets), buckets=to_numpy(buckets), bias=to_numpy(table[buckets]),
+                     buckets_seen=int(seen.unique().numel()), buckets_past=int(past.unique().numel()),
+                     new_past=int((~torch.isin(past.unique(), seen.unique())).sum()),
+                     bias_at_max=float(table[buckets[offsets == -max_r]][0]),
+                     bias_at_twice=float(table[buckets[offsets == -2 * max_r]][0]))
+
+
+@dataclass(frozen=True)
+class LogitMatrices:
+    """The logits of one repeated token at MATRIX_SEQ positions under each encoding (ENCODINGS), each measured
+    over the full matrix and drawn MATRIX_SIDE per side."""
+
+    kept: np.ndarray  # the positions drawn
+    drawn: dict[str, np.ndarray]  # encoding -> the matrix drawn
+    deviation: dict[str, float]  # encoding -> the largest spread along a diagonal (toeplitz_deviation)
+    toeplitz: dict[str, bool]  # encoding -> depends_only_on_offset
+    largest: dict[str, float]  # encoding -> the largest |logit|
 
 
 def logit_matrices(dim: int, base: float, heads: int, num_buckets: int, max_distance: int, bidirectional: bool,
-                   scale_base: int, seed: int) -> dict:
-    """The logits of one repeated token at MATRIX_SEQ positions under each encoding (q = x W_q, k = x W_k):
-    RoPE, xPos, ALiBi (its first head, steepest), T5 (the random table), NoPE and, for contrast, the additive
-    sinusoidal encoding. For each: `<name>` drawn (MATRIX_SIDE per side), `<name>_deviation` (the largest
-    spread along a diagonal, toeplitz_deviation) and `<name>_toeplitz` (depends_only_on_offset), both over
-    the full matrix; `kept`: the positions drawn."""
+                   scale_base: int, seed: int) -> LogitMatrices:
+    """The LogitMatrices (q = x W_q, k = x W_k) of RoPE, xPos, ALiBi (its first head, steepest), T5 (the random
+    table), NoPE and, for contrast, the additive sinusoidal encoding."""
     x = random_tokens(MATRIX_SEQ, dim, same=True, seed=seed, dtype=torch.float64)
     w_q, w_k = random_projections(dim, dim, seed=seed, dtype=torch.float64)
     content = encoded_scores(x, w_q, w_k, encoding="none")
@@ -87,74 +123,90 @@ def logit_matrices(dim: int, base: float, heads: int, num_buckets: int, max_dist
         "nope": content,
         "sinusoidal": encoded_scores(x, w_q, w_k, encoding="sinusoidal", base=base),
     }
-    out = {}
+    drawn: dict[str, np.ndarray] = {}
+    deviation: dict[str, float] = {}
+    toeplitz: dict[str, bool] = {}
+    largest: dict[str, float] = {}
     for name, matrix in matrices.items():
-        out[name], out["kept"], _ = downsample(matrix, MATRIX_SIDE)
-        out[f"{name}_deviation"] = toeplitz_deviation(matrix)
-        out[f"{name}_toeplitz"] = depends_only_on_offset(matrix, rtol=1e-9)
-        out[f"{name}_largest"] = float(matrix.abs().max())
-    return out
+        drawn[name], kept, _ = downsample(matrix, MATRIX_SIDE)
+        deviation[name] = toeplitz_deviation(matrix)
+        toeplitz[name] = depends_only_on_offset(matrix, rtol=1e-9)
+        largest[name] = float(matrix.abs().max())
+    return LogitMatrices(kept=kept, drawn=drawn, deviation=deviation, toeplitz=toeplitz, largest=largest)
 
 
-def past_the_longest(max_r: int, dim: int, base: float, heads: int, scale_base: int) -> dict:
-    """What changes past the longest distance seen, L = max_r, for RoPE/xPos and ALiBi:
-    `new_angle_pairs`: pairs whose wavelength exceeds L (within L they never complete a turn, so distances
-    past L give them angles never met before); `alibi_at_max`, `alibi_at_twice`: the steepest head's bias at
-    L and 2L (the same line continues); `xpos_factor_at_max/_twice`: xPos's slowest-decaying pair weight
-    zeta^(r/scale_base) at L and 2L."""
+@dataclass(frozen=True)
+class PastTheLongest:
+    """What changes past the longest distance seen, L = max_r, for RoPE/xPos and ALiBi."""
+
+    new_angle_pairs: int  # pairs whose wavelength exceeds L: past L they meet angles never met before
+    pairs: int
+    alibi_at_max: float  # the steepest head's bias at L and 2L (the same line continues)
+    alibi_at_twice: float
+    xpos_factor_at_max: float  # xPos's slowest-decaying pair weight zeta^(r/scale_base) at L and 2L
+    xpos_factor_at_twice: float
+
+
+def past_the_longest(max_r: int, dim: int, base: float, heads: int, scale_base: int) -> PastTheLongest:
     alibi = distance_profile("alibi", [max_r, 2 * max_r], num_heads=heads)[0]  # the steepest head
     xpos = xpos_scales([max_r, 2 * max_r], dim, role="query", gamma=GAMMA, scale_base=scale_base).max(dim=1).values
-    return {"new_angle_pairs": int((wavelengths(dim, base) > max_r).sum()), "pairs": dim // 2,
-            "alibi_at_max": float(alibi[0]), "alibi_at_twice": float(alibi[1]),
-            "xpos_factor_at_max": float(xpos[0]), "xpos_factor_at_twice": float(xpos[1])}
+    return PastTheLongest(new_angle_pairs=int((wavelengths(dim, base) > max_r).sum()), pairs=dim // 2,
+                          alibi_at_max=float(alibi[0]), alibi_at_twice=float(alibi[1]),
+                          xpos_factor_at_max=float(xpos[0]), xpos_factor_at_twice=float(xpos[1]))
 
 
 # What the page writes, from the values above.
-def t5_marks(max_r: int, max_distance: int, bidirectional: bool) -> list[tuple[Phrase, int]]:
-    """The T5 charts' marks (name, offset): -L, and max_distance when it falls inside the drawn offsets
-    (+-2L), on both sides when the buckets are bidirectional."""
-    marks = [(phrase("distance_biases.longest_mark_t5"), -max_r)]
+class Mark(NamedTuple):
+    """A mark on a chart: its name and the offset it stands at."""
+
+    name: Phrase
+    at: int
+
+
+def t5_marks(max_r: int, max_distance: int, bidirectional: bool) -> list[Mark]:
+    """The T5 charts' marks: -L, and max_distance when it falls inside the drawn offsets (+-2L), on both
+    sides when the buckets are bidirectional."""
+    marks = [Mark(phrase("distance_biases.longest_mark_t5"), -max_r)]
     if max_distance <= 2 * max_r:
-        marks.append((phrase("distance_biases.max_distance_mark"), -max_distance))
+        marks.append(Mark(phrase("distance_biases.max_distance_mark"), -max_distance))
         if bidirectional:
-            marks.append((phrase("distance_biases.max_distance_mark_ahead"), max_distance))
+            marks.append(Mark(phrase("distance_biases.max_distance_mark_ahead"), max_distance))
     return marks
 
 
-def t5_reading(t5: dict, seed: int, num_buckets: int, max_r: int) -> Phrase:
+def t5_reading(t5: T5Buckets, seed: int, num_buckets: int, max_r: int) -> Phrase:
     """What the T5 table (t5_buckets) does within L = max_r and past it."""
-    return phrase("distance_biases.t5_text", seed=seed, n=num_buckets, seen=t5["buckets_seen"], past=t5["buckets_past"],
-                  new=t5["new_past"], max_r=max_r, twice=2 * max_r, at_max=t5["bias_at_max"],
-                  at_twice=t5["bias_at_twice"])
+    return phrase("distance_biases.t5_text", seed=seed, n=num_buckets, seen=t5.buckets_seen, past=t5.buckets_past,
+                  new=t5.new_past, max_r=max_r, twice=2 * max_r, at_max=t5.bias_at_max, at_twice=t5.bias_at_twice)
 
 
-def summary_table(matrices: dict, past: dict, t5: dict, max_r: int) -> dict:
+def summary_table(matrices: LogitMatrices, past: PastTheLongest, t5: T5Buckets, max_r: int) -> dict[str, list]:
     """The comparison table, one row per encoding: how it enters attention, its logits' Toeplitz deviation
     (logit_matrices), whether it depends on m - n only, and what happens past L (past_the_longest, t5_buckets)."""
-    pairs = {"new": past["new_angle_pairs"], "pairs": past["pairs"], "max_r": max_r}
+    pairs = {"new": past.new_angle_pairs, "pairs": past.pairs, "max_r": max_r}
     past_text = {
         "rope": phrase("distance_biases.past_rope", **pairs),
         "xpos": phrase(
             "distance_biases.past_xpos",
             **pairs,
-            at_max=past["xpos_factor_at_max"],
-            at_twice=past["xpos_factor_at_twice"],
+            at_max=past.xpos_factor_at_max,
+            at_twice=past.xpos_factor_at_twice,
         ),
         "alibi": phrase(
-            "distance_biases.past_alibi", max_r=max_r, at_max=past["alibi_at_max"], at_twice=past["alibi_at_twice"]
+            "distance_biases.past_alibi", max_r=max_r, at_max=past.alibi_at_max, at_twice=past.alibi_at_twice
         ),
         "t5": counted(
-            "distance_biases.past_t5", t5["buckets_past"], past=t5["buckets_past"], new=t5["new_past"], max_r=max_r
+            "distance_biases.past_t5", t5.buckets_past, past=t5.buckets_past, new=t5.new_past, max_r=max_r
         ),
         "nope": phrase("distance_biases.past_nope"),
         "sinusoidal": phrase("distance_biases.past_sinusoidal", max_r=max_r),
     }
     return {"distance_biases.col_encoding": [phrase(f"distance_biases.name_{name}") for name in ENCODINGS],
             "distance_biases.col_enters": [phrase(f"distance_biases.enters_{name}") for name in ENCODINGS],
-            "distance_biases.col_deviation": [f"{matrices[f'{name}_deviation']:.2g} / {matrices[f'{name}_largest']:.3g}"
-                                     for name in ENCODINGS],
-            "distance_biases.col_toeplitz": [phrase("common.yes" if matrices[f"{name}_toeplitz"] else "common.no")
-                                    for name in ENCODINGS],
+            "distance_biases.col_deviation": [f"{matrices.deviation[name]:.2g} / {matrices.largest[name]:.3g}"
+                                              for name in ENCODINGS],
+            "distance_biases.col_toeplitz": [phrase("common.yes" if matrices.toeplitz[name] else "common.no")
+                                             for name in ENCODINGS],
             "distance_biases.col_past": [past_text[name] for name in ENCODINGS]}
 
 
