@@ -20,12 +20,16 @@ import io
 import math
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from explorer.pure import text
 from explorer.pure.figures import PALETTE, concept_color
+
+if TYPE_CHECKING:  # only the types: the views load the core, which a GIF does not need
+    from explorer.pure.views.frequency_clocks import Clocks
 
 MAX_FRAMES = 120
 MAX_WIDTH = 640
@@ -243,14 +247,14 @@ def phase_gif(shifts, query: np.ndarray, key: np.ndarray, *, title: str = "", na
     return _gif(frames, frame_ms)
 
 
-def clocks_file(hands: dict, pairs, lang: str) -> bytes:
+def clocks_file(hands: Clocks, pairs, lang: str) -> bytes:
     """The clocks page's GIF (hands: explorer.pure.views.frequency_clocks.clocks of `pairs`), its text in `lang`."""
     lang = file_lang(lang)
-    names = [text.text("frequency_clocks.clock_short", lang, i=i, wave=wave) for i, wave in zip(pairs, hands["waves"])]
+    names = [text.text("frequency_clocks.clock_short", lang, i=i, wave=wave) for i, wave in zip(pairs, hands.waves)]
     return clocks_gif(
-        hands["positions"],
-        hands["cos"],
-        hands["sin"],
+        hands.positions,
+        hands.cos,
+        hands.sin,
         title=text.text("frequency_clocks.clocks_title", lang),
         names=names,
         lang=lang,
