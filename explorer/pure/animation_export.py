@@ -30,6 +30,7 @@ from explorer.pure.figures import PALETTE, concept_color
 
 if TYPE_CHECKING:  # only the types: the views load the core, which a GIF does not need
     from explorer.pure.views.frequency_clocks import Clocks
+    from explorer.pure.views.phase_cancellation import Slide
 
 MAX_FRAMES = 120
 MAX_WIDTH = 640
@@ -261,15 +262,15 @@ def clocks_file(hands: Clocks, pairs, lang: str) -> bytes:
     )
 
 
-def phase_file(path: dict, m: int, n: int, lang: str) -> bytes:
+def phase_file(path: Slide, m: int, n: int, lang: str) -> bytes:
     """The phase page's GIF (path: explorer.pure.views.phase_cancellation.slide at m, n), its text in `lang`:
     each frame's positions and dot product at the foot."""
     lang = file_lang(lang)
-    shifts, dots = path["shifts"], path["dots"]
+    shifts, dots = path.shifts, path.dots
     return phase_gif(
         shifts,
-        path["query"],
-        path["key"],
+        path.query,
+        path.key,
         title=text.text("phase_cancellation.step3_header", lang),
         names=(text.text("phase_cancellation.query_name", lang), text.text("phase_cancellation.key_name", lang)),
         counter=lambda f: text.text(

@@ -61,16 +61,16 @@ def test_clock_frames_show_each_hand_at_its_angle(dim, base, max_pos, pairs):
 def test_phase_frames_show_query_and_key_at_their_angles():
     m, n, dim, base, pair, seed = 2, 9, 16, 10000.0, 1, 0
     path = phase_cancellation.slide(m, n, dim, base, pair, seed)
-    image = decode(gif.phase_gif(path["shifts"], path["query"], path["key"]))
-    assert image.n_frames == len(path["shifts"]) == 61
+    image = decode(gif.phase_gif(path.shifts, path.query, path.key))
+    assert image.n_frames == len(path.shifts) == 61
     assert image.size == (gif.PLANE, gif.HEADER + gif.PLANE + gif.LEGEND + gif.LABEL)
     q, k = phase_cancellation.query_and_key(dim, seed)
     q, k = q[2 * pair: 2 * pair + 2].numpy(), k[2 * pair: 2 * pair + 2].numpy()
     theta = base ** (-2 * pair / dim)
-    scale = gif.plane_scale(path["query"], path["key"])
+    scale = gif.plane_scale(path.query, path.key)
     for f in (0, 10, 30, 60):
         frame = rgb_frame(image, f)
-        s = path["shifts"][f]
+        s = path.shifts[f]
         # the tips by hand: each 2-vector turned to its own position plus the shared shift
         for j, (vector, position) in enumerate(((q, m + s), (k, n + s))):
             c, sn = math.cos(position * theta), math.sin(position * theta)
