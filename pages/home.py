@@ -18,10 +18,10 @@ def motion_figure():
     """Four of RoPE's clocks, each turning at its own speed; the browser plays them (no server round-trip)."""
     hands = clocks(DIM, BASE, POSITIONS, PAIRS)
     return clock_animation(
-        hands["positions"],
-        hands["cos"],
-        hands["sin"],
-        [ui.t("frequency_clocks.clock_short", i=i, wave=wave) for i, wave in zip(PAIRS, hands["waves"])],
+        hands.positions,
+        hands.cos,
+        hands.sin,
+        [ui.t("frequency_clocks.clock_short", i=i, wave=wave) for i, wave in zip(PAIRS, hands.waves)],
         title=ui.t("home.motion_title"),
         play=ui.t("frequency_clocks.play"),
         pause=ui.t("frequency_clocks.pause"),

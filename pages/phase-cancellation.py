@@ -3,19 +3,15 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.pure.animation_export import phase_file
 from explorer.app.components import drag
-from explorer.pure.figures import concept_color, heatmap, line_chart, matrix_panels, pair_turn_animation
 from explorer.app.glossary import glossary
-from explorer.app.layout import knob_row, metric_row, metric_stack, say, section
+from explorer.app.layout import knob_row, metric_row, metric_stack, section
+from explorer.app.panels import phase_cancellation as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import phase_cancellation as view
 
 ui.enter()
 PAGE = "phase_cancellation"
-pair_rotations = ui.cached(view.pair_rotations)
-slide = ui.cached(view.slide)
-all_pairs = ui.cached(view.all_pairs)
 
 # the first screen: the title, the knobs in one row, and the score of both tokens sliding together (flat)
 # against the key alone sliding (moving); the introduction and the three steps follow
@@ -23,29 +19,17 @@ st.title(ui.t(f"{PAGE}.title"))
 m, n, dim, base, pair, seed = knob_row(PAGE, "m", "n", "dim", "base", "pair", "seed",
                                        pair=lambda v: {"hi": v["dim"] // 2 - 1})
 try_buttons(PAGE, {"far": {"m": 100, "n": 103}, "same": {"m": 40, "n": 40}, "big": {"base": 500000.0, "dim": 64}})
-dims = all_pairs(m, n, dim, base, seed)
-scores = {ui.t("phase_cancellation.both_series"): dims["both"], ui.t("phase_cancellation.key_series"): dims["key_only"]}
-ui.chart(
-    line_chart(
-        dims["shifts"],
-        scores,
-        title=ui.t("phase_cancellation.shift_title"),
-        x_title=ui.t("phase_cancellation.shift_axis"),
-        y_title=ui.t("phase_cancellation.score_axis"),
-        height=360,  # the kept offset's colour, the moved key's
-        colors=dict(zip(scores, (concept_color("offset"), concept_color("key")))),
-    ),
-    key="shift",
-)
+dims = panel.all_pairs(m, n, dim, base, seed)
+ui.chart(panel.shift_figure(dims), key="shift")
 st.caption(ui.t("phase_cancellation.shift_caption"))
 
 ui.explain(ui.t(f"{PAGE}.intro"))
 st.latex(r"(R_m\,q)^{\top}(R_n\,k) \;=\; q^{\top} R_m^{\top} R_n\, k \;=\; q^{\top} R_{n-m}\, k,"
          r"\qquad R_m = R(m\theta) = \begin{pmatrix} \cos m\theta & -\sin m\theta \\ "
          r"\sin m\theta & \cos m\theta \end{pmatrix}")
-check = pair_rotations(m, n, dim, base, pair)
-st.caption(ui.t("phase_cancellation.theta_caption", i=pair, theta=check["theta"], m_angle=check["m_angle"],
-                n_angle=check["n_angle"]))
+check = panel.pair_rotations(m, n, dim, base, pair)
+st.caption(ui.t("phase_cancellation.theta_caption", i=pair, theta=check.theta, m_angle=check.m_angle,
+                n_angle=check.n_angle))
 
 section("phase_cancellation.step1")
 st.latex(r"R(\alpha)^{\top} = \begin{pmatrix} \cos\alpha & \sin\alpha \\ -\sin\alpha & \cos\alpha \end{pmatrix}"
@@ -57,63 +41,23 @@ st.caption(ui.t("phase_cancellation.inverse_note"))
 section("phase_cancellation.step2")
 st.latex(r"R(\alpha)\,R(\beta) = R(\alpha + \beta)\quad\Rightarrow\quad "
          r"R_n R_m^{-1} = R(n\theta)\,R(-m\theta) = R\big((n - m)\theta\big) = R_{n-m}")
-ui.chart(
-    matrix_panels(
-        check["matrices"],
-        [say(title) for title in view.panel_titles(m, n)],
-        title=ui.t("phase_cancellation.matrices_title"),
-        x_title=ui.t("phase_cancellation.column"),
-        y_title=ui.t("phase_cancellation.row"),
-    ),
-    key="matrices",
-)
-st.metric(ui.t("phase_cancellation.relative_error"), f"{check['relative_error']:.1e}")
+ui.chart(panel.matrices_figure(check, m, n), key="matrices")
+st.metric(ui.t("phase_cancellation.relative_error"), f"{check.relative_error:.1e}")
 
 section("phase_cancellation.step3")
 st.latex(r"q_m \cdot k_n = (R_m q)^{\top}(R_n k) = q^{\top} R_m^{\top} R_n\, k "
          r"\overset{\text{1}}{=} q^{\top} R_m^{-1} R_n\, k \overset{\text{2}}{=} q^{\top} R_{n-m}\, k")
 drag(PAGE, view.track(m, n, dim, base, pair, seed))  # m and n moved on a track set the knobs m and n
-
-
-@ui.figure
-def slide_figure(m: int, n: int, dim: int, base: float, pair: int, seed: int):
-    """The animation of both vectors turning together (61 frames: built once per language)."""
-    path = slide(m, n, dim, base, pair, seed)
-    steps = path["shifts"]
-    titles = [
-        ui.t("phase_cancellation.frame_title", s=s, qm=m + s, kn=n + s, dot=dot) for s, dot in zip(steps, path["dots"])
-    ]
-    return pair_turn_animation(
-        [str(s) for s in steps],
-        path["query"],
-        path["key"],
-        titles,
-        names=(ui.t("phase_cancellation.query_name"), ui.t("phase_cancellation.key_name")),
-        x_title=ui.t("phase_cancellation.first"),
-        y_title=ui.t("phase_cancellation.second"),
-        play=ui.t("phase_cancellation.play"),
-        pause=ui.t("phase_cancellation.pause"),
-        slider_prefix=ui.t("phase_cancellation.shift_prefix"),
-    )
-
-
-path = slide(m, n, dim, base, pair, seed)
-steps = path["shifts"]
-ui.chart(slide_figure(m, n, dim, base, pair, seed), key="slide",
-         gif=lambda: phase_file(path, m, n, ui.lang()))
-st.markdown(ui.t("phase_cancellation.spread", frames=len(steps), last=steps[-1], spread=path["spread"]))
+path = panel.slide(m, n, dim, base, pair, seed)
+steps = path.shifts
+ui.chart(panel.slide_figure(m, n, dim, base, pair, seed), key="slide",
+         gif=lambda: panel.slide_gif(m, n, dim, base, pair, seed))
+st.markdown(ui.t("phase_cancellation.spread", frames=len(steps), last=steps[-1], spread=path.spread))
 
 section("phase_cancellation.dims")
 st.latex(r"R_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0),\, R(m\theta_1),\, \dots,\, R(m\theta_{d/2-1})\big),"
          r"\qquad R_{\Theta,m}^{\top} R_{\Theta,n} = \operatorname{diag}\big(R((n-m)\theta_i)\big) = R_{\Theta,n-m}")
-block = heatmap(
-    dims["block"],
-    title=ui.t("phase_cancellation.block_title", m=m, d=dim),
-    x_title=ui.t("phase_cancellation.column"),
-    y_title=ui.t("phase_cancellation.row"),
-    colorbar_title=ui.t("phase_cancellation.entry"),
-)
-with ui.chart_beside(block, key="block"):
+with ui.chart_beside(panel.block_figure(dims, m, dim), key="block"):
     metric_stack(view.block_metrics(dims))
 
 glossary("position", "pair", "shift")

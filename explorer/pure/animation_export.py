@@ -20,12 +20,17 @@ import io
 import math
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from explorer.pure import text
 from explorer.pure.figures import PALETTE, concept_color
+
+if TYPE_CHECKING:  # only the types: the views load the core, which a GIF does not need
+    from explorer.pure.views.frequency_clocks import Clocks
+    from explorer.pure.views.phase_cancellation import Slide
 
 MAX_FRAMES = 120
 MAX_WIDTH = 640
@@ -243,29 +248,29 @@ def phase_gif(shifts, query: np.ndarray, key: np.ndarray, *, title: str = "", na
     return _gif(frames, frame_ms)
 
 
-def clocks_file(hands: dict, pairs, lang: str) -> bytes:
+def clocks_file(hands: Clocks, pairs, lang: str) -> bytes:
     """The clocks page's GIF (hands: explorer.pure.views.frequency_clocks.clocks of `pairs`), its text in `lang`."""
     lang = file_lang(lang)
-    names = [text.text("frequency_clocks.clock_short", lang, i=i, wave=wave) for i, wave in zip(pairs, hands["waves"])]
+    names = [text.text("frequency_clocks.clock_short", lang, i=i, wave=wave) for i, wave in zip(pairs, hands.waves)]
     return clocks_gif(
-        hands["positions"],
-        hands["cos"],
-        hands["sin"],
+        hands.positions,
+        hands.cos,
+        hands.sin,
         title=text.text("frequency_clocks.clocks_title", lang),
         names=names,
         lang=lang,
     )
 
 
-def phase_file(path: dict, m: int, n: int, lang: str) -> bytes:
+def phase_file(path: Slide, m: int, n: int, lang: str) -> bytes:
     """The phase page's GIF (path: explorer.pure.views.phase_cancellation.slide at m, n), its text in `lang`:
     each frame's positions and dot product at the foot."""
     lang = file_lang(lang)
-    shifts, dots = path["shifts"], path["dots"]
+    shifts, dots = path.shifts, path.dots
     return phase_gif(
         shifts,
-        path["query"],
-        path["key"],
+        path.query,
+        path.key,
         title=text.text("phase_cancellation.step3_header", lang),
         names=(text.text("phase_cancellation.query_name", lang), text.text("phase_cancellation.key_name", lang)),
         counter=lambda f: text.text(

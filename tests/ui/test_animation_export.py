@@ -36,8 +36,8 @@ def test_frame_indices_keep_everything_or_spread_evenly():
                                                     (128, 10000.0, 40, tuple(range(8)))])
 def test_clock_frames_show_each_hand_at_its_angle(dim, base, max_pos, pairs):
     hands = frequency_clocks.clocks(dim, base, max_pos, pairs)
-    image = decode(gif.clocks_gif(hands["positions"], hands["cos"], hands["sin"]))
-    positions = hands["positions"]
+    image = decode(gif.clocks_gif(hands.positions, hands.cos, hands.sin))
+    positions = hands.positions
     kept = gif.frame_indices(len(positions))
     assert image.n_frames == len(kept) == min(len(positions), gif.MAX_FRAMES)
     columns, rows, cell = gif.clock_layout(len(pairs))
@@ -61,16 +61,16 @@ def test_clock_frames_show_each_hand_at_its_angle(dim, base, max_pos, pairs):
 def test_phase_frames_show_query_and_key_at_their_angles():
     m, n, dim, base, pair, seed = 2, 9, 16, 10000.0, 1, 0
     path = phase_cancellation.slide(m, n, dim, base, pair, seed)
-    image = decode(gif.phase_gif(path["shifts"], path["query"], path["key"]))
-    assert image.n_frames == len(path["shifts"]) == 61
+    image = decode(gif.phase_gif(path.shifts, path.query, path.key))
+    assert image.n_frames == len(path.shifts) == 61
     assert image.size == (gif.PLANE, gif.HEADER + gif.PLANE + gif.LEGEND + gif.LABEL)
     q, k = phase_cancellation.query_and_key(dim, seed)
     q, k = q[2 * pair: 2 * pair + 2].numpy(), k[2 * pair: 2 * pair + 2].numpy()
     theta = base ** (-2 * pair / dim)
-    scale = gif.plane_scale(path["query"], path["key"])
+    scale = gif.plane_scale(path.query, path.key)
     for f in (0, 10, 30, 60):
         frame = rgb_frame(image, f)
-        s = path["shifts"][f]
+        s = path.shifts[f]
         # the tips by hand: each 2-vector turned to its own position plus the shared shift
         for j, (vector, position) in enumerate(((q, m + s), (k, n + s))):
             c, sn = math.cos(position * theta), math.sin(position * theta)
@@ -81,7 +81,7 @@ def test_phase_frames_show_query_and_key_at_their_angles():
 
 def test_gifs_stay_small():
     hands = frequency_clocks.clocks(256, 10.0, 512, tuple(range(0, 128, 16)))
-    data = gif.clocks_gif(hands["positions"], hands["cos"], hands["sin"])
+    data = gif.clocks_gif(hands.positions, hands.cos, hands.sin)
     assert len(data) < 2_000_000
     image = decode(data)
     assert image.n_frames == gif.MAX_FRAMES and image.size[0] <= gif.MAX_WIDTH

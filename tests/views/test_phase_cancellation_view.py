@@ -1,6 +1,7 @@
 """The phase-cancellation page's view against rotations written out with math.cos/sin and numpy."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -45,15 +46,15 @@ def test_theta_of_a_pair():
 def test_pair_rotations_by_hand(m, n, dim, base, pair):
     out = pair_rotations(m, n, dim, base, pair)
     theta = base ** (-2 * pair / dim)
-    assert out["theta"] == pytest.approx(theta, rel=1e-15)
-    assert out["m_angle"] == pytest.approx(m * theta, rel=1e-15)
-    assert out["n_angle"] == pytest.approx(n * theta, rel=1e-15)
-    assert len(out["matrices"]) == 4
-    for got, angle in zip(out["matrices"], (m * theta, n * theta, (n - m) * theta, (n - m) * theta)):
+    assert out.theta == pytest.approx(theta, rel=1e-15)
+    assert out.m_angle == pytest.approx(m * theta, rel=1e-15)
+    assert out.n_angle == pytest.approx(n * theta, rel=1e-15)
+    assert len(out.matrices) == 4
+    for got, angle in zip(out.matrices, (m * theta, n * theta, (n - m) * theta, (n - m) * theta)):
         assert got.dtype == np.float32
         np.testing.assert_allclose(got, hand_rotation(angle), atol=1e-7)
     for name in ("transpose_error", "negative_error", "relative_error"):
-        assert 0.0 <= out[name] < 1e-12
+        assert 0.0 <= getattr(out, name) < 1e-12
 
 
 @pytest.mark.parametrize("m, n, dim, base, pair, seed", [(2, 5, 16, 10000.0, 1, 0), (128, 0, 64, 1e7, 31, 999)])
@@ -61,17 +62,17 @@ def test_slide_turns_both_arrows_and_keeps_their_dot(m, n, dim, base, pair, seed
     out = slide(m, n, dim, base, pair, seed)
     theta = base ** (-2 * pair / dim)
     step = max(1, round(2 * math.pi / (theta * 60)))
-    assert out["shifts"] == [step * f for f in range(61)]
+    assert out.shifts == [step * f for f in range(61)]
     q, k = page_query_and_key(dim, seed)
     q2, k2 = q[2 * pair: 2 * pair + 2], k[2 * pair: 2 * pair + 2]
-    query = np.array([hand_rotation((m + s) * theta) @ q2 for s in out["shifts"]])
-    key = np.array([hand_rotation((n + s) * theta) @ k2 for s in out["shifts"]])
-    assert out["query"].dtype == out["key"].dtype == np.float32
-    np.testing.assert_allclose(out["query"], query, atol=1e-6)
-    np.testing.assert_allclose(out["key"], key, atol=1e-6)
+    query = np.array([hand_rotation((m + s) * theta) @ q2 for s in out.shifts])
+    key = np.array([hand_rotation((n + s) * theta) @ k2 for s in out.shifts])
+    assert out.query.dtype == out.key.dtype == np.float32
+    np.testing.assert_allclose(out.query, query, atol=1e-6)
+    np.testing.assert_allclose(out.key, key, atol=1e-6)
     dot = float(q2 @ hand_rotation((n - m) * theta) @ k2)  # q^T R_{n-m} k: the same in every frame
-    assert out["dots"] == pytest.approx([dot] * 61, abs=1e-12)
-    assert out["spread"] == pytest.approx(max(out["dots"]) - min(out["dots"]), abs=0) and out["spread"] < 1e-12
+    assert out.dots == pytest.approx([dot] * 61, abs=1e-12)
+    assert out.spread == pytest.approx(max(out.dots) - min(out.dots), abs=0) and out.spread < 1e-12
 
 
 @pytest.mark.parametrize("m, n, dim, base, seed", [(2, 5, 16, 10000.0, 0), (128, 0, 64, 1e7, 999), (0, 0, 2, 10.0, 3)])
@@ -80,25 +81,25 @@ def test_all_pairs_by_hand(m, n, dim, base, seed):
     block = np.zeros((dim, dim))
     for i in range(dim // 2):
         block[2 * i: 2 * i + 2, 2 * i: 2 * i + 2] = hand_rotation(m * base ** (-2 * i / dim))
-    assert out["block"].dtype == np.float32
-    np.testing.assert_allclose(out["block"], block, atol=1e-7)
+    assert out.block.dtype == np.float32
+    np.testing.assert_allclose(out.block, block, atol=1e-7)
     q, k = page_query_and_key(dim, seed)
     rotated = pair_rope(q[None], [m], base)[0] @ pair_rope(k[None], [n], base)[0]
-    assert out["rotated"] == pytest.approx(rotated, abs=1e-12)
-    assert out["relative"] == pytest.approx(q @ pair_rope(k[None], [n - m], base)[0], abs=1e-12)
-    assert out["difference"] == pytest.approx(abs(out["rotated"] - out["relative"]), abs=0)
-    assert out["difference"] < 1e-12 and out["matrix_error"] < 1e-12
-    assert out["shifts"] == list(SCORE_SHIFTS) == list(range(65))
+    assert out.rotated == pytest.approx(rotated, abs=1e-12)
+    assert out.relative == pytest.approx(q @ pair_rope(k[None], [n - m], base)[0], abs=1e-12)
+    assert out.difference == pytest.approx(abs(out.rotated - out.relative), abs=0)
+    assert out.difference < 1e-12 and out.matrix_error < 1e-12
+    assert out.shifts == list(SCORE_SHIFTS) == list(range(65))
     both = [pair_rope(q[None], [m + s], base)[0] @ pair_rope(k[None], [n + s], base)[0] for s in SCORE_SHIFTS]
     key_only = [pair_rope(q[None], [m], base)[0] @ pair_rope(k[None], [n + s], base)[0] for s in SCORE_SHIFTS]
-    assert out["both"].dtype == out["key_only"].dtype == np.float32
-    np.testing.assert_allclose(out["both"], both, rtol=1e-6, atol=1e-6)
-    np.testing.assert_allclose(out["key_only"], key_only, rtol=1e-6, atol=1e-6)
-    np.testing.assert_allclose(out["both"], rotated, rtol=1e-6, atol=1e-6)  # sliding both changes nothing
+    assert out.both.dtype == out.key_only.dtype == np.float32
+    np.testing.assert_allclose(out.both, both, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(out.key_only, key_only, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(out.both, rotated, rtol=1e-6, atol=1e-6)  # sliding both changes nothing
 
 
 def test_what_the_page_writes():
-    check = {"transpose_error": 0.0, "negative_error": 1.5e-16}
+    check = replace(pair_rotations(2, 5, 16, 10000.0, 1), transpose_error=0.0, negative_error=1.5e-16)
     assert [m.value for m in view.inverse_metrics(check)] == ["0.0e+00", "1.5e-16"]
     assert view.panel_titles(3, 10) == [
         phrase("phase_cancellation.panel_rm", m=3),
@@ -106,7 +107,8 @@ def test_what_the_page_writes():
         phrase("phase_cancellation.panel_product"),
         phrase("phase_cancellation.panel_relative", d=7),
     ]
-    dims = {"rotated": 1.2345678, "relative": 1.2345679, "difference": 1e-7, "matrix_error": 2e-16}
+    dims = replace(all_pairs(2, 5, 16, 10000.0, 0), rotated=1.2345678, relative=1.2345679, difference=1e-7,
+                   matrix_error=2e-16)
     lhs, rhs, difference, matrix = view.block_metrics(dims)
     assert (lhs.value, rhs.value) == ("1.235", "1.235")
     assert lhs.help == phrase("phase_cancellation.digits_help", value="1.234567800000000")
@@ -135,7 +137,7 @@ def test_track_carries_what_the_readout_needs_to_score_like_the_core(m, n, dim, 
     q, k = random_tokens(2, dim, seed=seed, dtype=torch.float64)
     assert args["q_pairs"] == [[q[2 * i].item(), q[2 * i + 1].item()] for i in range(dim // 2)]
     assert args["k_pairs"] == [[k[2 * i].item(), k[2 * i + 1].item()] for i in range(dim // 2)]
-    core = all_pairs(m, n, dim, base, seed)["rotated"]  # the value the page prints
+    core = all_pairs(m, n, dim, base, seed).rotated  # the value the page prints
     assert hand_scored_track(args, m, n) == pytest.approx(core, abs=1e-9)
     # both tokens moved together: the readout's score stays put
     assert hand_scored_track(args, m + 17, n + 17) == pytest.approx(core, abs=1e-9)

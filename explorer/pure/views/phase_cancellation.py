@@ -5,7 +5,9 @@ arrays to draw are float32, numbers printed on the page are Python floats."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
+import numpy as np
 import torch
 
 from rope_viz import angles, inv_freq, random_tokens, rotation_matrix, to_numpy
@@ -40,43 +42,75 @@ def theta_of(dim: int, base: float, pair: int) -> float:
     return float(inv_freq(dim, base, dtype=torch.float64)[pair])
 
 
-def pair_rotations(m: int, n: int, dim: int, base: float, pair: int) -> dict:
+@dataclass(frozen=True)
+class PairRotations:
     """The chosen pair's frequency, the angles m·theta and n·theta, the errors of R_m^T = R_m^{-1} = R(-mθ)
     and of R_n R_m^{-1} = R_{n-m}, and the four 2x2 matrices R_m, R_n, R_n R_m^{-1}, R_{n-m} (float32)."""
+    theta: float
+    m_angle: float
+    n_angle: float
+    transpose_error: float
+    negative_error: float
+    relative_error: float
+    matrices: list[np.ndarray]
+
+
+def pair_rotations(m: int, n: int, dim: int, base: float, pair: int) -> PairRotations:
     theta = theta_of(dim, base, pair)
     check = relative_rotation(m, n, theta)
     m_angle, n_angle = angles([m, n], dim, base)[:, pair].tolist()
-    return {"theta": theta, "m_angle": m_angle, "n_angle": n_angle,
-            "transpose_error": check.transpose_error, "negative_error": check.negative_error,
-            "relative_error": check.relative_error,
-            "matrices": [to_numpy(mat) for mat in (check.r_m, check.r_n, check.product, check.relative)]}
+    return PairRotations(theta=theta, m_angle=m_angle, n_angle=n_angle, transpose_error=check.transpose_error,
+                         negative_error=check.negative_error, relative_error=check.relative_error,
+                         matrices=[to_numpy(mat) for mat in (check.r_m, check.r_n, check.product, check.relative)])
 
 
-def slide(m: int, n: int, dim: int, base: float, pair: int, seed: int) -> dict:
+@dataclass(frozen=True)
+class Slide:
     """The pair's query at m + s and key at n + s for the shifts s of `turn_shifts`: the integer shifts,
-    both arrows (float32, (frames, 2)), the dot product in each frame (floats) and its spread."""
+    both arrows (float32, (frames, 2)), the dot product in each frame and its spread."""
+    shifts: list[int]
+    query: np.ndarray
+    key: np.ndarray
+    dots: list[float]
+    spread: float
+
+
+def slide(m: int, n: int, dim: int, base: float, pair: int, seed: int) -> Slide:
     theta = theta_of(dim, base, pair)
     q, k = query_and_key(dim, seed)
     shifts = turn_shifts(theta)
     path = shared_shift(q[2 * pair: 2 * pair + 2].tolist(), k[2 * pair: 2 * pair + 2].tolist(), m, n, theta, shifts)
-    return {"shifts": [int(s) for s in shifts], "query": to_numpy(path.query), "key": to_numpy(path.key),
-            "dots": [float(dot) for dot in path.dots], "spread": path.dot_spread}
+    return Slide(shifts=[int(s) for s in shifts], query=to_numpy(path.query), key=to_numpy(path.key),
+                 dots=[float(dot) for dot in path.dots], spread=path.dot_spread)
 
 
-def all_pairs(m: int, n: int, dim: int, base: float, seed: int) -> dict:
-    """The d-dimensional identity: R_Θ,m (float32, (dim, dim)), both sides of (R_m q)^T (R_n k) =
-    q^T R_{n-m} k with their difference and the matrix error, and the scores as both tokens slide by
-    s (`both`) or only the key does (`key_only`) over SCORE_SHIFTS (float32)."""
+@dataclass(frozen=True)
+class AllPairs:
+    """The d-dimensional identity: R_Θ,m (`block`, float32, (dim, dim)), both sides of (R_m q)^T (R_n k) =
+    q^T R_{n-m} k (`rotated`, `relative`) with their difference and the matrix error, and the scores as both
+    tokens slide by s (`both`) or only the key does (`key_only`) over `shifts` (float32)."""
+    block: np.ndarray
+    rotated: float
+    relative: float
+    difference: float
+    matrix_error: float
+    shifts: list[int]
+    both: np.ndarray
+    key_only: np.ndarray
+
+
+def all_pairs(m: int, n: int, dim: int, base: float, seed: int) -> AllPairs:
+    """The identity for the page's query and key, the scores over SCORE_SHIFTS."""
     q, k = query_and_key(dim, seed)
     identity = score_identity(q, k, m, n, base)
     both, key_only = shifted_scores(q, k, m, n, SCORE_SHIFTS, base)
-    return {"block": to_numpy(rotation_matrix(m, dim, base, dtype=torch.float64)),
-            "rotated": identity.rotated, "relative": identity.relative, "difference": identity.difference,
-            "matrix_error": identity.matrix_error, "shifts": list(SCORE_SHIFTS),
-            "both": to_numpy(both), "key_only": to_numpy(key_only)}
+    return AllPairs(block=to_numpy(rotation_matrix(m, dim, base, dtype=torch.float64)),
+                    rotated=identity.rotated, relative=identity.relative, difference=identity.difference,
+                    matrix_error=identity.matrix_error, shifts=list(SCORE_SHIFTS),
+                    both=to_numpy(both), key_only=to_numpy(key_only))
 
 
-def track(m: int, n: int, dim: int, base: float, pair: int, seed: int) -> dict:
+def track(m: int, n: int, dim: int, base: float, pair: int, seed: int) -> dict[str, object]:
     """The drag component's track (explorer.app.components): the query at m and the key at n within the knobs'
     range, the chosen pair, and what its readout needs to score (R_m q)·(R_n k) while they move: every
     pair's query and key coordinates (interleaved pairs 2i, 2i+1, as score_identity) and its frequency
@@ -94,10 +128,10 @@ def track(m: int, n: int, dim: int, base: float, pair: int, seed: int) -> dict:
 
 
 # What the page writes, from the values above.
-def inverse_metrics(check: dict) -> list[Metric]:
+def inverse_metrics(check: PairRotations) -> list[Metric]:
     """Step 1 (pair_rotations): how far R^T is from R^-1 and from R(-angle)."""
-    return [metric("phase_cancellation.transpose_error", f"{check['transpose_error']:.1e}"),
-            metric("phase_cancellation.negative_error", f"{check['negative_error']:.1e}")]
+    return [metric("phase_cancellation.transpose_error", f"{check.transpose_error:.1e}"),
+            metric("phase_cancellation.negative_error", f"{check.negative_error:.1e}")]
 
 
 def panel_titles(m: int, n: int) -> list[Phrase]:
@@ -110,14 +144,14 @@ def panel_titles(m: int, n: int) -> list[Phrase]:
     ]
 
 
-def block_metrics(dims: dict) -> list[Metric]:
+def block_metrics(dims: AllPairs) -> list[Metric]:
     """The d-dimensional check (all_pairs): the score both ways, their difference, the matrices' gap."""
-    return [metric("phase_cancellation.lhs", f"{dims['rotated']:.4g}",
-                   help=phrase("phase_cancellation.digits_help", value=f"{dims['rotated']:.15f}")),
-            metric("phase_cancellation.rhs", f"{dims['relative']:.4g}",
-                   help=phrase("phase_cancellation.digits_help", value=f"{dims['relative']:.15f}")),
-            metric("phase_cancellation.difference", f"{dims['difference']:.1e}"),
-            metric("phase_cancellation.matrix_error", f"{dims['matrix_error']:.1e}")]
+    return [metric("phase_cancellation.lhs", f"{dims.rotated:.4g}",
+                   help=phrase("phase_cancellation.digits_help", value=f"{dims.rotated:.15f}")),
+            metric("phase_cancellation.rhs", f"{dims.relative:.4g}",
+                   help=phrase("phase_cancellation.digits_help", value=f"{dims.relative:.15f}")),
+            metric("phase_cancellation.difference", f"{dims.difference:.1e}"),
+            metric("phase_cancellation.matrix_error", f"{dims.matrix_error:.1e}")]
 
 
 # The questions that end the page (explorer.pure.questions): right answers from the core, wrong ones
