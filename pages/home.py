@@ -4,31 +4,12 @@ import streamlit as st
 
 import explorer as ui
 from explorer.pure.pages import PAGES, TOPICS, script
-from explorer.pure.views import frequency_clocks
-from explorer.pure.figures import clock_animation
+from explorer.app.panels import frequency_clocks as clocks
 
 CARDS_PER_ROW = 3  # Streamlit stacks the columns on a narrow screen
-# the clocks shown in motion at once: four pairs of a d = 64 head, from the fastest to a slow one
+# the clocks shown in motion at once, which the browser plays (no server round-trip): four pairs of a d = 64
+# head, from the fastest to a slow one
 DIM, BASE, POSITIONS, PAIRS, START = 64, 10000.0, 64, (0, 2, 8, 16), 10
-clocks = ui.cached(frequency_clocks.clocks)
-
-
-@ui.figure
-def motion_figure():
-    """Four of RoPE's clocks, each turning at its own speed; the browser plays them (no server round-trip)."""
-    hands = clocks(DIM, BASE, POSITIONS, PAIRS)
-    return clock_animation(
-        hands.positions,
-        hands.cos,
-        hands.sin,
-        [ui.t("frequency_clocks.clock_short", i=i, wave=wave) for i, wave in zip(PAIRS, hands.waves)],
-        title=ui.t("home.motion_title"),
-        play=ui.t("frequency_clocks.play"),
-        pause=ui.t("frequency_clocks.pause"),
-        position_label=ui.t("common.position"),
-        start=START,
-    )
-
 
 ui.enter()
 st.title(ui.t("home.title"))
@@ -38,7 +19,7 @@ st.markdown(ui.t("home.lesson_intro"))
 with st.container(border=True, key="lesson_start"):
     st.page_link(script(TOPICS[0]), label=f"**{ui.t('home.start_lesson')}** · {ui.t(f'{TOPICS[0]}.nav')}",
                  icon=":material/play_circle:", help=ui.t("home.start_lesson_help"))
-ui.chart(motion_figure(), key="motion")
+ui.chart(clocks.clock_figure(DIM, BASE, POSITIONS, PAIRS, START, title="home.motion_title"), key="motion")
 ui.explain(ui.t("home.intro"))
 st.latex(r"\langle R_m q,\; R_n k\rangle \;=\; q^{\top} R_{n-m}\, k")
 

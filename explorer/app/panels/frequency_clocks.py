@@ -15,15 +15,17 @@ turned_vector = cached(view.turned_vector)
 
 
 @figure
-def clock_figure(dim: int, base: float, max_pos: int, pairs: tuple, m: int):
-    """The clocks animation (one frame per position: built once per language), opened at position m."""
+def clock_figure(dim: int, base: float, max_pos: int, pairs: tuple, m: int,
+                 title: str = "frequency_clocks.clocks_title"):
+    """The clocks animation (one frame per position: built once per language), opened at position m, under
+    the title with text key `title` (the home page shows the same clocks under its own)."""
     hands = clocks(dim, base, max_pos, pairs)
     return clock_animation(
         hands.positions,
         hands.cos,
         hands.sin,
         [t("frequency_clocks.clock_short", i=i, wave=wave) for i, wave in zip(pairs, hands.waves)],
-        title=t("frequency_clocks.clocks_title"),
+        title=t(title),
         play=t("frequency_clocks.play"),
         pause=t("frequency_clocks.pause"),
         position_label=t("common.position"),
