@@ -97,6 +97,8 @@ def as_positions(positions, length: int | None = None, *, name: str = "positions
     """A 1-D float64 tensor of finite positions: 0..length-1 when None, else `length` of them
     (any length when `length` is None)."""
     if positions is None:
+        if length is None:
+            raise ValueError(f"{name} must be a 1-D sequence of numbers, got None")
         return torch.arange(length, dtype=torch.float64, device=device)
     try:
         pos = torch.as_tensor(positions, device=device)

@@ -4,6 +4,7 @@ measurements that tell them apart (shift residual, Toeplitz deviation, four-term
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import torch
 import torch.nn.functional as F
@@ -90,7 +91,7 @@ def shift_residual(x, w_q, w_k, shift: float, *, encoding: str = "rope", positio
     seq = x.shape[-2] if isinstance(x, torch.Tensor) and x.dim() >= 2 else 0
     pos = as_positions(positions, seq)
     check_real(shift, "shift")
-    kwargs = dict(encoding=encoding, base=base, layout=layout)
+    kwargs: dict[str, Any] = dict(encoding=encoding, base=base, layout=layout)
     before = encoded_scores(x, w_q, w_k, positions=pos, **kwargs)
     after = encoded_scores(x, w_q, w_k, positions=pos + float(shift), **kwargs)
     return (before - after).abs()

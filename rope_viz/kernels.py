@@ -24,6 +24,7 @@ float64 inputs stay float64 (the tables come in the matching dtype).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import torch
 from torch.utils.weak import WeakIdKeyDictionary
@@ -92,7 +93,7 @@ def _fused_half(x4, cos, sin):
 
 
 _FUSED = {"interleaved": _fused_interleaved, "half": _fused_half}
-_COMPILED = {}  # layout -> torch.compile'd _FUSED[layout], made by warm_up
+_COMPILED: dict[str, Callable] = {}  # layout -> torch.compile'd _FUSED[layout], made by warm_up
 
 
 def _pair_view(x: torch.Tensor, layout: str) -> torch.Tensor:

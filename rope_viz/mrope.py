@@ -16,6 +16,7 @@ Qwen3VLTextRotaryEmbedding.recomposition_frequencies; Qwen3-VL's sections are [2
 from __future__ import annotations
 
 import numbers
+from typing import cast
 
 import torch
 
@@ -104,14 +105,14 @@ def mrope_position_ids(segments, *, spatial_merge_size: int = 1, text_resume: st
 def _check_section(mrope_section, pairs: int | None) -> tuple[int, int, int]:
     if isinstance(mrope_section, (str, bytes)) or not hasattr(mrope_section, "__len__") \
             or len(mrope_section) != 3 \
-            or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) and v >= 0
+            or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) and v >= 0  # type: ignore[operator]  # an Integral compares with int
                        for v in mrope_section):
         raise ValueError(f"mrope_section must be three non-negative integers (time, height, width pairs), "
                          f"got {mrope_section!r}")
     if pairs is not None and sum(mrope_section) != pairs:
         raise ValueError(f"mrope_section must add up to dim/2 = {pairs} pairs, got {list(mrope_section)} "
                          f"(sum {sum(mrope_section)})")
-    return tuple(int(v) for v in mrope_section)
+    return cast(tuple[int, int, int], tuple(int(v) for v in mrope_section))  # three entries, checked above
 
 
 def _as_position_ids(position_ids, seq: int | None = None) -> torch.Tensor:

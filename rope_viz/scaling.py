@@ -318,7 +318,7 @@ def scaled_inv_freq(dim: int, base: float = 10000.0, rope_scaling: Mapping | Non
     keys = _KEYS.get(rope_type)  # None for a type registered in ROPE_SCALINGS without a key list: it reads its own
     unknown = set(params) - _CARRIED_KEYS - keys if keys is not None else set()
     if unknown:
-        allowed = ", ".join(sorted(keys | {"rope_type"}))
+        allowed = ", ".join(sorted(keys | {"rope_type"}))  # type: ignore[operator]  # keys is set when unknown is
         raise ValueError(f"rope_scaling has keys {sorted(map(str, unknown))} that rope_type {rope_type!r} "
                          f"does not use; allowed: {allowed}")
     inv_freq, attention_factor = ROPE_SCALINGS[rope_type](dim, base, params, max_position_embeddings, seq_len)

@@ -234,7 +234,8 @@ def rope_triton_qk(q: torch.Tensor, k: torch.Tensor, cos: torch.Tensor, sin: tor
         return None
     (q4, q_out4, q_out, constexprs), (k4, k_out4, k_out, _) = plans
     if q.numel() == 0 or k.numel() == 0:
-        return (rope_triton(q, cos, sin, layout, rotary_dim=rotary_dim, out=q_out, rows=rows),
+        # both plans were made above, so neither call returns None
+        return (rope_triton(q, cos, sin, layout, rotary_dim=rotary_dim, out=q_out, rows=rows),  # type: ignore[return-value]
                 rope_triton(k, cos, sin, layout, rotary_dim=rotary_dim, out=k_out, rows=rows))
     seq = q.shape[-2]
     blocks_per_head = -(-seq // constexprs["BLOCK_S"])

@@ -20,7 +20,7 @@ import io
 import math
 import re
 import unicodedata
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -58,7 +58,7 @@ WHITE, BLACK, CIRCLE, AXIS = range(4)
 
 
 def hex_rgb(value: str) -> tuple[int, int, int]:
-    return tuple(int(value[i: i + 2], 16) for i in (1, 3, 5))
+    return cast(tuple[int, int, int], tuple(int(value[i: i + 2], 16) for i in (1, 3, 5)))
 
 
 COLOURS = tuple(hex_rgb(c) for c in PALETTE)
@@ -100,8 +100,9 @@ def file_lang(lang: str) -> str:
     return lang if lang == "en" or _cjk_font() is not None else "en"
 
 
-def _font(lang: str) -> ImageFont.FreeTypeFont:
-    return _cjk_font() if file_lang(lang) != "en" else ImageFont.load_default(TEXT)
+def _font(lang: str) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    # file_lang is "en" where _cjk_font() is None
+    return _cjk_font() if file_lang(lang) != "en" else ImageFont.load_default(TEXT)  # type: ignore[return-value]
 
 
 def _lines(text: str, font, width: int) -> list[str]:

@@ -8,7 +8,7 @@ set's kind of layer; verify compares a failing answer with each and names the cl
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import torch
@@ -26,7 +26,7 @@ class BugClass:
     what: str
     examples: tuple = ()
 
-    def links(self) -> tuple[tuple[str, str], ...]:
+    def links(self) -> tuple[tuple[str, str | None], ...]:
         """(label, url or None) of each public example."""
         return tuple((f"{repo.split('/')[-1]} #{number}",
                       f"https://github.com/{repo}/issues/{number}" if "/" in repo else None)
@@ -147,6 +147,7 @@ def candidates(probe: Probe, probe_set: ProbeSet) -> list[Candidate]:
                                                              rotary_dim=layer.head_dim, rope_scaling=None))
         return out
     tables = measure(layer, int(probe_set.positions.max()))
+    assert tables is not None  # the layer rotates
     start, width = span(layer)
     add("nope", "not_rotated", lambda x, positions: x)
     if width >= 4:
@@ -159,7 +160,7 @@ def candidates(probe: Probe, probe_set: ProbeSet) -> list[Candidate]:
             add("rotated_dims", "whole_head", _variant(layer, rotary_dim=layer.head_dim, rotated_from=0))
     for base in sorted(({other.base for other in model_layers if other.rotary} | {10000.0}) - {layer.base}):
         add("base", "base", _variant(layer, base=base), base=f"{base:,.0f}")
-    scalings = {}
+    scalings: dict[str, Mapping | None] = {}
     for other in model_layers:
         if other.rotary and other.rope_scaling != layer.rope_scaling:
             scalings.setdefault(str(dict(other.rope_scaling or {})), other.rope_scaling)
@@ -233,7 +234,7 @@ def planted(config, bug: str, *, only: str | None = None) -> Callable:
     target = found[0][0].kind
     by_set = {(s.kind, s.segment): c for s, c in found if s.kind == target and c.detail == found[0][1].detail}
     layers = {layer.index: layer for layer in probe.model.layers}
-    segment_of = {}
+    segment_of: dict[int, list[ProbeSet]] = {}
     for s in probe.sets:
         segment_of.setdefault(s.kind, []).append(s)
 

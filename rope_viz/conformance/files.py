@@ -120,7 +120,7 @@ def read_answers(data, probe: Probe) -> dict:
                          f"{FORMAT!r} version {VERSION!r}")
     if "model" in meta and meta["model"] != probe.model.name:
         raise ValueError(f"answers are for the model {str(meta['model'])[:80]!r}, not {probe.model.name!r}")
-    expected = {}
+    expected: dict[str, tuple[tuple, tuple[str, ...]]] = {}
     for i, s in enumerate(probe.sets):
         for role in ROLES:
             expected[f"set{i}.{role}"] = (tuple(getattr(s, role).shape), ("F32", "F64"))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import torch
 
 from ..frequencies import pair_indices
-from ..models import ModelRoPE, model_presets, model_rope
+from ..models import LayerRoPE, ModelRoPE, model_presets, model_rope
 from ..scaling import MAX_CONTEXT
 
 # LayerRoPE fields the rotation does not read: layers differing only there are one kind
@@ -65,7 +65,7 @@ class Kind:
 
     index: int
     layers: tuple
-    layer: object
+    layer: LayerRoPE
 
 
 def kinds(model: ModelRoPE) -> tuple[Kind, ...]:
@@ -190,14 +190,15 @@ def make_probe(config) -> Probe:
         return config
     model = load_model(config)
     groups = kinds(model)
-    sets = []
+    sets: list[ProbeSet] = []
     for kind in groups:
         layer = kind.layer
         points = probe_positions(layer)
         segments = [("all", points)]
         short = [p for p in points if p < (original_context(layer) or 0)]
-        if layer.rotary and short and not torch.allclose(measure(layer, short[-1] + 32).omega,
-                                                         measure(layer, points[-1] + 32).omega, rtol=0, atol=0):
+        # measure returns Tables for a rotary layer
+        if layer.rotary and short and not torch.allclose(measure(layer, short[-1] + 32).omega,  # type: ignore[union-attr]
+                                                         measure(layer, points[-1] + 32).omega, rtol=0, atol=0):  # type: ignore[union-attr]
             segments.insert(0, ("short", short))
         for segment, seg_points in segments:
             generator = torch.Generator().manual_seed(SEED + 7919 * kind.index + len(sets))

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import inspect
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
 
-from .bugs import candidates
+from .bugs import Candidate, candidates
 from .probe import ROLES, Probe, make_probe, measure, pairs
 
 TOL_REL = 2.0 ** -17
@@ -108,7 +110,7 @@ def layer_ranges(layers) -> str:
     """(0, 1, 2, 5) -> "0-2, 5"."""
     parts, start, prev = [], None, None
     for index in list(layers) + [None]:
-        if start is not None and (index is None or index != prev + 1):
+        if start is not None and (index is None or index != prev + 1):  # type: ignore[operator]  # prev set with start
             parts.append(str(start) if start == prev else f"{start}-{prev}")
             start = None
         if start is None and index is not None:
@@ -166,6 +168,8 @@ def _judge_kind(probe: Probe, kind, indices: list[int], answers: dict) -> Verdic
     layer = kind.layer
     sets = [probe.sets[i] for i in indices]
     rows = torch.cat([s.row_positions for s in sets])
+    by_role: dict[str, dict[str, Any]]
+    cands: dict[tuple[str, str], tuple[Candidate, dict[int, Callable]]]
     by_role, cands = {}, {}
     for role in ROLES:
         xs = [getattr(s, role).to(torch.float64) for s in sets]
@@ -190,7 +194,7 @@ def _judge_kind(probe: Probe, kind, indices: list[int], answers: dict) -> Verdic
     for i, s in zip(indices, sets):
         for c in candidates(probe, s):
             cands.setdefault((c.bug, c.detail), (c, {}))[1][i] = c.rotate
-    best = {}
+    best: dict[str, tuple] = {}
     for role in failing:
         r = by_role[role]
         scale = _rms(r["diff"])

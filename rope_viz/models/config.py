@@ -81,7 +81,8 @@ class Reader:
                 raise ValueError(f"{self.name(key)} is missing; it must be an integer between {minimum} and "
                                  f"{maximum:,}")
             return None
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not minimum <= value <= maximum:
+        # numbers.Integral declares no comparison with int in typeshed; every Integral has one
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not minimum <= value <= maximum:  # type: ignore[operator]
             raise ValueError(f"{self.name(key)} must be an integer between {minimum} and {maximum:,}, got {value!r}")
         return int(value)
 
@@ -229,6 +230,7 @@ def _rope_parameters(r: Reader, family: Family, kinds: list[str]) -> tuple[dict,
                     "full_attention": {"rope_type": "default", "rope_theta": theta or 1_000_000.0}}
         if family.full_rope_default is not None:
             defaults["full_attention"] = dict(family.full_rope_default)
+        nested_dicts: dict[str, dict | None]
         if not nested:  # 4.x Gemma 3: rope_scaling scales the global layers only
             scaled = dict(defaults["full_attention"], **_check_rope_dict(raw, where)) if raw else None
             nested_dicts = {kind: dict(defaults[kind]) for kind in ("sliding_attention", "full_attention")}
@@ -243,7 +245,7 @@ def _rope_parameters(r: Reader, family: Family, kinds: list[str]) -> tuple[dict,
                             for kind in ("sliding_attention", "full_attention")}
             for kind, base in (("sliding_attention", local or DEFAULT_BASE), ("full_attention", theta or 1e6)):
                 if nested_dicts[kind] is not None:
-                    nested_dicts[kind].setdefault("rope_theta", base)
+                    nested_dicts[kind].setdefault("rope_theta", base)  # type: ignore[union-attr]  # not None: checked above
         out = {kind: nested_dicts.get(kind) for kind in present}
     elif nested:
         missing = [kind for kind in present if kind not in raw]
@@ -288,7 +290,7 @@ def _scaling(params: dict, where: str, r: Reader) -> tuple[str, float, dict | No
     if rope_type in ("llama3", "yarn", "longrope") and r.get("original_max_position_embeddings") is not None:
         scaling["original_max_position_embeddings"] = r.int("original_max_position_embeddings", maximum=MAX_CONTEXT)
     if rope_type == "default":
-        scaling = None
+        return rope_type, base, None, fraction
     return rope_type, base, scaling, fraction
 
 

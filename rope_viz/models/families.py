@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from .._checks import check_positive
 from ..scaling import MAX_CONTEXT
@@ -139,8 +140,8 @@ def _v4_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
     for label, params in dicts.items():  # both are built whichever layers use them
         params.setdefault("partial_rotary_factor", 1.0)
         check_positive(params.get("rope_theta"), f"{wheres[label]}['rope_theta']")
-    label = {kind: "main" if kind == "sliding_attention" else "compress" for kind in set(kinds)}
-    return {kind: dicts[label[kind]] for kind in label}, {kind: wheres[label[kind]] for kind in label}
+    label_of = {kind: "main" if kind == "sliding_attention" else "compress" for kind in set(kinds)}
+    return {kind: dicts[label_of[kind]] for kind in label_of}, {kind: wheres[label_of[kind]] for kind in label_of}
 
 
 def _v4_compress(r: Reader, kind: str) -> int | None:
@@ -296,7 +297,7 @@ def _kimi_linear_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[
         raise ValueError(f"{r.name('linear_attn_config')} must be a JSON object, got {type(listed).__name__}")
     if "full_attn_layers" not in listed or "kda_layers" not in listed:
         return ["full_attention" if i and i % 4 == 0 else "linear_attention" for i in range(layers)]
-    kinds = [None] * layers
+    kinds: list[str | None] = [None] * layers
     for key, kind in (("full_attn_layers", "full_attention"), ("kda_layers", "linear_attention")):
         numbers = listed[key]
         if not isinstance(numbers, list) or any(isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= layers
@@ -306,7 +307,7 @@ def _kimi_linear_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[
             kinds[number - 1] = kind
     if None in kinds:
         raise ValueError(f"{r.name('linear_attn_config')} names no attention for layer {kinds.index(None) + 1}")
-    return kinds
+    return cast(list[str], kinds)
 
 
 # ----------------------------------------------------------------------------- global NoPE by code
@@ -500,7 +501,7 @@ def _labelled_rope(model_type: str, labels: tuple, defaults: Mapping, stray: tup
             dicts[kind] = _check_rope_dict(raw[kind], f"{where}[{kind!r}]")
             wheres[kind] = f"{where}[{kind!r}]"
         return dicts, wheres
-    reader.__doc__ = f"{model_type}'s RoPE dicts, keyed by {', '.join(labels)}. " + _labelled_rope.__doc__
+    reader.__doc__ = f"{model_type}'s RoPE dicts, keyed by {', '.join(labels)}. " + (_labelled_rope.__doc__ or "")
     return reader
 
 
@@ -658,8 +659,10 @@ def _m(name: str) -> str:
     return f"models/{name}/modeling_{name}.py"
 
 
+_QWEN35: dict[str, Any]  # Family keywords of several types
 _QWEN35 = dict(partial="honour", default_partial=0.25, mrope="interleaved", mrope_section=(11, 11, 10),
                pattern=_every_nth_full("full_attention_interval", 4, "linear_attention"))
+_DEEPSEEK: dict[str, Any]  # Family keywords of several types
 _DEEPSEEK = dict(layout="interleaved", partial="ignore", mla=True, reads_rope_interleave=True, rotates_last=True,
                  defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "kv_lora_rank": 512})
 _GEMMA3_DEFAULTS = {"hidden_size": 2304, "num_attention_heads": 8, "head_dim": 256, "num_hidden_layers": 26,
@@ -678,6 +681,7 @@ _MISTRAL_LARGE4_DEFAULTS = {"qk_rope_head_dim": 64, "qk_nope_head_dim": 64, "v_h
                                                 "original_max_position_embeddings": 512, "beta_fast": 32.0,
                                                 "beta_slow": 1.0, "attention_factor": 1.0}}
 
+_MINIMAX_M3: dict[str, Any]  # Family keywords of several types
 _MINIMAX_M3 = dict(reads_rotary_dim=False, pattern=_minimax_m3_pattern, rope_reader=_minimax_m3_rope,
                    attention_kinds=("full_attention", "minimax_m3_sparse"),
                    defaults={"head_dim": 128, "num_hidden_layers": 60, "max_position_embeddings": 524288,
@@ -855,4 +859,4 @@ FAMILIES: dict[str, Family] = {
 
 def family_of(model_type: str | None) -> Family:
     """The registry entry of a model_type, GENERIC when it has none."""
-    return FAMILIES.get(model_type, GENERIC)
+    return GENERIC if model_type is None else FAMILIES.get(model_type, GENERIC)

@@ -79,6 +79,7 @@ class LayerRoPE:
         on it (None: the value at load time)."""
         if not self.rotary:
             return torch.zeros(0, dtype=torch.float64), 1.0
+        assert self.base is not None  # a rotary layer always has its base
         return scaled_inv_freq(self.span, self.base, _plain(self.rope_scaling),
                                max_position_embeddings=self.max_position_embeddings, seq_len=seq_len)
 
@@ -175,6 +176,7 @@ class LayerRoPE:
         if self.rope_type not in (None, "default") or pos.dim() != 1 or self.span != 2 * inv_freq.numel():
             raise ValueError(f"recipe applies to plain 1-D RoPE only; layer {self.index} has rope_type "
                              f"{self.rope_type!r}")
+        assert self.base is not None  # only rotary layers turn
         return applied_rotation(pos.to(torch.int64), self.span, self.base, recipe=self.recipe)["angle"]
 
     def query_scale(self, positions) -> torch.Tensor:
@@ -285,6 +287,7 @@ class ModelRoPE:
             if positions is None and isinstance(x, torch.Tensor) and x.dim() >= 2:
                 positions = torch.arange(x.shape[-2])
             return layer.rotate(x, positions)
+        assert self.base is not None  # the reference layer is rotary
         return apply_rope(x, positions, base=self.base, layout=self.layout, method=method,
                           rotary_dim=self.rotary_dim, rope_scaling=_plain(self.rope_scaling),
                           max_position_embeddings=self.max_position_embeddings)

@@ -58,6 +58,7 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
         rope_dicts, rope_where = _rope_parameters(r, family, kinds)
         wheres = {kind: rope_where + (f"[{kind!r}]" if len(rope_dicts) > 1 else "") for kind in rope_dicts}
     layout = "half" if no_rope else _layout(r, family)
+    by_kind: dict[str, dict | None]
     by_kind, latent = {}, None
     for kind, params in rope_dicts.items():
         where_kind = wheres[kind]
@@ -74,7 +75,8 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
         rotary_dim = _rotary_dim(r, family, kind_head, rope_type, fraction, where_kind)
         section = None
         if family.mrope is not None:
-            section = tuple(params.get("mrope_section") or family.mrope_section)
+            # every Family with mrope names its mrope_section
+            section = tuple(params.get("mrope_section") or family.mrope_section)  # type: ignore[arg-type]
             mrope_axes(list(section), rotary_dim // 2, interleaved=family.mrope == "interleaved")
         by_kind[kind] = dict(rope_type=rope_type, base=base, head_dim=kind_head, rotary_dim=rotary_dim,
                              rope_scaling=_frozen(scaling), mrope_section=section,
@@ -98,6 +100,7 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
                       learned=family.learned if rotary else tuple(
                           part for part in family.learned if part != "frequency_scale"))
         if rotary:
+            assert settings is not None  # rotary implies it
             rotated_from = settings["head_dim"] - settings["rotary_dim"] if family.rotates_last else 0
             if bases[index] is not None:  # a base of its own (granite_swa's layer_rope_theta)
                 settings = dict(settings, base=bases[index])

@@ -74,6 +74,7 @@ def main(argv=None) -> int:
     try:
         torch.set_num_threads(args.threads)
         lm = real_model(args.model)
+        loss_ids: torch.Tensor | None
         loss_ids = lm.encode(Path(args.text).read_text(encoding="utf-8"))[:args.loss_length]
         if not args.loss_length:
             loss_ids = None

@@ -17,6 +17,7 @@ import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import torch
 import torch.nn.functional as F
@@ -81,11 +82,11 @@ class RealModel:
         return torch.tensor(self.tokenizer(text)["input_ids"], dtype=torch.int64)
 
     def decode(self, ids) -> str:
-        return self.tokenizer.decode(torch.as_tensor(ids).tolist())
+        return cast(str, self.tokenizer.decode(torch.as_tensor(ids).tolist()))  # one str for a list of ids
 
     def token_texts(self, ids) -> list[str]:
         """Each token's own text (decoded alone): plain strings, to be shown as text."""
-        return [self.tokenizer.decode([int(i)]) for i in torch.as_tensor(ids).tolist()]
+        return [cast(str, self.tokenizer.decode([int(i)])) for i in torch.as_tensor(ids).tolist()]
 
     # ------------------------------------------------------------------ forward
     def logits(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None) -> torch.Tensor:
@@ -161,7 +162,7 @@ class RealModel:
         # both models' RMSNorm in float32; the GGUF's Gemma norm weights already hold 1 + w
         return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self._w[name]
 
-    def _run(self, ids, pos, layers, capture, query_shift) -> Forward:
+    def _run(self, ids, pos, layers, capture, query_shift) -> tuple[torch.Tensor, Forward]:
         w, seq = self._w, ids.numel()
         h = self._embedding(ids)
         if self.gemma:

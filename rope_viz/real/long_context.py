@@ -156,7 +156,7 @@ def run_grid(lm, *, methods=METHODS, factor: float, lengths, depths, past_depths
     rng = random.Random(seed)
     keys = {(length, depth): rng.randrange(10_000, 100_000) for length in lengths
             for depth in (past_depths if length > lm.context else depths)}
-    out = {"loss": {}, "passkey": {m: {} for m in methods}}
+    out: dict[str, dict] = {"loss": {}, "passkey": {m: {} for m in methods}}
     done: dict = {}
     for method in methods if loss_ids is not None else ():
         layers = scaled_layers(lm, method, factor)

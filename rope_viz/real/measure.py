@@ -114,8 +114,8 @@ def pair_shares(queries: torch.Tensor, keys: torch.Tensor, layout: str, rotary_d
     for a, b in zip(first.tolist(), second.tolist()):
         q, k = queries[..., [a, b]].double(), keys[..., [a, b]].double()
         shares.append((q @ k.transpose(1, 2)).abs()[:, causal].mean(-1))
-    shares = torch.stack(shares, dim=-1)
-    return shares / shares.sum(-1, keepdim=True)
+    stacked = torch.stack(shares, dim=-1)
+    return stacked / stacked.sum(-1, keepdim=True)
 
 
 @dataclass(frozen=True)

@@ -95,6 +95,8 @@ def pair_norms(model: ToyTransformer, tokens) -> dict:
     model = _check_model(model)
     t = _as_tokens(tokens)
     c = model.config
+    q_out: list[torch.Tensor]
+    k_out: list[torch.Tensor]
     q_out, k_out, speeds = [], [], []
     for layer, x in enumerate(_layer_inputs(model, t, None)):
         q, k, _v = model.blocks[layer].attn.qkv(x).double().unflatten(-1, (3, c.n_heads, c.d_head)).unbind(-3)

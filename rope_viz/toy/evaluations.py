@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as _dt
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -126,7 +127,7 @@ def evaluate_grid(grid_path, *, factors=None, tasks=None, command: str = "", pro
            "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"), "device": "cpu",
            "torch": torch.__version__, "settings": SETTINGS, "tasks": {}}
     for task in tasks:
-        found = {"frequency": {}, "removal": {}, "mixup": {}}
+        found: dict[str, Any] = {"frequency": {}, "removal": {}, "mixup": {}}
         for scheme in FREQUENCY_MODELS:
             path = _seed0_weights(doc, grid_path.parent, task, scheme)
             if path is not None:

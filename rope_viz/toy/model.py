@@ -39,7 +39,9 @@ written out (scores, mask, softmax) so that the weights can be returned for plot
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import cast
 
 import torch
 from torch import nn
@@ -245,7 +247,8 @@ class ToyTransformer(nn.Module):
         super().__init__()
         self.config = config
         self.embed = nn.Embedding(config.vocab_size, config.d_model)
-        self.blocks = nn.ModuleList(Block(config, layer) for layer in range(config.n_layers))
+        # a ModuleList (registers the blocks), typed by what it holds
+        self.blocks = cast("Sequence[Block]", nn.ModuleList(Block(config, layer) for layer in range(config.n_layers)))
         self.ln_f = nn.LayerNorm(config.d_model)
         self.unembed = nn.Linear(config.d_model, config.vocab_size)
 
@@ -269,7 +272,7 @@ class ToyTransformer(nn.Module):
                                         dtype=x.dtype, device=x.device)
         return x
 
-    def forward(self, tokens: torch.Tensor, *, rope_freqs: torch.Tensor | None = None,
+    def forward(self, tokens: torch.Tensor, *, rope_freqs: tuple[torch.Tensor, float] | None = None,
                 return_attention: bool = False):
         """Logits (batch, seq, vocab); with return_attention also the list of attention weights,
         one (batch, heads, seq, seq) tensor per layer. rope_freqs = (inv_freq, attention_factor)

@@ -19,6 +19,7 @@ import sys
 import time
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -33,7 +34,7 @@ from .training import TrainConfig, train_run
 GRID_STEPS = 1500  # sinusoidal and ALiBi learn recall only after ~700-900 steps; RoPE after ~300
 GRID_SEEDS = (0, 1, 2)
 GRID4_STEPS = 1500
-GRID4_ARCH = {"n_layers": 4, "d_model": 64, "n_heads": 2, "train_len": 32}  # 16 pairs per head
+GRID4_ARCH: dict[str, Any] = {"n_layers": 4, "d_model": 64, "n_heads": 2, "train_len": 32}  # 16 pairs per head
 GRID4_EVAL_FACTORS = (1.0, 2.0, 4.0, 8.0, 16.0)
 GRID4_FILE = "grid4.json"
 
@@ -158,6 +159,8 @@ def run_configs(configs: list[TrainConfig], path, *, weights_seed: int | None = 
         with mp.get_context("spawn").Pool(workers) as pool:
             for run in pool.imap_unordered(_grid_job, jobs):
                 record(run)
+    if doc is None:  # no configs and no results file: no run to record
+        raise ValueError(f"configs must plan at least one run, got {len(wanted)}")
     return doc
 
 

@@ -159,7 +159,7 @@ def rope_frequencies(config: ModelConfig, scaling: str, factor: float, train_len
 
 @torch.no_grad()
 def evaluate(model: ToyTransformer, task: str, length: int, *, sequences: int = 128, seed: int = 0,
-             rope_freqs: torch.Tensor | None = None) -> dict:
+             rope_freqs: tuple[torch.Tensor, float] | None = None) -> dict:
     """Accuracy and loss on `sequences` fresh sequences of `length` tokens (scored positions only).
 
     Returns {"accuracy", "loss", "scored"} (scored = number of answers counted)."""

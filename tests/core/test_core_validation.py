@@ -130,6 +130,13 @@ def test_bad_position_and_distances(bad):
         angles([bad], 8)
 
 
+def test_missing_distances_and_positions():
+    with pytest.raises(ValueError, match="distances must be a 1-D sequence of numbers, got None"):
+        decay_bound(8, 10000.0, None)
+    with pytest.raises(ValueError, match="positions must be a 1-D sequence of numbers, got None"):
+        sinusoidal_at(None, 8)
+
+
 @pytest.mark.parametrize("layout", ["Half", "rotate_half", "neox", "", None, 0], ids=repr)
 def test_unknown_layout(layout):
     for call in (

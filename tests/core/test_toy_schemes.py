@@ -218,6 +218,9 @@ def test_runner_resumes_and_skips_finished_runs(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="does not plan"):
         run_configs(_tiny_configs(steps=4), path, workers=1)
     assert json.loads(path.read_text()) == doc
+    with pytest.raises(ValueError, match="configs must plan at least one run"):
+        run_configs([], tmp_path / "empty.json", workers=1)  # no runs and no file: no document to return
+    assert not (tmp_path / "empty.json").exists()
 
 
 def test_without_option_drops_a_sittings_limit():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.pure.figures.style import color, styled
+from explorer.pure.figures.style import HEIGHT, color, styled
 
 
 def bar_chart(categories, values, *, title: str, x_title: str, y_title: str, log_y: bool = False,
@@ -30,7 +30,7 @@ def grouped_bars(categories, groups: dict, *, title: str, x_title: str, y_title:
     fig = go.Figure([go.Bar(x=list(categories), y=values, name=name, marker_color=color(i))
                      for i, (name, values) in enumerate(groups.items())])
     fig.update_layout(barmode="group")
-    styled(fig, title=title, x_title=x_title, y_title=y_title, **({"height": height} if height else {}))
+    styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or HEIGHT)
     if y_range is not None:
         fig.update_yaxes(range=list(y_range))
     return fig
@@ -46,4 +46,4 @@ def pair_sections(speeds: np.ndarray, sections: dict[str, tuple[int, int]], *, t
                              marker_color=color(i)))
     fig.update_layout(bargap=0.1)
     return styled(fig, title=title, x_title=x_title, y_title=y_title, log_y=True,
-                  **({"height": height} if height else {}))
+                  height=height or HEIGHT)

@@ -12,8 +12,8 @@ from plotly.subplots import make_subplots
 
 from plotly.colors import sample_colorscale
 
-from .style import (DIVERGING, MARK, PALETTE, PANEL_TITLES, SEQUENTIAL, TITLE_WIDTH, literal, styled, top_margin,
-                    units, wrapped)
+from .style import (DIVERGING, HEIGHT, MARK, PALETTE, PANEL_TITLES, SEQUENTIAL, TITLE_WIDTH, literal, styled,
+                    top_margin, units, wrapped)
 
 
 def colorbar(title: str) -> dict:
@@ -29,7 +29,7 @@ def heatmap(z: np.ndarray, *, title: str, x_title: str, y_title: str, x=None, y=
     fig = go.Figure(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, zmid=zmid,
                                colorbar=colorbar(colorbar_title)))
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False,
-           **({"height": height} if height else {}))
+           height=height or HEIGHT)
     if reversed_y:
         fig.update_yaxes(autorange="reversed")
     return fig
@@ -167,10 +167,10 @@ def layer_strip(kinds: np.ndarray, kind_labels: dict[str, str], scales: dict[str
     styled(fig, title=title, x_title=x_title, y_title="", legend=False, height=height)
     fig.update_layout(margin={"t": top})
     cursor, notes = 1.0, []
-    for i, (text, lines) in enumerate(keys):
+    for i, (key_text, lines) in enumerate(keys):
         if i:
             cursor -= (STRIP_GAP + KEY_LINE * lines) / body
-        notes.append({"text": text, "x": 0, "xref": "paper", "xanchor": "left", "y": cursor, "yref": "paper",
+        notes.append({"text": key_text, "x": 0, "xref": "paper", "xanchor": "left", "y": cursor, "yref": "paper",
                       "yanchor": "bottom", "showarrow": False, "align": "left", "font": {"size": KEY_SIZE}})
         fig.update_yaxes(domain=[max(cursor - plot / body, 0.0), cursor], row=i + 1, col=1)
         cursor -= plot / body

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.pure.figures.style import LABEL_BACKDROP, MARK, color, concept_color, rgba, styled
+from explorer.pure.figures.style import HEIGHT, LABEL_BACKDROP, MARK, color, concept_color, rgba, styled
 
 
 THRESHOLD_COLOR = "#3a3a3a"
@@ -34,8 +34,8 @@ def line_chart(x, series: dict, *, title: str, x_title: str, y_title: str, log_x
             marker={"color": c}, line={"color": c, "width": 1.5 if name in faint else 2.5 if faint else 2,
                   "dash": "dash" if name in dashed else "solid"},
         ))
-    kwargs = {"height": height} if height else {}
-    return styled(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, log_y=log_y, **kwargs)
+    return styled(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, log_y=log_y,
+                  height=height or HEIGHT)
 
 
 STAGGER = 20  # pixels between the two rows of labels of neighbouring vertical marks
@@ -133,7 +133,7 @@ def band_lines(series: list[dict], *, marks: dict[str, float], title: str, x_tit
                                  mode="lines+markers" if s.get("markers", True) else "lines",
                                  line={"color": c, "width": s.get("width", 2), "dash": s.get("dash", "solid")},
                                  marker={"size": 6}))
-    styled(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, **({"height": height} if height else {}))
+    styled(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, height=height or HEIGHT)
     for label, where, shift in _staggered(marks):
         # a shape takes data values on a log axis, an annotation takes their log10
         fig.add_vline(x=where, line_dash="dot", line_color=MARK)
@@ -161,7 +161,7 @@ def profile_band(offsets: np.ndarray, mean: np.ndarray, low: np.ndarray, high: n
                    fillcolor="rgba(0, 121, 140, 0.25)", legendgroup="band"),
         go.Scatter(x=offsets, y=mean, mode="lines", name=mean_name, line={"color": color(0), "width": 2}),
     ])
-    return styled(fig, title=title, x_title=x_title, y_title=y_title, **({"height": height} if height else {}))
+    return styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or HEIGHT)
 
 
 def position_id_rows(index: np.ndarray, rows: dict[str, np.ndarray], spans: list[tuple[int, int, str, bool]], *,
@@ -178,7 +178,7 @@ def position_id_rows(index: np.ndarray, rows: dict[str, np.ndarray], spans: list
         fig.add_trace(go.Scatter(x=index, y=ids, name=name, mode="lines+markers", line_shape="hv",
                                  line={"color": color(i), "width": 2, "dash": ("solid", "dash", "dot")[i % 3]},
                                  marker={"size": 4}))
-    return styled(fig, title=title, x_title=x_title, y_title=y_title, **({"height": height} if height else {}))
+    return styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or HEIGHT)
 
 
 def block_rows(rows: list[dict], *, names: dict[str, str], title: str, x_title: str, y_title: str,
@@ -188,6 +188,8 @@ def block_rows(rows: list[dict], *, names: dict[str, str], title: str, x_title: 
     hover saying the offset), and a star at the query. names: legend text of "block", "rotated", "query",
     and the hover's name of the offset, "offset"."""
     fig = go.Figure()
+    xs: tuple[list, list]
+    ys: tuple[list, list]
     xs, ys, starts, offsets = ([], []), ([], []), [], []  # bars of even and odd blocks, told apart by shade
     for row in rows:
         for k, (start, stop, offset) in enumerate(zip(row["starts"], row["stops"], row["offsets"])):
@@ -205,4 +207,4 @@ def block_rows(rows: list[dict], *, names: dict[str, str], title: str, x_title: 
     fig.add_trace(go.Scatter(x=[row["query"] for row in rows], y=[row["query"] for row in rows], name=names["query"],
                              mode="markers", marker={"color": color(2), "symbol": "star", "size": 12}))
     fig.update_yaxes(tickvals=[row["query"] for row in rows], type="category")
-    return styled(fig, title=title, x_title=x_title, y_title=y_title, **({"height": height} if height else {}))
+    return styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or HEIGHT)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.pure.figures.style import concept_color, styled
+from explorer.pure.figures.style import HEIGHT, concept_color, styled
 
 
 def plane_diagram(vectors: list[tuple], *, title: str, x_title: str, y_title: str, arcs: tuple = (),
@@ -31,7 +31,7 @@ def plane_diagram(vectors: list[tuple], *, title: str, x_title: str, y_title: st
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=name, hoverinfo="name",
                                  line={"color": concept_color(concept), "width": 1.5, "dash": "dot"}))
     styled(fig, title=title, x_title=x_title, y_title=y_title, equal_axes=True,
-           **({"height": height} if height else {}))
+           height=height or HEIGHT)
     fig.update_xaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
     fig.update_yaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
     return fig

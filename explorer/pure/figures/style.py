@@ -6,6 +6,7 @@ import html
 import math
 import re
 import unicodedata
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -123,7 +124,7 @@ def _wrap_panel_titles(annotations: list[dict]) -> int:
     foot) to their share of a line: a row of n panels gives each 1/n of a title's line, which a phone's
     share of 390 px holds at the smaller size its stylesheet draws them (below PANEL_TITLE_SIZE). Returns
     how many lines the tallest one gained."""
-    rows: dict[float, list[dict]] = {}
+    rows: dict[float | None, list[dict]] = {}
     for note in annotations:
         if note.get("yref") == "paper" and note.get("showarrow") is False and note.get("yanchor") == "bottom":
             rows.setdefault(note.get("y"), []).append(note)
@@ -180,9 +181,9 @@ def _axis_length(layout: dict, name: str, height: int, margin: dict, legend_rows
 
 def _positive(fig: go.Figure, letter: str) -> np.ndarray:
     """The positive finite values of the traces' x (letter "x") or y."""
-    values = [np.asarray(getattr(trace, letter), dtype=np.float64).ravel() for trace in fig.data
+    arrays = [np.asarray(getattr(trace, letter), dtype=np.float64).ravel() for trace in fig.data
               if getattr(trace, letter, None) is not None]
-    values = np.concatenate(values) if values else np.empty(0)
+    values = np.concatenate(arrays) if arrays else np.empty(0)
     return values[np.isfinite(values) & (values > 0)]
 
 
@@ -211,7 +212,7 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
     title, title_lines = wrapped(title)
     entries = sum(1 for trace in fig.data if trace.name and trace.showlegend is not False) if legend else 0
     height += LEGEND_ROW * max(0, entries - 2)  # room for the legend at the foot: on a phone, a row per entry
-    style = {
+    style: dict[str, Any] = {
         # Plotly anchors a title of several lines by its first line and lays the others below it: the first
         # line's foot sits FIRST_LINE px under the top (a fraction of the height, so a taller figure in the
         # presenter view keeps it), the top margin makes room for the rest
@@ -236,6 +237,7 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
     axes = {name for name in layout if name[1:5] == "axis" and name[0] in "xy"} | {"xaxis", "yaxis"}
     outer = _outer_axes(layout, axes)
     for name in sorted(axes):
+        axis: dict[str, Any]
         axis = {"gridcolor": GRID, "zerolinecolor": AXIS_LINE, "linecolor": AXIS_LINE, "automargin": True}
         axis_title, log = (x_title, log_x) if name[0] == "x" else (y_title, log_y)
         if axis_title is not None and name in outer:
