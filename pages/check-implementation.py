@@ -5,15 +5,13 @@ shows its error against position and pair beside the same curves for the bug tha
 import streamlit as st
 
 import explorer as ui
-from explorer.pure.figures import line_chart
 from explorer.app.layout import say, table
+from explorer.app.panels import check_implementation as panels
 from explorer.pure.views import check_implementation as view
 from rope_viz.conformance import MAX_FILE_BYTES
 
 ui.enter()
 PAGE = "check_implementation"
-check = ui.cached(view.check, max_entries=8)
-probe_file = ui.cached(view.probe_file, max_entries=8)
 
 st.title(ui.t(f"{PAGE}.title"))
 left, right = st.columns(2)
@@ -21,7 +19,7 @@ name = ui.knob(PAGE, "model", where=left)
 demo = ui.knob(PAGE, "demo", where=right, format_func=lambda v: ui.t(f"check_implementation.demo_{v}"))
 with st.expander(ui.t("check_implementation.paste_header"), icon=":material/content_paste:"):
     config_text = ui.knob(PAGE, "config")
-    refused = view.choose(name, config_text)["refused"]
+    refused = view.choose(name, config_text).refused
     if refused is not None:
         st.warning(ui.t("check_implementation.config_refused", detail=refused), icon=":material/block:")
 first_failure = st.container()  # on the first screen: where the first failing kind goes wrong, as curves
@@ -29,7 +27,7 @@ ui.explain(ui.t(f"{PAGE}.intro"))
 
 st.subheader(ui.t("check_implementation.files_header"))
 st.markdown(ui.t("check_implementation.files_text"))
-probe, file_name = probe_file(name, config_text)
+probe, file_name = panels.probe_file(name, config_text)
 st.download_button(
     ui.t("check_implementation.download"),
     data=probe,
@@ -47,80 +45,52 @@ if uploaded is not None:
                    icon=":material/block:")
     else:
         upload = uploaded.getvalue()
-data = check(name, config_text, demo, upload)
-if data["upload_refused"] is not None:
-    st.warning(ui.t("check_implementation.upload_refused", detail=data["upload_refused"]), icon=":material/block:")
+data = panels.check(name, config_text, demo, upload)
+if data.upload_refused is not None:
+    st.warning(ui.t("check_implementation.upload_refused", detail=data.upload_refused), icon=":material/block:")
 
 st.subheader(ui.t("check_implementation.verdict_header"))
-if data["source"] == "upload":
+if data.source == "upload":
     st.caption(ui.t("check_implementation.source_upload"))
-elif data["demo_missing"]:
+elif data.demo_missing:
     st.info(ui.t("check_implementation.demo_missing", bug=ui.t(f"check_implementation.demo_{demo}")))
 else:
     st.caption(ui.t("check_implementation.source_demo", bug=ui.t(f"check_implementation.demo_{demo}")))
-rows = data["rows"]
-failed = [row for row in rows if not row["ok"]]
+rows = data.rows
+failed = [row for row in rows if not row.ok]
 if failed:
     st.warning(ui.t("check_implementation.some_fail", failed=len(failed), kinds=len(rows)), icon=":material/cancel:")
 else:
     st.success(ui.t("check_implementation.all_pass", kinds=len(rows)), icon=":material/check_circle:")
 table(
     {
-        "check_implementation.col_kind": [row["kind"] for row in rows],
+        "check_implementation.col_kind": [row.kind for row in rows],
         "check_implementation.col_layers": [
-            ui.t("check_implementation.layers_cell", layers=row["layers"], count=row["count"]) for row in rows
+            ui.t("check_implementation.layers_cell", layers=row.layers, count=row.count) for row in rows
         ],
-        "check_implementation.col_rope": [row["rope"] for row in rows],
+        "check_implementation.col_rope": [row.rope for row in rows],
         "check_implementation.col_result": [
-            ui.t("check_implementation.pass" if row["ok"] else "check_implementation.fail") for row in rows
+            ui.t("check_implementation.pass" if row.ok else "check_implementation.fail") for row in rows
         ],
-        "check_implementation.col_error": [f"{row['max_error']:.3g}" for row in rows],
-        "check_implementation.col_bug": [row["bug"] for row in rows],
+        "check_implementation.col_error": [f"{row.max_error:.3g}" for row in rows],
+        "check_implementation.col_bug": [row.bug for row in rows],
     }
 )
 st.caption(ui.t("check_implementation.table_caption"))
 
-for index, failure in enumerate(data["failures"]):
-    st.subheader(ui.t("check_implementation.failure_header", kind=failure["kind"]))
-    st.markdown(say(failure["cell"]))
-    if failure["first_pair"] is not None:
+for index, failure in enumerate(data.failures):
+    st.subheader(ui.t("check_implementation.failure_header", kind=failure.kind))
+    st.markdown(say(failure.cell))
+    if failure.first_pair is not None:
         st.markdown(
-            ui.t("check_implementation.where", pair=failure["first_pair"], position=f"{failure['first_position']:,}")
+            ui.t("check_implementation.where", pair=failure.first_pair, position=f"{failure.first_position:,}")
         )
-    observed, matched = ui.t("check_implementation.observed"), ui.t("check_implementation.matched")
-    series = {observed: failure["observed_by_position"]}
-    pair_series = {observed: failure["observed_by_pair"]}
-    if failure["bug_by_position"] is not None:
-        series[matched] = failure["bug_by_position"]
-        pair_series[matched] = failure["bug_by_pair"]
+    by_position, by_pair = panels.failure_charts(failure)
     with first_failure if index == 0 else st.container():  # the first one on the first screen
         if index == 0:
-            st.caption(ui.t("check_implementation.first_failure", kind=failure["kind"]))
-        ui.charts_side_by_side(
-            line_chart(
-                failure["positions"],
-                series,
-                title=ui.t("check_implementation.by_position_title"),
-                x_title=ui.t("check_implementation.position_axis"),
-                y_title=ui.t("check_implementation.error_axis"),
-                log_x=True,
-                log_y=True,
-                markers=True,
-                dashed=(matched,),
-            ),
-            f"position_{failure['kind']}",
-            line_chart(
-                failure["pairs"],
-                pair_series,
-                title=ui.t("check_implementation.by_pair_title"),
-                x_title=ui.t("check_implementation.pair_axis"),
-                y_title=ui.t("check_implementation.error_axis"),
-                log_y=True,
-                dashed=(matched,),
-            ),
-            f"pair_{failure['kind']}",
-        )
-    links = [f"[{label}]({url})" if url else label for label, url in failure["links"]]
+            st.caption(ui.t("check_implementation.first_failure", kind=failure.kind))
+        ui.charts_side_by_side(by_position, f"position_{failure.kind}", by_pair, f"pair_{failure.kind}")
+    links = [f"[{label}]({url})" if url else label for label, url in failure.links]
     if links:
         st.markdown(f"{ui.t('check_implementation.shipped_in')} {', '.join(links)}")  # the kit's own list of reports
 

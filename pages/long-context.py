@@ -25,19 +25,19 @@ with more:
 # while a pasted config is valid, the menu names it: every preset is replaced by it
 probe = panels.resolve_model(LONG_CONTEXT_PRESETS[0], config_text)
 preset_name = ui.knob(PAGE, "preset", where=top[0], format_func=(lambda v: ui.plain(
-    "long_context.preset_replaced", preset=v, model_type=probe["model_type"] or "?")) if probe["pasted"] else None)
+    "long_context.preset_replaced", preset=v, model_type=probe.model_type or "?")) if probe.pasted else None)
 target = int(ui.knob(PAGE, "target", where=top[1], format_func=length))
 model = panels.resolve_model(preset_name, config_text)
 if (refused := view.refusal(model, preset_name)) is not None:  # answered next to the box
     more.warning(say(refused))
 focus_choice = ui.knob(PAGE, "focus", where=top[2], format_func=lambda v: ui.plain(
-    "long_context.focus_model", rope_type=model["rope_type"]) if v == "model" else panels.method_name(v))
+    "long_context.focus_model", rope_type=model.rope_type) if v == "model" else panels.method_name(v))
 
 with more:
     cols = st.columns(3)
     original_choice = ui.knob(PAGE, "original", where=cols[0], format_func=lambda v: ui.t(
-        "long_context.original_model", n=model["original"]) if v == "model" else length(v))
-    original = model["original"] if original_choice == "model" else int(original_choice)
+        "long_context.original_model", n=model.original) if v == "model" else length(v))
+    original = model.original if original_choice == "model" else int(original_choice)
     factor_knob = ui.knob(PAGE, "factor", where=cols[1])
     with cols[2]:
         beta_fast = ui.knob(PAGE, "beta_fast")
@@ -51,9 +51,9 @@ setting = view.Setting(model, target, original, factor_knob or target / original
                        high_freq)
 with st.spinner(ui.t("long_context.computing")):
     curves = panels.scaling_curves(*setting)
-for name, reason in curves["skipped"].items():
+for name, reason in curves.skipped.items():
     st.info(ui.t("long_context.skipped", method=panels.method_name(name), reason=reason[:200]))
-focus, missing = view.focus_for(focus_choice, curves, model["rope_type"])
+focus, missing = view.focus_for(focus_choice, curves, model.rope_type)
 if missing is not None:
     st.info(say(missing))
 
@@ -88,9 +88,8 @@ st.caption(ui.t("long_context.scores_caption", points=view.score_points(target),
 section("long_context.entropy")
 st.latex(r"\mathrm{softmax}\Big(\frac{a^2\,(\mathcal{R}_m q)^\top \mathcal{R}_n k}{\sqrt{d}}\Big),\qquad "
          r"a = 0.1 \ln s + 1,\qquad H = -\sum_n p_n \ln p_n")
-if "yarn" in curves["methods"]:
-    yarn = curves["methods"]["yarn"]
-    row_args = (model["rotary_dim"], yarn["inv_freq"], yarn["attention_factor"], target, seed)
+if (yarn := curves.methods.get("yarn")) is not None:
+    row_args = (model.rotary_dim, yarn.inv_freq, yarn.attention_factor, target, seed)
     row = panels.softmax_row(*row_args)
     with ui.chart_beside(panels.softmax(*row_args), key="softmax_row", widths=(3, 1)):
         metric_stack(view.entropy_metrics(row))

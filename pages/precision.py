@@ -18,8 +18,8 @@ with st.spinner(ui.t("precision.computing")):
     curves = panels.error_curves(dim, base)
 ui.charts_side_by_side(panels.errors(dim, base, view.FASTEST, "precision.fastest_title"), "fastest_pair",
                        panels.errors(dim, base, pair, "precision.chosen_title"), "chosen_pair")
-st.caption(ui.t("precision.error_caption", window=view.WINDOW, points=len(curves["positions"]),
-                floor=view.FLOOR, overflow=curves["overflow_from"]))
+st.caption(ui.t("precision.error_caption", window=view.WINDOW, points=len(curves.positions),
+                floor=view.FLOOR, overflow=curves.overflow_from))
 # what the curves measure, and the recipes they name, under the charts (the charts come on the first screen)
 st.latex(r"\theta_i = b^{-2i/d},\qquad \varepsilon_{m,i} = \big|\,\mathrm{wrap}_{(-\pi,\pi]}"
          r"\big(\tilde\varphi_{m,i} - m\,\theta_i\big)\big|")
@@ -37,8 +37,9 @@ st.subheader(ui.t("precision.scores_header"))
 st.markdown(ui.t("precision.scores_text", window=view.SCORE_WINDOW))
 far, recipe, seed = knob_row(PAGE, "far", "recipe", "seed", widths=[2, 4, 1], far={"format_func": ui.format_base},
                              recipe={"format_func": lambda r: ui.t(view.series_key(r))})
-scored = panels.scores(int(far), recipe, dim, base, seed)
-both, difference = panels.score_maps(int(far), recipe, dim, base, seed)
+far = int(far)  # the knob offers positions as numbers; a position is a whole one
+scored = panels.scores(far, recipe, dim, base, seed)
+both, difference = panels.score_maps(far, recipe, dim, base, seed)
 ui.chart(both, key="scores")
 with ui.chart_beside(difference, key="difference"):
     metric_stack(view.score_metrics(scored))

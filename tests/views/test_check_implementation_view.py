@@ -14,8 +14,8 @@ QWEN3_VL = {"model_type": "qwen3_vl_text", "num_hidden_layers": 2, "head_dim": 1
 
 def test_a_refused_paste_falls_back_to_the_preset():
     chosen = view.choose("Llama-2-7b-hf", '{"model_type": "llama", "num_attention_heads": 3}')
-    assert chosen["config"] == "Llama-2-7b-hf" and "hidden_size" in chosen["refused"]
-    assert view.choose("Llama-2-7b-hf", "[1, 2")["refused"].startswith("config is not valid JSON")
+    assert chosen.config == "Llama-2-7b-hf" and "hidden_size" in chosen.refused
+    assert view.choose("Llama-2-7b-hf", "[1, 2").refused.startswith("config is not valid JSON")
 
 
 def test_a_pasted_m_rope_config_with_its_demo_bug_and_a_safe_file_name():
@@ -23,22 +23,22 @@ def test_a_pasted_m_rope_config_with_its_demo_bug_and_a_safe_file_name():
     data, name = view.probe_file("Llama-2-7b-hf", text)
     assert name == "probe-etc-passwd-b-x-b.safetensors" and data[:8] != b"\x80\x04"
     checked = view.check("Llama-2-7b-hf", text, "mrope_sections", None)
-    assert checked["refused"] is None and not checked["ok"]
-    failure = checked["failures"][0]
-    assert failure["bug"] == "mrope_sections" and failure["links"][0][0] == "MNN #4133"
-    assert failure["positions"].dtype == failure["bug_by_pair"].dtype == "float32"
-    assert (failure["positions"] > 0).all()  # drawn on a log axis
+    assert checked.refused is None and not checked.ok
+    failure = checked.failures[0]
+    assert failure.bug == "mrope_sections" and failure.links[0][0] == "MNN #4133"
+    assert failure.curves.positions.dtype == failure.curves.bug_by_pair.dtype == "float32"
+    assert (failure.curves.positions > 0).all()  # drawn on a log axis
 
 
 def test_a_hostile_upload_is_refused_and_the_demo_stays():
     checked = view.check("Llama-2-7b-hf", "", "layout", b"\x80\x04\x95" + b"\x00" * 40)
-    assert "not a safetensors file" in checked["upload_refused"] and checked["source"] == "demo"
-    assert checked["failures"][0]["bug"] == "layout"
+    assert "not a safetensors file" in checked.upload_refused and checked.source == "demo"
+    assert checked.failures[0].bug == "layout"
     probe = conformance.make_probe("Llama-2-7b-hf")
     good = conformance.answers_bytes(probe, {(i, role): probe.model.layers[0].rotate(getattr(s, role), s.positions)
                                              for i, s in enumerate(probe.sets) for role in conformance.ROLES})
     checked = view.check("Llama-2-7b-hf", "", "layout", good)
-    assert checked["source"] == "upload" and checked["ok"] and checked["upload_refused"] is None
+    assert checked.source == "upload" and checked.ok and checked.upload_refused is None
 
 
 def test_the_answers_to_the_default_and_the_largest_probe_fit_the_servers_upload_limit():

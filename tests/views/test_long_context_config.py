@@ -49,14 +49,13 @@ def configs(draw):
     return json.dumps(config)
 
 
-def _check(config_text: str) -> dict:
+def _check(config_text: str) -> view.PageModel:
     model = view.resolve_model("gemma-7b", config_text)  # raises nothing, whatever the text
-    if model["pasted"]:
-        assert model["refused"] is None and 2 <= model["rotary_dim"] <= view.max_rotary_dim()
-        assert math.isfinite(model["base"]) and model["base"] > 0
+    if model.pasted:
+        assert model.refused is None and 2 <= model.rotary_dim <= view.max_rotary_dim()
+        assert math.isfinite(model.base) and model.base > 0
     else:
-        reason, _ = model["refused"]
-        assert reason in REASONS and model["name"] == "gemma-7b"
+        assert model.refused.reason in REASONS and model.name == "gemma-7b"
     return model
 
 
@@ -73,19 +72,19 @@ def _check(config_text: str) -> dict:
 @example("[" * 5000 + "]" * 5000)
 def test_any_config_is_used_or_refused_and_used_ones_compute(config_text):
     model = _check(config_text)
-    if model["pasted"]:
+    if model.pasted:
         for target in (int(CONTEXT_LENGTHS[0]), int(CONTEXT_LENGTHS[-1])):
-            curves = view.scaling_curves(model, target, model["original"], target / model["original"], 128.0, 0.1,
+            curves = view.scaling_curves(model, target, model.original, target / model.original, 128.0, 0.1,
                                          16.0, 64.0)
-            assert set(curves["methods"]) | set(curves["skipped"]) >= set(view.METHODS) - {"longrope"}
+            assert set(curves.methods) | set(curves.skipped) >= set(view.METHODS) - {"longrope"}
 
 
 def test_the_two_configs_that_raised_are_refused_with_their_reasons():
     overflow = _check('{"hidden_size": 4096, "num_attention_heads": 32, '
                       '"rope_scaling": {"rope_type": "ntk", "factor": 1e308}}')
-    assert overflow["refused"] == ("overflow", "OverflowError")
+    assert overflow.refused == view.Refusal("overflow", "OverflowError")
     wide = _check('{"head_dim": 16384, "hidden_size": 16384, "num_attention_heads": 1}')
-    assert wide["refused"] == ("too_large", (16384, view.max_rotary_dim()))
+    assert wide.refused == view.Refusal("too_large", rotary_dim=16384, limit=view.max_rotary_dim())
 
 
 def test_the_limit_is_what_the_scores_fit_in_the_budget(monkeypatch):
@@ -102,5 +101,5 @@ def test_the_limit_is_what_the_scores_fit_in_the_budget(monkeypatch):
     with pytest.raises(ValueError, match="budget"):
         view.dynamic_trap(limit + 2, 10000.0, 512, 4.0, 1 << 19, 1 << 20, view.MAX_SAMPLES, 0)
     just_over = _check(json.dumps({"head_dim": limit + 2, "num_attention_heads": 1, "hidden_size": limit + 2}))
-    assert just_over["refused"] == ("too_large", (limit + 2, limit))
-    assert _check(json.dumps({"head_dim": limit, "num_attention_heads": 1, "hidden_size": limit}))["pasted"]
+    assert just_over.refused == view.Refusal("too_large", rotary_dim=limit + 2, limit=limit)
+    assert _check(json.dumps({"head_dim": limit, "num_attention_heads": 1, "hidden_size": limit})).pasted

@@ -1,6 +1,7 @@
 """The long-context view and its core helpers against hand-written formulas."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -13,10 +14,10 @@ from rope_viz.long_context import largest_angles, pair_bands, softmax_entropy, u
 def test_pasted_config_wins_and_bad_ones_fall_back():
     good = view.resolve_model("gemma-7b", '{"hidden_size": 256, "num_attention_heads": 4, "rope_theta": 1e6, '
                                           '"max_position_embeddings": 2048}')
-    assert good["pasted"] and good["rotary_dim"] == 64 and good["base"] == 1e6 and good["original"] == 2048
+    assert good.pasted and good.rotary_dim == 64 and good.base == 1e6 and good.original == 2048
     bad = view.resolve_model("gemma-7b", '{"rope_theta": -1}')
-    assert not bad["pasted"] and bad["name"] == "gemma-7b" and bad["refused"][0] == "invalid"
-    assert "hidden_size" in bad["refused"][1]
+    assert not bad.pasted and bad.name == "gemma-7b" and bad.refused.reason == "invalid"
+    assert "hidden_size" in bad.refused.detail
 
 
 def test_yarn_bands_follow_the_beta_boundaries():
@@ -28,7 +29,7 @@ def test_yarn_bands_follow_the_beta_boundaries():
         return d * math.log(L / (rotations * 2 * math.pi)) / (2 * math.log(base))
 
     low, high = math.floor(boundary(32.0)), math.ceil(boundary(1.0))
-    bands = curves["methods"]["yarn"]["bands"]
+    bands = curves.methods["yarn"].bands
     assert bands["kept"] == list(range(0, low + 1))
     assert bands["interpolated"] == list(range(high, 64))
     assert bands["blended"] == list(range(low + 1, high))
@@ -36,9 +37,9 @@ def test_yarn_bands_follow_the_beta_boundaries():
 
 def test_dynamic_trap_vanishes_inside_the_trained_length():
     same = view.dynamic_trap(64, 10000.0, 4096, 4.0, 1024, 4096, 16, 0)
-    assert same["same_frequencies"] and same["max_shift"] < 1e-9
+    assert same.same_frequencies and same.max_shift < 1e-9
     shifted = view.dynamic_trap(64, 10000.0, 4096, 4.0, 1024, 16384, 16, 0)
-    assert not shifted["same_frequencies"] and shifted["max_shift"] > 1e-3
+    assert not shifted.same_frequencies and shifted.max_shift > 1e-3
 
 
 def test_core_helpers():
@@ -54,7 +55,7 @@ def test_core_helpers():
 
 def _setting(preset="Llama-2-7b-hf", config="", target=16384):
     model = view.resolve_model(preset, config)
-    setting = view.Setting(model, target, model["original"], target / model["original"], 32.0, 1.0, 1.0, 4.0)
+    setting = view.Setting(model, target, model.original, target / model.original, 32.0, 1.0, 1.0, 4.0)
     return setting, view.scaling_curves(*setting)
 
 
@@ -72,15 +73,15 @@ def test_focus_keeps_a_method_the_model_runs_and_says_when_it_gives_way():
     assert focus == "yarn" and notice.key == "long_context.focus_own_type"
     assert notice.args["rope_type"] == "proportional"
     # a method that failed for this model is named as such
-    focus, notice = view.focus_for("ntk", {**curves, "skipped": {"ntk": "too large"},
-                                           "methods": {k: v for k, v in curves["methods"].items() if k != "ntk"}},
+    focus, notice = view.focus_for("ntk", replace(curves, skipped={"ntk": "too large"},
+                                                  methods={k: v for k, v in curves.methods.items() if k != "ntk"}),
                                    "default")
     assert notice.key == "long_context.focus_skipped" and notice.args["method"].key == "long_context.method_ntk"
     # the model's own scaling type when it has one (Llama 3.1's llama3)
     _, own = _setting("Llama-3.1-8B")
     assert view.focus_for("model", own, "llama3") == ("model", None)
     # with no YaRN either, the first method there is
-    no_yarn = {"methods": {"linear": {}, "ntk": {}}, "skipped": {}}
+    no_yarn = replace(curves, methods={name: curves.methods[name] for name in ("linear", "ntk")}, skipped={})
     assert view.focus_for("longrope", no_yarn, "default")[0] == "linear"
 
 
@@ -88,14 +89,14 @@ def test_band_table_counts_each_methods_pairs_once():
     _, curves = _setting()
     columns = view.band_table(curves)
     assert [p.args.get("count", 0) for p in columns["long_context.band_kept"]] == [
-        len(m["bands"]["kept"]) for m in curves["methods"].values()]
-    for i, m in enumerate(curves["methods"].values()):  # every pair lands in exactly one band
+        len(m.bands["kept"]) for m in curves.methods.values()]
+    for i, m in enumerate(curves.methods.values()):  # every pair lands in exactly one band
         counted = sum(columns[f"long_context.band_{b}"][i].args.get("count", 0)
                       for b in ("kept", "interpolated", "blended"))
         assert counted == 64
-        assert columns["long_context.band_factor"][i] == f"{m['attention_factor']:.4f}"
+        assert columns["long_context.band_factor"][i] == f"{m.attention_factor:.4f}"
     # PI interpolates every pair: none left alone, all 64 at factor s
-    linear = list(curves["methods"]).index("linear")
+    linear = list(curves.methods).index("linear")
     assert columns["long_context.band_kept"][linear].key == "long_context.band_none"
     assert columns["long_context.band_interpolated"][linear].args == {"count": 64, "first": 0, "last": 63}
 
@@ -104,13 +105,13 @@ def test_the_trap_is_drawn_only_for_a_shorter_prompt_and_says_its_shift():
     setting, curves = _setting(target=16384)
     assert view.trap_args(setting, curves, 16384, 8, 0) is None
     assert view.trap_args(setting, curves, 20000, 8, 0) is None
-    assert view.trap_args(setting, {"methods": {"yarn": {}}}, 1024, 8, 0) is None
+    assert view.trap_args(setting, replace(curves, methods={"yarn": curves.methods["yarn"]}), 1024, 8, 0) is None
     args = view.trap_args(setting, curves, 1024, 8, 0)
     assert args == (128, 10000.0, 4096, 4.0, 1024, 16384, 8, 0)
     trap = view.dynamic_trap(*args)
     metrics, said = view.trap_reading(trap, args)
     assert said.key == "long_context.trap_result" and said.args["prompt"] == 1024
-    assert metrics[0].value == f"{trap['max_shift']:.3g}"
+    assert metrics[0].value == f"{trap.max_shift:.3g}"
 
 
 def test_refusals_name_their_reason_and_the_preset_kept():

@@ -37,16 +37,16 @@ def attend(q, kv, query: int, keys, base: float, rotated_from: int, derotate: bo
 def test_compressed_keys_are_the_complete_blocks_each_rotated_at_its_first_position():
     data = view.compressed_keys(preset(V4), view.phrase("model_anatomy.model_number", number=1))
     csa, hca = data
-    assert (csa["attention"], csa["rate"], hca["attention"], hca["rate"]) == (
+    assert (csa.attention, csa.rate, hca.attention, hca.rate) == (
         "compressed_sparse_attention", 4, "heavily_compressed_attention", 128)
-    row = csa["rows"][2]  # a query at 21: blocks [0, 4) .. [16, 20) complete, 20 and 21 still open
-    assert row["query"] == 21 and row["starts"].tolist() == [0, 4, 8, 12, 16]
-    assert row["stops"].tolist() == [4, 8, 12, 16, 20] and row["offsets"].tolist() == [21, 17, 13, 9, 5]
+    row = csa.rows[2]  # a query at 21: blocks [0, 4) .. [16, 20) complete, 20 and 21 still open
+    assert row.query == 21 and row.starts.tolist() == [0, 4, 8, 12, 16]
+    assert row.stops.tolist() == [4, 8, 12, 16, 20] and row.offsets.tolist() == [21, 17, 13, 9, 5]
     for kind in data:
-        c = kind["rate"]
-        for row in kind["rows"]:
-            q = row["query"]
-            assert row["starts"].tolist() == [w * c for w in range(q + 1) if (w + 1) * c <= q + 1]
+        c = kind.rate
+        for row in kind.rows:
+            q = row.query
+            assert row.starts.tolist() == [w * c for w in range(q + 1) if (w + 1) * c <= q + 1]
     assert view.compressed_keys(preset("DeepSeek-V3"), view.phrase("model_anatomy.model_number", number=1)) is None
 
 
@@ -69,11 +69,11 @@ def test_the_core_output_matches_a_pair_loop_on_a_sliding_layer():
 
 def test_derotation_rows_stay_at_rounding_only_when_turned_back():
     rows = view.derotation(preset(V4))
-    assert [row["attention"] for row in rows] == ["sliding_attention", "compressed_sparse_attention",
+    assert [row.attention for row in rows] == ["sliding_attention", "compressed_sparse_attention",
                                                   "heavily_compressed_attention"]
-    assert rows[2]["keys"].tolist() == [0, 128, 256] and rows[2]["query"] == 386
+    assert rows[2].keys.tolist() == [0, 128, 256] and rows[2].query == 386
     for row in rows:
-        assert max(row["with"]) < 1e-10 and min(row["without"]) > 0.05
+        assert max(row.derotated) < 1e-10 and min(row.not_derotated) > 0.05
     columns = view.derotation_columns(rows)
     assert len(columns) == 3 + len(view.SHIFTS) and all(len(cells) == 6 for cells in columns.values())
     assert view.derotation(preset("DeepSeek-V3")) is None

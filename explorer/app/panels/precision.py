@@ -24,9 +24,9 @@ def colors() -> dict:  # one colour per series in every chart
     return named({key: color(index) for key, index in view.SERIES_COLORS.items()})
 
 
-def error_lines(curves: dict, series: dict, title: str, **extra):
+def error_lines(curves: view.ErrorCurves, series: dict, title: str, **extra):
     """Angle errors over the position grid, context lengths marked, each series in its colour."""
-    return marked_lines(curves["positions"], named(series), marks=view.CONTEXTS, title=title, colors=colors(),
+    return marked_lines(curves.positions, named(series), marks=view.CONTEXTS, title=title, colors=colors(),
                         x_title=t("precision.position_axis"), y_title=t("precision.error_axis"), log_x=True,
                         log_y=True, **extra)
 
@@ -43,10 +43,10 @@ def stairs(start: int, dim: int, base: float, pair: int):
     stairs = staircase(start, dim, base, pair)
     lines = view.staircase_series(stairs)
     axes = dict(x_title=t("precision.true_axis"), markers=True)
-    positions_fig = line_chart(stairs["positions"], named(lines["positions"]), y_title=t("precision.used_axis"),
+    positions_fig = line_chart(stairs.positions, named(lines.positions), y_title=t("precision.used_axis"),
                                title=t("precision.staircase_title", start=start, stop=start + view.STRIP - 1),
                                dashed=(t(view.series_key("true")),), **axes)
-    angles_fig = line_chart(stairs["positions"], named(lines["angles"]), title=t("precision.angle_title", pair=pair),
+    angles_fig = line_chart(stairs.positions, named(lines.angles), title=t("precision.angle_title", pair=pair),
                             y_title=t("precision.angle_axis"), **axes)
     return positions_fig, angles_fig
 
@@ -56,27 +56,27 @@ def score_maps(far: int, recipe: str, dim: int, base: float, seed: int):
     """The exact and the recipe's scores on one colour scale, and their difference."""
     scored = scores(far, recipe, dim, base, seed)
     name = t(view.series_key(recipe))
-    axes = dict(x=scored["positions"], y=scored["positions"], x_title=t("precision.key_axis"),
+    axes = dict(x=scored.positions, y=scored.positions, x_title=t("precision.key_axis"),
                 y_title=t("precision.query_axis"), colorbar_title=t("precision.score_unit"))
-    both = heatmap_grid({t("precision.exact_panel"): scored["exact"],
-                         t("precision.recipe_panel", recipe=name): scored["scores"]},
+    both = heatmap_grid({t("precision.exact_panel"): scored.exact,
+                         t("precision.recipe_panel", recipe=name): scored.scores},
                         title=t("precision.scores_title", far=far), **axes)
-    return both, heatmap(scored["difference"], title=t("precision.difference_title", recipe=name), **axes)
+    return both, heatmap(scored.difference, title=t("precision.difference_title", recipe=name), **axes)
 
 
 @figure
 def fix(dim: int, base: float):
     """The worst error of the bug, what models do, the fix and float64, beside the bfloat16 rounding level."""
     curves = error_curves(dim, base)
-    start = curves["float64_from"]
+    start = curves.float64_from
     return error_lines(curves, view.fix_series(curves), t("precision.fix_title", dim=dim),
                        dashed=(t(view.series_key("rounding")),),
                        thresholds={} if start is None else {t("precision.float64_mark", position=start): start})
 
 
-def timing(timed: dict, dim: int):
+def timing(timed: view.AngleFixTimes, dim: int):
     """The cost of the fix, timed live on this device (not cached as a figure: its numbers are fresh)."""
-    return bar_chart([t(f"precision.way_{way}") for way in timed["ways"]], timed["ms"],
-                     title=t("precision.timing_title", dim=dim, device=timed["device"],
-                             length=timed["length"]),
-                     x_title=t("precision.way_axis"), y_title=t("precision.time_axis"), text=timed["labels"])
+    return bar_chart([t(f"precision.way_{way}") for way in timed.ways], timed.ms,
+                     title=t("precision.timing_title", dim=dim, device=timed.device,
+                             length=timed.length),
+                     x_title=t("precision.way_axis"), y_title=t("precision.time_axis"), text=timed.labels)

@@ -6,6 +6,8 @@ curves for the matched bug."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -18,25 +20,37 @@ NONE = "none"  # the demo that plants nothing: the reference itself
 FLOOR = 1e-12  # errors below this are drawn at it (a log axis has no zero)
 
 
-def choose(name: str, config_text: str) -> dict:
-    """{"config": what the kit reads (the pasted text while it is a valid config, else the preset name),
-    "refused": the core's reason a paste was refused, or None}."""
+class Choice(NamedTuple):
+    """What the kit reads (the pasted text while it is a valid config, else the preset name), and the core's
+    reason a paste was refused, or None."""
+    config: str
+    refused: str | None
+
+
+def choose(name: str, config_text: str) -> Choice:
+    """The pasted config when it is valid, else the preset `name`."""
     if config_text.strip():
         try:
             model_rope(config_text)  # a paste is config.json text, never a preset's name
-            return {"config": config_text, "refused": None}
+            return Choice(config_text, None)
         except ValueError as err:
-            return {"config": name, "refused": str(err)}
+            return Choice(name, str(err))
         except (ArithmeticError, RecursionError) as err:
-            return {"config": name, "refused": type(err).__name__}
-    return {"config": name, "refused": None}
+            return Choice(name, type(err).__name__)
+    return Choice(name, None)
 
 
-def probe_file(name: str, config_text: str) -> tuple[bytes, str]:
-    """(the probe file, a file name made of the model's name)."""
-    model = conformance.load_model(choose(name, config_text)["config"])
+class ProbeFile(NamedTuple):
+    """The probe file's bytes and a file name made of the model's name."""
+    data: bytes
+    file_name: str
+
+
+def probe_file(name: str, config_text: str) -> ProbeFile:
+    """The probe file of the chosen model."""
+    model = conformance.load_model(choose(name, config_text).config)
     stem = re.sub(r"[^A-Za-z0-9._-]+", "-", model.name).strip("-.") or "model"
-    return conformance.probe_bytes(model), f"probe-{stem[:80]}.safetensors"
+    return ProbeFile(conformance.probe_bytes(model), f"probe-{stem[:80]}.safetensors")
 
 
 def _rope(layer) -> Phrase:
@@ -56,51 +70,106 @@ def _bug(verdict) -> Phrase:
                   roles=tuple(phrase(f"check_implementation.role_{role}") for role in verdict.roles))
 
 
-def _curves(verdict) -> dict:
+@dataclass(frozen=True)
+class FailureCurves:
+    """A failing kind's error (floored at FLOOR, float32) against the position (positions > 0: the axis is
+    logarithmic) and against the pair, observed and for the matched bug (None when no bug explains it)."""
+    positions: np.ndarray
+    observed_by_position: np.ndarray
+    pairs: np.ndarray
+    observed_by_pair: np.ndarray
+    bug_by_position: np.ndarray | None
+    bug_by_pair: np.ndarray | None
+
+
+def _curves(verdict) -> FailureCurves:
     def floor(values):
         return np.maximum(np.asarray(values, dtype=np.float64), FLOOR).astype(np.float32)
     positions = verdict.profile.positions
     keep = positions > 0  # the position axis is logarithmic
-    out = {"positions": positions[keep].astype(np.float32), "observed_by_position": floor(
-        verdict.profile.by_position[keep]), "pairs": np.arange(len(verdict.profile.by_pair), dtype=np.float32),
-        "observed_by_pair": floor(verdict.profile.by_pair), "bug_by_position": None, "bug_by_pair": None}
-    if verdict.bug_profile is not None:
-        out["bug_by_position"] = floor(verdict.bug_profile.by_position[keep])
-        out["bug_by_pair"] = floor(verdict.bug_profile.by_pair)
-    return out
+    bug = verdict.bug_profile
+    return FailureCurves(positions=positions[keep].astype(np.float32),
+                       observed_by_position=floor(verdict.profile.by_position[keep]),
+                       pairs=np.arange(len(verdict.profile.by_pair), dtype=np.float32),
+                       observed_by_pair=floor(verdict.profile.by_pair),
+                       bug_by_position=None if bug is None else floor(bug.by_position[keep]),
+                       bug_by_pair=None if bug is None else floor(bug.by_pair))
 
 
-def check(name: str, config_text: str, demo: str, upload: bytes | None) -> dict:
+@dataclass(frozen=True)
+class VerdictRow:
+    """One kind of layer (its index) in the verdict table: its layers (as ranges) and how many, its RoPE, whether it
+    passes, its largest error, the bug that explains it, and the first pair and position that fail."""
+    kind: int
+    layers: str
+    count: int
+    rope: Phrase
+    ok: bool
+    max_error: float
+    bug: Phrase
+    first_pair: int | None
+    first_position: int | None
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failing kind of layer: the bug class that explains it (None if none does) and its table cell, where
+    it first goes wrong, its largest error, its error curves and the reports where the bug shipped (label,
+    url or None)."""
+    kind: int
+    bug: str | None
+    cell: Phrase
+    first_pair: int | None
+    first_position: int | None
+    max_error: float
+    curves: FailureCurves
+    links: tuple[tuple[str, str | None], ...]
+
+
+@dataclass(frozen=True)
+class Check:
+    """The verdicts: refused, why a paste was refused; upload_refused, why an upload was; demo_missing, True
+    when the demo bug cannot occur in this model (the reference is judged instead); source, "upload" or
+    "demo"; ok, whether every kind passes; a row per kind and a Failure per failing kind."""
+    refused: str | None
+    upload_refused: str | None
+    demo_missing: bool
+    source: str
+    ok: bool
+    rows: list[VerdictRow]
+    failures: list[Failure]
+
+
+def check(name: str, config_text: str, demo: str, upload: bytes | None) -> Check:
     """The verdicts on `upload` (an answers file) when one is given and readable, else on the reference with
-    the `demo` bug planted (NONE: none). upload_refused: why an upload was refused; demo_missing: True when
-    the demo bug cannot occur in this model (the reference is judged instead)."""
+    the `demo` bug planted (NONE: none)."""
     chosen = choose(name, config_text)
-    probe = conformance.make_probe(chosen["config"])
-    out = {"refused": chosen["refused"], "upload_refused": None, "demo_missing": False, "source": "demo"}
+    probe = conformance.make_probe(chosen.config)
+    upload_refused, demo_missing, source = None, False, "demo"
     report = None
     if upload is not None:
         try:
             report = conformance.verify_file(probe, upload)
-            out["source"] = "upload"
+            source = "upload"
         except (ValueError, RuntimeError) as err:
-            out["upload_refused"] = str(err)
+            upload_refused = str(err)
     if report is None:
         fn = conformance.reference(probe)
         if demo != NONE:
             try:
                 fn = conformance.planted(probe, demo)
             except ValueError:
-                out["demo_missing"] = True
+                demo_missing = True
         report = conformance.verify(probe, fn)
-    out["ok"] = report.ok
-    out["rows"] = [{"kind": v.kind, "layers": layer_ranges(v.layers), "count": len(v.layers), "rope": _rope(v.layer),
-                    "ok": v.ok, "max_error": v.max_error, "bug": _bug(v), "first_pair": v.first_pair,
-                    "first_position": v.first_position} for v in report.verdicts]
-    out["failures"] = [{"kind": v.kind, "bug": v.bug, "cell": _bug(v), "first_pair": v.first_pair,
-                        "first_position": v.first_position, "max_error": v.max_error, **_curves(v),
-                        "links": conformance.BUG_CLASSES[v.bug].links() if v.bug else ()}
-                       for v in report.verdicts if not v.ok]
-    return out
+    rows = [VerdictRow(kind=v.kind, layers=layer_ranges(v.layers), count=len(v.layers), rope=_rope(v.layer),
+                       ok=v.ok, max_error=v.max_error, bug=_bug(v), first_pair=v.first_pair,
+                       first_position=v.first_position) for v in report.verdicts]
+    failures = [Failure(kind=v.kind, bug=v.bug, cell=_bug(v), first_pair=v.first_pair,
+                        first_position=v.first_position, max_error=v.max_error, curves=_curves(v),
+                        links=conformance.BUG_CLASSES[v.bug].links() if v.bug else ())
+                for v in report.verdicts if not v.ok]
+    return Check(refused=chosen.refused, upload_refused=upload_refused, demo_missing=demo_missing, source=source,
+                 ok=report.ok, rows=rows, failures=failures)
 
 
 def bug_table() -> dict[str, list]:

@@ -31,6 +31,6 @@ class Metric:
     help: Phrase | None = None
 
 
-def metric(label: str, value: str, help: Phrase | None = None, **args) -> Metric:
+def metric(label: str, value: str | Phrase, help: Phrase | None = None, **args) -> Metric:
     """A Metric labelled by the text `label` (with `args`)."""
     return Metric(Phrase(label, args), value, help)

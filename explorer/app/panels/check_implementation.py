@@ -1,0 +1,32 @@
+"""Check an implementation's cached verdicts and probe file, and a failing kind's two charts: its error against
+position and against pair, each beside the same curve for the bug that explains it."""
+
+from __future__ import annotations
+
+from explorer.app.cache import cached
+from explorer.app.session import t
+from explorer.pure.figures import line_chart
+from explorer.pure.views import check_implementation as view
+
+check = cached(view.check, max_entries=8)
+probe_file = cached(view.probe_file, max_entries=8)
+
+
+def failure_charts(failure: view.Failure):
+    """The error against position and against pair, observed and (dashed) the matched bug's: two figures.
+    Not cached as figures: they are drawn from the cached verdicts, an upload's among them."""
+    curves = failure.curves
+    observed, matched = t("check_implementation.observed"), t("check_implementation.matched")
+    series = {observed: curves.observed_by_position}
+    pair_series = {observed: curves.observed_by_pair}
+    if curves.bug_by_position is not None and curves.bug_by_pair is not None:
+        series[matched] = curves.bug_by_position
+        pair_series[matched] = curves.bug_by_pair
+    by_position = line_chart(curves.positions, series, title=t("check_implementation.by_position_title"),
+                             x_title=t("check_implementation.position_axis"),
+                             y_title=t("check_implementation.error_axis"), log_x=True, log_y=True, markers=True,
+                             dashed=(matched,))
+    by_pair = line_chart(curves.pairs, pair_series, title=t("check_implementation.by_pair_title"),
+                         x_title=t("check_implementation.pair_axis"), y_title=t("check_implementation.error_axis"),
+                         log_y=True, dashed=(matched,))
+    return by_position, by_pair
