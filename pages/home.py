@@ -6,12 +6,12 @@ import explorer as ui
 from explorer.pure.pages import PAGES, TOPICS, script
 from explorer.app.panels import frequency_clocks as clocks
 
+ui.enter()
 CARDS_PER_ROW = 3  # Streamlit stacks the columns on a narrow screen
 # the clocks shown in motion at once, which the browser plays (no server round-trip): four pairs of a d = 64
 # head, from the fastest to a slow one
 DIM, BASE, POSITIONS, PAIRS, START = 64, 10000.0, 64, (0, 2, 8, 16), 10
 
-ui.enter()
 st.title(ui.t("home.title"))
 # the way into the lesson, right under the title: on the first screen of a projector (1280x720) and of a
 # phone (where the stylesheet draws the clocks right under the title, explorer.app.presenter)

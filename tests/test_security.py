@@ -30,7 +30,9 @@ def test_no_raw_html_or_dynamic_code_in_the_app():
 
 def test_the_only_html_is_one_constant_stylesheet():
     """presenter.py writes HTML once: `st.html(STYLE)`, where STYLE is a module constant, a plain string
-    literal (no f-string, no formatting, no concatenation), assigned once, holding one <style> block."""
+    literal (no f-string, no concatenation) whose only placeholders are filled with the figure style's colours
+    (`Template(literal).substitute(PAGE_COLOURS)`, each a hex or rgba colour), assigned once, holding one
+    <style> block."""
     tree = ast.parse(STYLESHEET_MODULE.read_text(encoding="utf-8"))
     calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
              and node.func.attr == "html"]
@@ -43,13 +45,23 @@ def test_the_only_html_is_one_constant_stylesheet():
                            for target in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
     assert len(assignments) == 1 and isinstance(assignments[0], ast.Assign)
     assert tree.body.count(assignments[0]) == 1, "STYLE is assigned at module level"
-    value = assignments[0].value
+    filled = assignments[0].value
+    assert isinstance(filled, ast.Call) and isinstance(filled.func, ast.Attribute) and not filled.keywords
+    assert filled.func.attr == "substitute" and [ast.unparse(arg) for arg in filled.args] == ["PAGE_COLOURS"]
+    template = filled.func.value
+    assert isinstance(template, ast.Call) and ast.unparse(template.func) == "Template" and len(template.args) == 1
+    value = template.args[0]
     assert isinstance(value, ast.Constant) and isinstance(value.value, str)
     assert value.value.startswith("<style>") and value.value.endswith("</style>")
     assert value.value.count("<") == 2 and "{" not in value.value.split("}")[-1]
-    from explorer.app import presenter
+    from string import Template
 
-    assert presenter.STYLE == value.value
+    from explorer.app import presenter
+    from explorer.pure.figures.style import PAGE_COLOURS
+
+    colour = re.compile(r"#[0-9a-f]{6}|rgba\((\d{1,3}, ){3}(0|1|0\.\d+)\)")
+    assert all(colour.fullmatch(value) for value in PAGE_COLOURS.values()), PAGE_COLOURS
+    assert presenter.STYLE == Template(value.value).substitute(PAGE_COLOURS)
 
 
 def test_streamlit_config_keeps_xsrf_on_and_hides_error_details():

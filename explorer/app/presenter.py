@@ -12,9 +12,12 @@ ever reaches HTML (tests/test_security.py checks both).
 
 from __future__ import annotations
 
+from string import Template
+
 import streamlit as st
 
 from explorer.app import widgets
+from explorer.pure.figures.style import PAGE_COLOURS
 from explorer.pure.params import BoolKnob
 from explorer.app.session import t
 
@@ -43,14 +46,15 @@ LINE_WIDTH = 2.5
 # the lesson comes before it too). The others are the presenter
 # view's: body text, formulas, metrics (the value larger than its label), slider values (above their thumbs,
 # clear of the track), select boxes and inputs all set large enough for a projector, applied while the
-# sidebar's toggle (key app.present, class st-key-app-present) is on.
-STYLE = """<style>
+# sidebar's toggle (key app.present, class st-key-app-present) is on. Its colours ($name) are the figure
+# style's (explorer.pure.figures.style.PAGE_COLOURS), filled in once at import.
+STYLE = Template("""<style>
 [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%;
-  background: linear-gradient(to right, white 40%, rgba(255, 255, 255, 0)) left / 2.5rem 100% no-repeat local,
-    linear-gradient(to left, white 40%, rgba(255, 255, 255, 0)) right / 2.5rem 100% no-repeat local,
-    radial-gradient(farthest-side at 0 50%, rgba(0, 0, 0, 0.28), rgba(0, 0, 0, 0)) left / 0.9rem 100% no-repeat scroll,
-    radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, 0.28), rgba(0, 0, 0, 0)) right / 0.9rem 100% no-repeat
-    scroll, white; }
+  background: linear-gradient(to right, $cover 40%, $clear) left / 2.5rem 100% no-repeat local,
+    linear-gradient(to left, $cover 40%, $clear) right / 2.5rem 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, $shadow, $shadow_clear) left / 0.9rem 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, $shadow, $shadow_clear) right / 0.9rem 100% no-repeat
+    scroll, $cover; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; overflow-x: auto; max-width: 100%; }
 [data-testid="stMain"] [data-testid="stMetricLabel"],
 [data-testid="stMain"] [data-testid="stMetricLabel"] :not(.katex, .katex *),
@@ -112,7 +116,7 @@ STYLE = """<style>
   [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
   [data-testid="stExpander"] summary p { font-size: 1.4rem; }
-</style>"""
+</style>""").substitute(PAGE_COLOURS)
 
 
 def draw() -> bool:

@@ -6,6 +6,18 @@ Streamlit treats a folder named pages/ beside the main script as its older multi
 and a deep link (say /relative-attention) is looked up among the files in pages/. Each page script is
 named after its address, so that lookup finds it instead of answering "Page not found"; the page's
 first line, `enter()`, then hands the run to this router, which runs the same page inside the app.
+
+Why every page calls it, in Streamlit 1.67's own code: the flag is the class attribute
+`PagesManager.uses_pages_directory`, set from `(main script's folder / "pages").exists()` by the first
+`PagesManager` the process makes (runtime/pages_manager.py, `__init__`), which is the first session's
+(runtime/app_session.py, `AppSession.__init__`), before any of the app's code has run; only `st.navigation`
+clears it (commands/navigation.py, `navigation`). While it is set, `ScriptRunner._run_script` runs
+`_mpa_v1` instead of the main script (runtime/scriptrunner/script_runner.py), and `_mpa_v1` runs the
+requested file of pages/ by itself (`client.showSidebarNavigation` only hides its list). `streamlit run`
+runs no code of the app before that first session: the one hook at server start is an ASGI `st.App` in the
+main script (web/cli.py, `discover_asgi_app`; its lifespan), which would change how the app is served and
+still not reach tests: `AppTest.run` sets the flag back to None before every run (testing/v1/app_test.py),
+so in AppTest every page opened with `switch_page` runs by itself. So the hand-over lives in the pages.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from explorer.pure import text
 from explorer.pure.figures import PALETTE, concept_color
+from explorer.pure.figures.style import GIF_AXES, GIF_CIRCLE, INK, PAPER
 
 if TYPE_CHECKING:  # only the types: the views load the core, which a GIF does not need
     from explorer.pure.views.frequency_clocks import Clocks
@@ -53,7 +54,6 @@ CJK_FONTS = (("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 2),
 
 # A fixed palette, so every pixel keeps its exact colour: 0 white, 1 black, 2 circle grey, 3 axis grey,
 # then the chart palette (hand j is colour 4 + j mod len(PALETTE)), then the query's and the key's colours.
-_GREYS = ((255, 255, 255), (0, 0, 0), (200, 200, 200), (170, 170, 170))
 WHITE, BLACK, CIRCLE, AXIS = range(4)
 
 
@@ -61,6 +61,7 @@ def hex_rgb(value: str) -> tuple[int, int, int]:
     return cast(tuple[int, int, int], tuple(int(value[i: i + 2], 16) for i in (1, 3, 5)))
 
 
+_GREYS = tuple(hex_rgb(grey) for grey in (PAPER, INK, GIF_CIRCLE, GIF_AXES))
 COLOURS = tuple(hex_rgb(c) for c in PALETTE)
 ARROWS = tuple(hex_rgb(concept_color(c)) for c in ("query", "key"))  # the phase slide's two arrows
 _ARROW_INDICES = tuple(range(len(_GREYS) + len(COLOURS), len(_GREYS) + len(COLOURS) + len(ARROWS)))

@@ -18,7 +18,7 @@ import streamlit as st
 from streamlit.components.v1 import declare_component
 
 from explorer.app import presenter
-from explorer.pure.figures.style import CONCEPTS
+from explorer.pure.figures.style import CONCEPTS, DRAG_COLOURS
 from explorer.app.layout import say
 from explorer.pure.views.phrases import Phrase
 from explorer.app.widgets import set_knobs
@@ -52,6 +52,7 @@ def drag(page: str, args: dict, *, key: str = "drag") -> None:
 
     shown = {**args, "labels": _said(args.get("labels", {})), "aria": _said(args.get("aria", {})),
              "concepts": CONCEPTS,  # colours by concept, as the page's charts (explorer.pure.figures.style)
+             "colours": DRAG_COLOURS,  # the grid's, the axes', the text's: the charts' greys
              "present": presenter.on()}  # the presenter view's larger text
     component = declare_component("drag", path=str(FOLDER))  # registers with this run's runtime, cheap
     component(**shown, key=widget_key, on_change=released, default=None)

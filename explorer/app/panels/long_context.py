@@ -7,7 +7,7 @@ import numpy as np
 
 from explorer.app.cache import cached, figure
 from explorer.pure.figures import concept_color, line_chart, shaded_lines
-from explorer.pure.figures.style import MARK
+from explorer.pure.figures.style import MARK, REFERENCE
 from explorer.app.layout import named
 from explorer.app.session import t
 from explorer.pure.views import long_context as view
@@ -17,7 +17,6 @@ scaling_curves = cached(view.scaling_curves, max_entries=32)
 expected_scores = cached(view.expected_scores)
 softmax_row = cached(view.softmax_row)
 dynamic_trap = cached(view.dynamic_trap)
-REFERENCE = "#9a9a9a"  # the target length's line, beside the trained length's (MARK)
 method_name = named("long_context.method_")  # a method's name in legends and notices ("model": the config's own)
 
 

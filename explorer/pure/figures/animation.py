@@ -9,7 +9,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from explorer.pure.figures.style import FIRST_LINE, color, concept_color, styled, wrapped
+from explorer.pure.figures.style import (FACE, FACE_AXES, FIRST_LINE, LABEL_BACKDROP, ZERO_LINE, color, concept_color,
+                                         styled, wrapped)
 
 
 def animation_controls(frame_names: list[str], *, play: str, pause: str, slider_prefix: str,
@@ -70,7 +71,7 @@ def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair
     for j in range(n):
         r, c = divmod(j, cols)
         fig.add_trace(go.Scatter(x=circle_x, y=circle_y, mode="lines", hoverinfo="skip", showlegend=False,
-                                 line={"color": "#cccccc", "width": 1}), row=r + 1, col=c + 1)
+                                 line={"color": FACE, "width": 1}), row=r + 1, col=c + 1)
     hand_traces = []
     for j in range(n):
         r, c = divmod(j, cols)
@@ -81,7 +82,7 @@ def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair
     for axis in fig.layout:
         if axis.startswith("xaxis") or axis.startswith("yaxis"):
             fig.layout[axis].update(range=[-1.15, 1.15], showticklabels=False, showgrid=False, zeroline=True,
-                                    zerolinecolor="#e5e5e5")
+                                    zerolinecolor=FACE_AXES)
     for j in range(n):
         suffix = "" if j == 0 else str(j + 1)
         fig.layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
@@ -133,12 +134,12 @@ def pair_turn_animation(frame_names: list[str], query: np.ndarray, key: np.ndarr
     fig.update_layout(**animation_controls(frame_names, play=play, pause=pause, slider_prefix=slider_prefix,
                                            frame_ms=frame_ms, redraw=True))
     styled(fig, title=frame_titles[0], x_title=x_title, y_title=y_title, equal_axes=True, height=520)
-    fig.update_xaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
-    fig.update_yaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
+    fig.update_xaxes(range=[-extent, extent], zeroline=True, zerolinecolor=ZERO_LINE)
+    fig.update_yaxes(range=[-extent, extent], zeroline=True, zerolinecolor=ZERO_LINE)
     # the legend inside the plane's top-left corner (paper coordinates, not the style's figure foot)
     fig.update_layout(margin={"b": 200}, legend={"orientation": "v", "x": 0.01, "y": 0.99, "xanchor": "left",
                                                  "yref": "paper", "yanchor": "top",
-                                                 "bgcolor": "rgba(255,255,255,0.8)"})
+                                                 "bgcolor": LABEL_BACKDROP})
     # the play buttons in a band of their own under the x axis's title, and the slider, the whole width, under
     # them (beside them it ran under the pause button on a phone); placed in plot-area fractions: 60 and
     # 104 px below the plot area

@@ -12,8 +12,8 @@ from plotly.subplots import make_subplots
 
 from plotly.colors import sample_colorscale
 
-from .style import (DIVERGING, HEIGHT, MARK, PALETTE, PANEL_TITLES, SEQUENTIAL, TITLE_WIDTH, literal, styled,
-                    top_margin, units, wrapped)
+from .style import (DIVERGING, HEIGHT, MARK, NO_VALUE, PALETTE, PANEL_TITLES, PAPER, SEQUENTIAL, TITLE_WIDTH, literal,
+                    styled, top_margin, units, wrapped)
 
 
 def colorbar(title: str) -> dict:
@@ -97,7 +97,6 @@ STRIP_ROW = 34  # pixels per model in each strip of a layer strip
 KEY_SIZE = 14  # the font of a strip's title and key (a phone keeps it: its stylesheet shrinks only 16 px titles)
 KEY_LINE = 21  # pixels per line of a strip's title and key
 STRIP_GAP = 14  # pixels between a strip and the next strip's title
-NOTHING = "#d4d4d4"  # the cells of a layer that has no value in a strip (no RoPE: no base, no rotated dims)
 
 
 def _keyed(title: str, entries: list[tuple[str, str]]) -> tuple[str, int]:
@@ -147,7 +146,7 @@ def layer_strip(kinds: np.ndarray, kind_labels: dict[str, str], scales: dict[str
         shown = sorted(value for value in labels if value > 0)
         colours = sample_colorscale(SEQUENTIAL, [i / max(len(shown) - 1, 1) for i in range(len(shown))])
         if np.any(values == 0):
-            shown, colours = [0.0, *shown], [NOTHING, *colours]
+            shown, colours = [0.0, *shown], [NO_VALUE, *colours]
         names = {**labels, 0.0: nothing}
         text = np.array([[names.get(float(v), "") for v in row] for row in values], dtype=object)
         strips.append((strip_title, values.astype(np.float32), text, _steps(shown, colours),
@@ -194,7 +193,7 @@ def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: 
         fig.add_trace(go.Heatmap(z=z, x=np.arange(cols, dtype=np.int32), y=np.arange(rows, dtype=np.int32),
                                  coloraxis="coloraxis"), row=1, col=i + 1)
         fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", name=query_name, showlegend=False,
-                                 marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": "white"}}),
+                                 marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": PAPER}}),
                       row=1, col=i + 1)
     scale = {"cmid": zmid} if zrange is None else {"cmin": zrange[0], "cmax": zrange[1]}
     fig.update_layout(coloraxis={"colorscale": colorscale, **scale, "colorbar": colorbar(colorbar_title)})

@@ -9,13 +9,10 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.pure.figures.style import HEIGHT, LABEL_BACKDROP, MARK, color, concept_color, rgba, styled
+from explorer.pure.figures.style import (HEIGHT, LABEL_BACKDROP, MARK, PALETTE, SEGMENT, SEGMENT_FOCUS, THRESHOLD,
+                                         color, concept_color, rgba, styled)
 
-
-THRESHOLD_COLOR = "#3a3a3a"
-
-
-BAND_FILL = "rgba(48, 99, 142, 0.10)"
+BAND_FILL = rgba(PALETTE[3], 0.1)  # a shaded stretch of x
 FAINT = 0.3  # the opacity of a line kept for context beside the one in focus
 
 
@@ -73,7 +70,7 @@ def marked_lines(x, series: dict, *, marks: dict, title: str, x_title: str, y_ti
     for label, at, shift in _staggered(marks):
         _vertical(fig, at, label, log_x=log_x, top=True, color=MARK, dash="dot", yshift=shift)
     for label, at, shift in _staggered(thresholds or {}):
-        _vertical(fig, at, label, log_x=log_x, top=False, color=THRESHOLD_COLOR, dash="dash", yshift=shift)
+        _vertical(fig, at, label, log_x=log_x, top=False, color=THRESHOLD, dash="dash", yshift=shift)
     if log_y:
         fig.update_yaxes(exponentformat="power")
     return fig
@@ -158,7 +155,7 @@ def profile_band(offsets: np.ndarray, mean: np.ndarray, low: np.ndarray, high: n
         go.Scatter(x=offsets, y=high, mode="lines", line={"width": 0}, hoverinfo="skip", showlegend=False,
                    legendgroup="band"),
         go.Scatter(x=offsets, y=low, mode="lines", line={"width": 0}, fill="tonexty", name=band_name,
-                   fillcolor="rgba(0, 121, 140, 0.25)", legendgroup="band"),
+                   fillcolor=rgba(color(1), 0.25), legendgroup="band"),
         go.Scatter(x=offsets, y=mean, mode="lines", name=mean_name, line={"color": color(0), "width": 2}),
     ])
     return styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or HEIGHT)
@@ -171,7 +168,7 @@ def position_id_rows(index: np.ndarray, rows: dict[str, np.ndarray], spans: list
     fig = go.Figure()
     for k, (start, stop, label, highlighted) in enumerate(spans):
         # every second segment's label a row lower: a short segment's label runs into the next one's
-        fig.add_vrect(x0=start - 0.5, x1=stop - 0.5, fillcolor="#dcebf0" if highlighted else "#f4f4f4",
+        fig.add_vrect(x0=start - 0.5, x1=stop - 0.5, fillcolor=SEGMENT_FOCUS if highlighted else SEGMENT,
                       line_width=0, layer="below", annotation_text=label, annotation_position="top left",
                       annotation_font_size=11, annotation_yshift=-STAGGER * (k % 2))
     for i, (name, ids) in enumerate(rows.items()):

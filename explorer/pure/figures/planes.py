@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.pure.figures.style import HEIGHT, concept_color, styled
+from explorer.pure.figures.style import CIRCLE, HEIGHT, ZERO_LINE, concept_color, styled
 
 
 def plane_diagram(vectors: list[tuple], *, title: str, x_title: str, y_title: str, arcs: tuple = (),
@@ -22,7 +22,7 @@ def plane_diagram(vectors: list[tuple], *, title: str, x_title: str, y_title: st
     if unit_circle:
         t = np.linspace(0, 2 * np.pi, 181, dtype=np.float32)
         fig.add_trace(go.Scatter(x=np.cos(t), y=np.sin(t), mode="lines", showlegend=False,
-                                 hoverinfo="skip", line={"color": "#bbbbbb", "width": 1}))
+                                 hoverinfo="skip", line={"color": CIRCLE, "width": 1}))
     for name, vx, vy, concept in vectors:
         fig.add_trace(go.Scatter(x=[0.0, vx], y=[0.0, vy], mode="lines+markers", name=name,
                                  line={"color": concept_color(concept), "width": 3, "dash": dashes.get(name, "solid")},
@@ -32,6 +32,6 @@ def plane_diagram(vectors: list[tuple], *, title: str, x_title: str, y_title: st
                                  line={"color": concept_color(concept), "width": 1.5, "dash": "dot"}))
     styled(fig, title=title, x_title=x_title, y_title=y_title, equal_axes=True,
            height=height or HEIGHT)
-    fig.update_xaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
-    fig.update_yaxes(range=[-extent, extent], zeroline=True, zerolinecolor="#999999")
+    fig.update_xaxes(range=[-extent, extent], zeroline=True, zerolinecolor=ZERO_LINE)
+    fig.update_yaxes(range=[-extent, extent], zeroline=True, zerolinecolor=ZERO_LINE)
     return fig

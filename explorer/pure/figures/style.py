@@ -43,6 +43,30 @@ MINOR_GRID = "#f6f6f6"
 AXIS_LINE = "#c8c8c8"
 MARK = "#555555"  # reference lines and marks laid over the data (a trained length, a chosen cell)
 LABEL_BACKDROP = "rgba(255, 255, 255, 0.8)"  # behind a mark's label inside the plot: the lines pass under it
+# Every other colour the app draws, by role (tests/ui/test_colours.py keeps colour literals to this module).
+PAPER = "#ffffff"  # a figure's background, the ring around a point that can be dragged
+INK = "#000000"  # the text of an exported animation
+TEXT = "#31333f"  # the page's own text colour (Streamlit's light theme): the drag component's text
+HINT = "#6b6f7b"  # a quieter line of text under it
+ZERO_LINE = "#999999"  # the axes through a plane's origin, a track's ticks
+CIRCLE = "#bbbbbb"  # the unit circle a rotation keeps a point on
+FACE = "#cccccc"  # a clock's face, the axes of a small plane beside a readout
+FACE_AXES = "#e5e5e5"  # the axes across a clock's face
+TICK_TEXT = "#888888"  # the numbers along a drawn axis
+THRESHOLD = "#3a3a3a"  # a threshold's dashed line (a fraction of the first value, a limit)
+REFERENCE = "#9a9a9a"  # a second reference line beside MARK's (a target length beside the trained one)
+NO_VALUE = "#d4d4d4"  # the cells of a layer that has no value in a strip (no RoPE: no base, no rotated dims)
+SEGMENT = "#f4f4f4"  # the band behind a segment of a sequence
+SEGMENT_FOCUS = "#dcebf0"  # the band behind a highlighted segment
+GIF_CIRCLE = "#c8c8c8"  # an exported animation's clock faces (a GIF has no anti-aliasing: a darker grey)
+GIF_AXES = "#aaaaaa"  # an exported animation's axes
+# the page stylesheet's (explorer/app/presenter.py): the shadow at an end of a wide formula that scrolls, and
+# the cover that hides it at an end the formula has reached
+PAGE_COLOURS = {"cover": PAPER, "clear": "rgba(255, 255, 255, 0)", "shadow": "rgba(0, 0, 0, 0.28)",
+                "shadow_clear": "rgba(0, 0, 0, 0)"}
+# the drag component's (explorer/app/components/drag): its grid and axes match the figures'
+DRAG_COLOURS = {"text": TEXT, "hint": HINT, "grid": GRID, "zero": ZERO_LINE, "circle": CIRCLE, "face": FACE,
+                "track": AXIS_LINE, "ticks": TICK_TEXT, "axis_text": MARK, "ring": PAPER, "unknown": MARK}
 
 
 def literal(text: str) -> str:
@@ -220,8 +244,8 @@ def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: s
                   "yref": "container", "font": {"size": 16}},
         "font": {"family": FONT, "size": 13},
         "template": "none",  # the look is set here: a named template costs ~50 ms per figure to validate
-        "paper_bgcolor": "white",
-        "plot_bgcolor": "white",
+        "paper_bgcolor": PAPER,
+        "plot_bgcolor": PAPER,
         "height": height,
         # the title's lines on top; a legend at the foot of the figure, under the x axis's title, where it
         # may take as many rows as it needs without reaching the title (Plotly widens the margin for it)

@@ -167,7 +167,13 @@
   // the colour of a concept ("query", "key", "offset", "rope", ...): the page's charts colour it the same way
   function paint(args, concept) {
     const concepts = args.concepts && typeof args.concepts === "object" ? args.concepts : {};
-    return text(concepts[text(concept)] || "#555555");
+    return text(concepts[text(concept)] || ink(args, "unknown"));
+  }
+
+  // the colour of a part of the drawing ("grid", "zero", "circle", ...): explorer.pure.figures.style.DRAG_COLOURS
+  function ink(args, role) {
+    const colours = args.colours && typeof args.colours === "object" ? args.colours : {};
+    return text(colours[role]);
   }
 
   function handleGroup(parent, label) {
@@ -231,8 +237,8 @@
     parts.forEach((part, i) => {  // handles last, so that they sit above every line
       part.handle = handleGroup(svg, (args.aria || {})[points[i].id]);
       part.handle.dataset.id = points[i].id;
-      part.ring = svgNode("circle", { class: "ring", r: 9, fill: points[i].color, stroke: "white", "stroke-width": 2 },
-        part.handle);
+      part.ring = svgNode("circle", { class: "ring", r: 9, fill: points[i].color, stroke: ink(args, "ring"),
+        "stroke-width": 2 }, part.handle);
       part.hit = svgNode("circle", { r: 18, fill: "transparent" }, part.handle);
     });
     const readout = htmlNode("div", "readout", row);
@@ -281,19 +287,19 @@
       scale = (side / 2 - 14) / extent;
       setAttrs(svg, { width: side, height: side, viewBox: "0 0 " + side + " " + side });
       for (let v = -Math.floor(extent); v <= Math.floor(extent); v += 1) {
-        const color = v === 0 ? "#999999" : "#ebebeb";
+        const color = ink(args, v === 0 ? "zero" : "grid");
         svgNode("line", { x1: toX(v), x2: toX(v), y1: 0, y2: side, stroke: color }, grid);
         svgNode("line", { y1: toY(v), y2: toY(v), x1: 0, x2: side, stroke: color }, grid);
         if (v !== 0) {
-          svgNode("text", { x: toX(v) + 2, y: toY(0) + 12, fill: "#888888", "font-size": 10 }, grid).textContent = String(v);
-          svgNode("text", { x: toX(0) + 3, y: toY(v) + 4, fill: "#888888", "font-size": 10 }, grid).textContent = String(v);
+          svgNode("text", { x: toX(v) + 2, y: toY(0) + 12, fill: ink(args, "ticks"), "font-size": 10 }, grid).textContent = String(v);
+          svgNode("text", { x: toX(0) + 3, y: toY(v) + 4, fill: ink(args, "ticks"), "font-size": 10 }, grid).textContent = String(v);
         }
       }
-      svgNode("circle", { cx: toX(0), cy: toY(0), r: scale, fill: "none", stroke: "#bbbbbb", "stroke-dasharray": "3 3" },
+      svgNode("circle", { cx: toX(0), cy: toY(0), r: scale, fill: "none", stroke: ink(args, "circle"), "stroke-dasharray": "3 3" },
         grid);
-      svgNode("text", { x: side - 4, y: toY(0) - 6, "text-anchor": "end", fill: "#555555", "font-size": 11 }, grid)
+      svgNode("text", { x: side - 4, y: toY(0) - 6, "text-anchor": "end", fill: ink(args, "axis_text"), "font-size": 11 }, grid)
         .textContent = text(labels.x_axis);
-      svgNode("text", { x: toX(0) - 6, y: "1.1em", "text-anchor": "end", fill: "#555555", "font-size": 11 }, grid)
+      svgNode("text", { x: toX(0) - 6, y: "1.1em", "text-anchor": "end", fill: ink(args, "axis_text"), "font-size": 11 }, grid)
         .textContent = text(labels.y_axis);
     }
 
@@ -377,16 +383,17 @@
       handles[id] = {
         handle: handle, dy: dy,
         stem: svgNode("line", { stroke: text(color), "stroke-width": 2 }, handle),
-        ring: svgNode("circle", { class: "ring", r: 9, fill: text(color), stroke: "white", "stroke-width": 2 }, handle),
+        ring: svgNode("circle", { class: "ring", r: 9, fill: text(color), stroke: ink(args, "ring"), "stroke-width": 2 },
+          handle),
         hit: svgNode("circle", { r: 16, fill: "transparent" }, handle),
         name: svgNode("text", { fill: text(color), "font-weight": 600, "text-anchor": "middle" }, handle),
       };
     }
     const row = htmlNode("div", "row", root);
     const plane = svgNode("svg", { width: 180, height: 180, viewBox: "0 0 180 180", "aria-hidden": "true" }, row);
-    svgNode("line", { x1: 0, x2: 180, y1: 90, y2: 90, stroke: "#cccccc" }, plane);
-    svgNode("line", { y1: 0, y2: 180, x1: 90, x2: 90, stroke: "#cccccc" }, plane);
-    const circle = svgNode("circle", { cx: 90, cy: 90, r: 80, fill: "none", stroke: "#bbbbbb", "stroke-dasharray": "3 3" },
+    svgNode("line", { x1: 0, x2: 180, y1: 90, y2: 90, stroke: ink(args, "face") }, plane);
+    svgNode("line", { y1: 0, y2: 180, x1: 90, x2: 90, stroke: ink(args, "face") }, plane);
+    const circle = svgNode("circle", { cx: 90, cy: 90, r: 80, fill: "none", stroke: ink(args, "circle"), "stroke-dasharray": "3 3" },
       plane);
     const arrows = {
       query: svgNode("line", { x1: 90, y1: 90, stroke: text(colors.query), "stroke-width": 4 }, plane),
@@ -433,12 +440,12 @@
       left = 16;
       right = width - 16;
       setAttrs(svg, { width: width, height: trackHeight, viewBox: "0 0 " + width + " " + trackHeight });
-      svgNode("line", { x1: left, x2: right, y1: lineY, y2: lineY, stroke: "#c8c8c8", "stroke-width": 3 }, axis);
+      svgNode("line", { x1: left, x2: right, y1: lineY, y2: lineY, stroke: ink(args, "track"), "stroke-width": 3 }, axis);
       const span = state.hi - state.lo;
       const tick = [1, 2, 4, 8, 16, 32, 64, 128, 256].find((t) => span / t <= 12) || Math.ceil(span / 8);
       for (let p = state.lo; p <= state.hi; p += tick) {
-        svgNode("line", { x1: toX(p), x2: toX(p), y1: lineY - 4, y2: lineY + 4, stroke: "#999999" }, axis);
-        svgNode("text", { x: toX(p), y: trackHeight - 2, "text-anchor": "middle", fill: "#888888", "font-size": 10 }, axis)
+        svgNode("line", { x1: toX(p), x2: toX(p), y1: lineY - 4, y2: lineY + 4, stroke: ink(args, "zero") }, axis);
+        svgNode("text", { x: toX(p), y: trackHeight - 2, "text-anchor": "middle", fill: ink(args, "ticks"), "font-size": 10 }, axis)
           .textContent = String(p);
       }
     }
@@ -538,7 +545,8 @@
 
   function show(args) {
     document.body.classList.toggle("present", args.present === true);
-    const signature = JSON.stringify([args.kind, args.present, args.labels, args.aria, args.concepts,
+    for (const role of ["text", "hint"]) document.body.style.setProperty("--" + role, ink(args, role));
+    const signature = JSON.stringify([args.kind, args.present, args.labels, args.aria, args.concepts, args.colours,
       (args.points || []).map((p) => [p.id, p.name, p.form, p.knobs, p.lo, p.hi, p.digits, p.color]), args.product]);
     if (!view || view.signature !== signature) {
       const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.id : null;
