@@ -23,7 +23,7 @@ chart_slot = st.container()  # the chart first, its knobs under it
 task, factor = knob_row(PAGE, "task", "factor", widths=(1, 1, 1), task={"format_func": panels.task_name},
                         factor={"format_func": lambda v: f"{v:g}×"})
 data = panels.grid_curves(folder, stamp, task)
-if data["curves"]:
+if data.curves:
     with chart_slot:
         ui.chart(panels.accuracy(folder, stamp, task), key="accuracy")
     st.markdown(ui.t("rope_designs.accuracy_text"))
@@ -63,5 +63,5 @@ if (mixed := panels.layout_mixup(folder, evaluated, task, factor)) is not None:
     st.caption(say(view.mixup_scored(mixed, task)))
     st.markdown(say(view.mixup_reading(mixed)))
 
-facts = data["facts"]
-ui.questions(PAGE, dim=facts["dim"], base=facts["base"], train_len=data["train_len"])
+facts = data.facts
+ui.questions(PAGE, dim=facts.dim, base=facts.base, train_len=data.train_len)

@@ -22,16 +22,20 @@ FOLDER = str(toy.DEFAULT_DIR)
 
 def _curve(scheme, low, mean, high, factors=(1.0, 8.0)):
     arr = lambda v: np.asarray(v, dtype=np.float32)  # noqa: E731
-    return {"encoding": scheme, "scaling": "none", "seeds": [0, 1, 2], "factors": arr(factors),
-            "lengths": arr([32 * f for f in factors]), "mean": arr(mean), "std": arr([0, 0]), "low": arr(low),
-            "high": arr(high)}
+    return trained_view.Curve(encoding=scheme, scaling="none", seeds=(0, 1, 2), factors=arr(factors),
+                              lengths=arr([32 * f for f in factors]), mean=arr(mean), std=arr([0, 0]), low=arr(low),
+                              high=arr(high))
+
+
+def _facts(runs):
+    return view.GridFacts(runs=runs, minutes=1.0, command="c", device="cpu", dim=32, base=10000.0)
 
 
 def _table(**at_8x):
     """A hand-made result table: each scheme perfect at 1x and (low, mean, high) at 8x."""
     curves = [_curve(scheme.replace("_", "-").replace("-plus-", "+"), (1, lo), (1, mean), (1, hi))
               for scheme, (lo, mean, hi) in at_8x.items()]
-    return {"train_len": 32, "steps": 10, "curves": curves, "facts": {"runs": 3}}
+    return view.GridCurves(train_len=32, steps=10, curves=tuple(curves), facts=_facts(3))
 
 
 @pytest.mark.parametrize("band,verdict,paper", [
@@ -68,8 +72,8 @@ def test_the_table_gives_mean_and_band_at_1x_and_the_factor():
 
 
 def test_sources_say_what_is_missing():
-    assert view.source({"facts": None, "curves": []}, "recall").key == "rope_designs.missing"
-    assert view.source({"facts": {"runs": 24}, "curves": []}, "passkey").key == "rope_designs.no_task"
+    assert view.source(view.GridCurves(None, None, (), facts=None), "recall").key == "rope_designs.missing"
+    assert view.source(view.GridCurves(None, None, (), facts=_facts(24)), "passkey").key == "rope_designs.no_task"
 
 
 @pytest.mark.parametrize("fast,slow,key", [(0.5, 0.1, "rope_designs.norms_contradicts"),
@@ -164,16 +168,16 @@ def _said(value, lang: str):
 def test_shipped_curves_are_the_seed_mean_and_band_of_the_json(stamp):
     doc = json.loads(view.grid_path(FOLDER).read_text())
     data = view.grid_curves(FOLDER, stamp, "recall")
-    assert [c["encoding"] for c in data["curves"]] == list(toy.SCHEMES)
-    for curve in data["curves"]:
+    assert [c.encoding for c in data.curves] == list(toy.SCHEMES)
+    for curve in data.curves:
         acc = np.array([[e["accuracy"] for e in r["eval"]] for r in doc["runs"]
-                        if r["config"]["task"] == "recall" and r["config"]["encoding"] == curve["encoding"]])
+                        if r["config"]["task"] == "recall" and r["config"]["encoding"] == curve.encoding])
         assert acc.shape == (3, len(toy.GRID4_EVAL_FACTORS))
-        np.testing.assert_allclose(curve["mean"], acc.mean(axis=0), rtol=1e-6)
-        np.testing.assert_allclose(curve["low"], acc.min(axis=0), rtol=1e-6)
-        np.testing.assert_allclose(curve["high"], acc.max(axis=0), rtol=1e-6)
-    assert data["facts"]["runs"] == len(doc["runs"])
-    assert (data["facts"]["dim"], data["facts"]["base"]) == (64 // 2, 10000.0)
+        np.testing.assert_allclose(curve.mean, acc.mean(axis=0), rtol=1e-6)
+        np.testing.assert_allclose(curve.low, acc.min(axis=0), rtol=1e-6)
+        np.testing.assert_allclose(curve.high, acc.max(axis=0), rtol=1e-6)
+    assert data.facts.runs == len(doc["runs"])
+    assert (data.facts.dim, data.facts.base) == (64 // 2, 10000.0)
 
 
 def test_shipped_evaluations_belong_to_the_shipped_grid():
@@ -314,7 +318,7 @@ def test_alibi_against_rope_is_reconciled_across_the_two_grids(stamp, task, fact
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_trained_page_says_how_far_pi_falls_and_draws_nothing_from_unlearned_nope(lang):
     data = trained_view.shipped_curves(FOLDER, trained_view.grid_stamp(FOLDER), "recall")
-    claims = {c.key: c for c in trained_view.findings(data, 4.0)["claims"]}
+    claims = {c.key: c for c in trained_view.findings(data, 4.0).claims}
     worst = claims["trained_models.claim_worst_lower"]
     pi = {f: f"{_accuracies('grid.json', 'recall', 'rope', f, 'pi').mean():.0%}" for f in (1.5, 2.0, 4.0)}
     assert pi[2.0] == "9%" and worst.args["worst"] == pi[4.0]
@@ -341,5 +345,5 @@ def test_removal_that_helps_and_costs_nothing_at_1x_speaks_of_no_cost():
     """Accuracy at 1x unchanged (100% both ways): the sentence does not speak of "a cost of 100% -> 100%"."""
     found = {"factor": 8.0, "short": {0.0: 1.0, 0.25: 1.0, 0.5: 1.0, 0.75: 0.9996},
              "long": {0.0: 0.3, 0.25: 0.31, 0.5: 0.2, 0.75: 0.5}}
-    said = view.removal_reading(found, {"curves": []})
+    said = view.removal_reading(found, trained_view.NO_CURVES)
     assert said.key == "rope_designs.removal_helps_free" and said.args["short_removed"] == said.args["short_intact"]

@@ -4,7 +4,8 @@ trained RoPE and p-RoPE models, and the RoPE model's accuracy by position with i
 from __future__ import annotations
 
 from explorer.app.cache import cached, figure
-from explorer.pure.figures import band_lines, heatmap_panels, line_chart
+from explorer.app.panels import trained_models as trained_panels
+from explorer.pure.figures import heatmap_panels, line_chart
 from explorer.app.layout import named, say
 from explorer.app.session import t
 from explorer.pure.views import rope_designs as view
@@ -20,18 +21,7 @@ task_name = named("rope_designs.task_")
 
 @figure
 def accuracy(folder: str, stamp: float | None, task: str):
-    drawn = view.accuracy_series(grid_curves(folder, stamp, task))
-    return band_lines(
-        [{**s, "name": say(s["name"])} for s in drawn["series"]],
-        marks={say(name): at for name, at in drawn["marks"]},
-        title=t("rope_designs.accuracy_title", task=task_name(task)),
-        x_title=t("rope_designs.length_axis"),
-        y_title=t("rope_designs.accuracy_axis"),
-        log_x=True,
-        y_range=(0, 1.03),
-        height=480,
-        x_ticks=drawn["x_ticks"],
-    )
+    return trained_panels.accuracy(view.accuracy_series(grid_curves(folder, stamp, task)), "rope_designs", task)
 
 
 @figure

@@ -16,6 +16,7 @@ regrown grid or new evaluations are read again); what the page says comes back a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,8 @@ from rope_viz.toy import TrainConfig, evaluations
 from rope_viz.toy.runner import GRID4_ARCH
 
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
-from explorer.pure.views.trained_models import at_factor, compare, curves_from_doc, pct
+from explorer.pure.views.trained_models import (AccuracyChart, Band, Curves, Mark, at_factor, compare,
+                                                curves_from_doc, pct)
 from explorer.pure.questions import Numbers, Question
 
 SCHEMES = toy.SCHEMES
@@ -68,62 +70,79 @@ def _doc(folder: str, stamp: float | None) -> dict | None:
         return None
 
 
-def grid_curves(folder: str, stamp: float | None, task: str) -> dict:
+@dataclass(frozen=True)
+class GridFacts:
+    """The four-layer grid's runs, wall time, device and command; its first run's head width and RoPE base."""
+    runs: int
+    minutes: float
+    command: str
+    device: str
+    dim: int
+    base: float
+
+
+@dataclass(frozen=True)
+class GridCurves(Curves):
+    """Every scheme's curves of one task, with the grid's facts (None when there is no grid)."""
+    facts: GridFacts | None
+
+
+def grid_curves(folder: str, stamp: float | None, task: str) -> GridCurves:
     """Accuracy against length of every scheme for `task` (curves_from_doc in SCHEMES order), with the grid's
-    "facts" (runs, wall time, device, command; the first run's head width "dim" and RoPE "base"), or no curves
-    and facts None when there is no grid."""
+    facts, or no curves and facts None when there is no grid."""
     doc = _doc(folder, stamp)
     if doc is None:
-        return {"train_len": None, "steps": None, "curves": [], "facts": None}
+        return GridCurves(train_len=None, steps=None, curves=(), facts=None)
     first = doc["runs"][0]["config"]
-    facts = {"runs": len(doc["runs"]), "minutes": float(doc["wall_seconds"]) / 60, "command": doc["command"],
-             "device": doc["device"], "dim": first["d_model"] // first["n_heads"], "base": float(first["base"])}
-    return {**curves_from_doc(doc, task, order=SCHEMES), "facts": facts}
+    facts = GridFacts(runs=len(doc["runs"]), minutes=float(doc["wall_seconds"]) / 60, command=doc["command"],
+                      device=doc["device"], dim=first["d_model"] // first["n_heads"], base=float(first["base"]))
+    found = curves_from_doc(doc, task, order=SCHEMES)
+    return GridCurves(train_len=found.train_len, steps=found.steps, curves=found.curves, facts=facts)
 
 
 def scheme_phrase(scheme: str) -> Phrase:
     return phrase(f"rope_designs.scheme_{scheme}")
 
 
-def accuracy_series(data: dict) -> dict:
+def accuracy_series(data: Curves) -> AccuracyChart:
     """band_lines series (named by Phrases, each in its scheme's colour) and the training length's mark."""
-    series = [{"name": scheme_phrase(c["encoding"]), "x": c["lengths"], "y": c["mean"], "low": c["low"],
-               "high": c["high"], "concept": c["encoding"]} for c in data["curves"]]
-    marks = [] if not data["train_len"] else [(phrase("rope_designs.train_len_mark", n=data["train_len"]),
-                                               data["train_len"])]
+    series = [{"name": scheme_phrase(c.encoding), "x": c.lengths, "y": c.mean, "low": c.low,
+               "high": c.high, "concept": c.encoding} for c in data.curves]
+    marks = [] if not data.train_len else [Mark(phrase("rope_designs.train_len_mark", n=data.train_len),
+                                                data.train_len)]
     ticks = sorted({float(v) for s in series for v in s["x"]})
-    return {"series": series, "marks": marks, "x_ticks": ticks}
+    return AccuracyChart(series=series, marks=marks, x_ticks=ticks)
 
 
-def source(data: dict, task: str) -> Phrase:
+def source(data: GridCurves, task: str) -> Phrase:
     """Where the numbers come from, or why there are none for this task."""
-    facts = data["facts"]
+    facts = data.facts
     if facts is None:
         return phrase("rope_designs.missing")
-    if not data["curves"]:
-        return phrase("rope_designs.no_task", task=phrase(f"rope_designs.task_{task}"), runs=facts["runs"])
-    return phrase("rope_designs.source", runs=facts["runs"], minutes=facts["minutes"], device=facts["device"],
-                  command=facts["command"], steps=data["steps"], seeds=len(data["curves"][0]["seeds"]))
+    if not data.curves:
+        return phrase("rope_designs.no_task", task=phrase(f"rope_designs.task_{task}"), runs=facts.runs)
+    return phrase("rope_designs.source", runs=facts.runs, minutes=facts.minutes, device=facts.device,
+                  command=facts.command, steps=data.steps, seeds=len(data.curves[0].seeds))
 
 
-def _band(at: dict) -> str:
-    return f"{pct(at['mean'])} ({pct(at['low'])}–{pct(at['high'])})"
+def _band(at: Band) -> str:
+    return f"{pct(at.mean)} ({pct(at.low)}–{pct(at.high)})"
 
 
-def scheme_table(data: dict, factor: float) -> dict:
+def scheme_table(data: Curves, factor: float) -> dict[str, list]:
     """Per scheme, the seed mean and min-max at 1x and at `factor`: columns for explorer.app.layout.table."""
-    base, here = at_factor(data["curves"], 1.0), at_factor(data["curves"], factor)
-    shown = [c["encoding"] for c in data["curves"] if (c["encoding"], "none") in here]
+    base, here = at_factor(data.curves, 1.0), at_factor(data.curves, factor)
+    shown = [c.encoding for c in data.curves if (c.encoding, "none") in here]
     return {"rope_designs.scheme_column": [scheme_phrase(s) for s in shown],
             "rope_designs.at_1x": [_band(base[(s, "none")]) if (s, "none") in base else "–" for s in shown],
             "rope_designs.at_factor": [_band(here[(s, "none")]) for s in shown]}
 
 
-def answers(data: dict, factor: float, task: str) -> list[dict]:
+def answers(data: Curves, factor: float, task: str) -> list[dict]:
     """One answer per design question that both its schemes answer at `factor`: {"question", "verdict",
     "paper"} Phrases. The verdict compares seed bands (trained.compare); the paper line says whether these
     runs agree with the claim that the design extrapolates better, contradict it, or cannot tell."""
-    here = at_factor(data["curves"], factor)
+    here = at_factor(data.curves, factor)
     out = []
     for question, (design, baseline) in QUESTIONS.items():
         if (design, "none") not in here or (baseline, "none") not in here:
@@ -254,14 +273,14 @@ def removal_metrics(found: dict) -> list[Metric]:
     ]
 
 
-def removal_reading(found: dict, data: dict) -> Phrase:
+def removal_reading(found: dict, data: Curves) -> Phrase:
     """Whether stopping all but the fastest quarter (p-RoPE read into a trained RoPE model) helps past the
     training length, and what it costs within it: Barbero et al.'s argument, tested without retraining on
     the seed-0 model, beside the seed mean and band of RoPE there (data: grid_curves)."""
     share = REMOVED[-1]
     gain = found["long"][share] - found["long"][0.0]
     kind = "helps" if gain > 0.05 else "hurts" if gain < -0.05 else "same"
-    band = at_factor(data["curves"], found["factor"]).get(("rope", "none"))
+    band = at_factor(data.curves, found["factor"]).get(("rope", "none"))
     short_intact, short_removed = found["short"][0.0], found["short"][share]
     if kind == "helps" and (short_removed >= short_intact or pct(short_removed) == pct(short_intact)):
         kind = "helps_free"  # nothing lost at 1x, as shown: no cost to speak of
