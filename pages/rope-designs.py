@@ -35,7 +35,7 @@ else:
 section("rope_designs.questions")
 table(view.scheme_table(data, factor), index="rope_designs.scheme_column")
 for answer in view.answers(data, factor, task):
-    sentences([answer["question"], answer["verdict"], answer["paper"]])
+    sentences([answer.question, answer.verdict, answer.paper])
 two_layer = panels.two_layer_curves(folder, trained_view.grid_stamp(folder), task)
 if (across := trained_view.alibi_across(data, two_layer, factor, "rope_designs.alibi_across")) is not None:
     st.markdown(say(across))
@@ -46,7 +46,7 @@ if (notice := view.evaluations_notice(folder, stamp, evaluated)) is not None:
     st.info(say(notice))
 section("rope_designs.frequency")
 use = panels.frequency_use(folder, evaluated, task)
-if use["models"]:
+if use.models:
     ui.chart(panels.norms(folder, evaluated, task), key="norms")
     bullets(view.frequency_reading(use))
     if (alike := view.norms_alike(use)) is not None:
