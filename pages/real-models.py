@@ -102,7 +102,7 @@ if spacing > 1 and ready:
     with st.spinner(ui.t("real_models.measuring", model=label)):
         spaced = panels.spaced_losses(name, m.reading.ids, spacing)
     metric_row([metric("real_models.unspaced", f"{m.loss:.3f}"),
-                *(metric(f"real_models.method_{method}", f"{loss:.3f}") for method, loss in spaced)])
+                *(metric(f"real_models.method_{method}", f"{loss:.3f}") for method, loss in spaced.items())])
 st.markdown(ui.t("real_models.spaced_text", spacing=spacing, last=f"{(len(m.reading.ids) - 1) * spacing:,}")
             if spacing > 1 else ui.t("real_models.spaced_text_off"))
 ui.questions(PAGE)

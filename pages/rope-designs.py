@@ -23,7 +23,7 @@ chart_slot = st.container()  # the chart first, its knobs under it
 task, factor = knob_row(PAGE, "task", "factor", widths=(1, 1, 1), task={"format_func": panels.task_name},
                         factor={"format_func": lambda v: f"{v:g}×"})
 data = panels.grid_curves(folder, stamp, task)
-if data["curves"]:
+if data.curves:
     with chart_slot:
         ui.chart(panels.accuracy(folder, stamp, task), key="accuracy")
     st.markdown(ui.t("rope_designs.accuracy_text"))
@@ -35,7 +35,7 @@ else:
 section("rope_designs.questions")
 table(view.scheme_table(data, factor), index="rope_designs.scheme_column")
 for answer in view.answers(data, factor, task):
-    sentences([answer["question"], answer["verdict"], answer["paper"]])
+    sentences([answer.question, answer.verdict, answer.paper])
 two_layer = panels.two_layer_curves(folder, trained_view.grid_stamp(folder), task)
 if (across := trained_view.alibi_across(data, two_layer, factor, "rope_designs.alibi_across")) is not None:
     st.markdown(say(across))
@@ -46,7 +46,7 @@ if (notice := view.evaluations_notice(folder, stamp, evaluated)) is not None:
     st.info(say(notice))
 section("rope_designs.frequency")
 use = panels.frequency_use(folder, evaluated, task)
-if use["models"]:
+if use.models:
     ui.chart(panels.norms(folder, evaluated, task), key="norms")
     bullets(view.frequency_reading(use))
     if (alike := view.norms_alike(use)) is not None:
@@ -63,5 +63,5 @@ if (mixed := panels.layout_mixup(folder, evaluated, task, factor)) is not None:
     st.caption(say(view.mixup_scored(mixed, task)))
     st.markdown(say(view.mixup_reading(mixed)))
 
-facts = data["facts"]
-ui.questions(PAGE, dim=facts["dim"], base=facts["base"], train_len=data["train_len"])
+facts = data.facts
+ui.questions(PAGE, dim=facts.dim, base=facts.base, train_len=data.train_len)

@@ -5,65 +5,47 @@ import streamlit as st
 
 import explorer as ui
 from explorer.app import live_run, training
-from explorer.pure.figures import band_lines, grouped_bars, heatmap
-from explorer.app.layout import bullets, caption, knob_row, metric_row, named, paragraphs, say
+from explorer.app.layout import bullets, caption, knob_row, metric_row, paragraphs, say
 from explorer.app.panels import rope_designs as designs_panels
+from explorer.app.panels import trained_models as panel
 from explorer.pure.views import rope_designs as designs_view
 from explorer.pure.views import trained_models as view
 
 ui.enter()
 PAGE = "trained_models"
-shipped = ui.cached(view.shipped, max_entries=4)
-shipped_curves = ui.cached(view.shipped_curves, max_entries=8)
-attention_view = ui.cached(view.attention_view, max_entries=32)
-locked_heads = ui.cached(view.locked_heads, max_entries=16)
-enc, scal, task_name = named("trained_models.enc_"), named("trained_models.scaling_"), named("trained_models.task_")
+enc, scal, task_name = panel.enc, panel.scal, panel.task_name
 
 owner = live_run.owner()
 ui.page_header(PAGE)
 folder = str(training.results_dir())
 stamp = view.grid_stamp(folder)
-facts = shipped(folder, stamp)
-grid = view.grid_lines(facts, folder)
-if grid["notice"] is not None:
-    st.info(say(grid["notice"]))
+grid = view.grid_lines(panel.shipped(folder, stamp), folder)
+if grid.notice is not None:
+    st.info(say(grid.notice))
 
 # --- accuracy against evaluation length ---------------------------------------------------------------------
 st.subheader(ui.t("trained_models.accuracy_header"))
 chart_slot = st.container()  # the chart first, its knobs under it
 task, factor, show_scalings = knob_row(PAGE, "task", "factor", "scalings", task={"format_func": task_name},
                                        factor={"format_func": lambda v: f"{v:g}×"})
-data = shipped_curves(folder, stamp, task)
+data = panel.shipped_curves(folder, stamp, task)
 live_runs = training.finished()
 accuracy = view.accuracy_chart(data, live_runs, task, owner, show_scalings)
 with chart_slot:
-    if accuracy["series"]:
-        ui.chart(
-            band_lines(
-                [{**s, "name": say(s["name"])} for s in accuracy["series"]],
-                marks={say(name): at for name, at in accuracy["marks"]},
-                title=ui.t("trained_models.accuracy_title", task=task_name(task)),
-                x_title=ui.t("trained_models.length_axis"),
-                y_title=ui.t("trained_models.accuracy_axis"),
-                log_x=True,
-                y_range=(0, 1.03),
-                height=480,
-                x_ticks=accuracy["x_ticks"],
-            ),
-            key="accuracy",
-        )
+    if accuracy.series:
+        ui.chart(panel.accuracy(accuracy, PAGE, task), key="accuracy")
 # the two tasks and where the results come from, under their chart (which comes on the first screen)
 st.markdown(ui.t("trained_models.accuracy_text"))
-caption(grid["source"])
+caption(grid.source)
 found = view.findings(data, factor)
 if found is not None:
-    st.caption(say(found["caption"]))
-    paragraphs(found["paragraphs"])
-    bullets(found["claims"])
+    st.caption(say(found.caption))
+    paragraphs(found.paragraphs)
+    bullets(found.claims)
     four_layer = designs_panels.grid_curves(folder, designs_view.grid_stamp(folder), task)
     if (across := view.alibi_across(data, four_layer, factor, "trained_models.alibi_across")) is not None:
         st.markdown(say(across))
-elif grid["source"] is not None:
+elif grid.source is not None:
     st.info(ui.t("trained_models.no_task", task=task_name(task)))
 
 # --- attention maps of the shipped weights -------------------------------------------------------------------
@@ -72,35 +54,21 @@ st.markdown(ui.t("trained_models.maps_text"))
 encoding, layer, head, scaling = knob_row(PAGE, "encoding", "layer", "head", "scaling",
                                           encoding={"format_func": enc}, scaling={"format_func": scal})
 with st.spinner(ui.t("trained_models.computing")):
-    maps = attention_view(folder, stamp, task, encoding, layer, head, factor, scaling)
-if not maps["available"]:
+    maps = panel.attention_view(folder, stamp, task, encoding, layer, head, factor, scaling)
+if maps is None:
     st.info(ui.t("trained_models.no_weights", encoding=enc(encoding), task=task_name(task)))
 else:
     reading = view.map_reading(maps, encoding, layer, head, factor, scaling)
-    short_fig, long_fig = (heatmap(maps[name], **ui.position_axes(maps[f"{name}_kept"]), colorscale="Viridis",
-                                   zmid=None, colorbar_title=ui.t("trained_models.weight_axis"), title=say(title))
-                           for name, title in zip(("short", "long"), reading["titles"]))
+    short_fig, long_fig = panel.maps(maps, reading)
     ui.charts_side_by_side(short_fig, "map_short", long_fig, "map_long")
-    caption(reading["thinned"])
-    metric_row(reading["metrics"])
-    st.markdown(say(reading["verdict"]))
-    locked = locked_heads(folder, stamp, task, factor, scaling)
-    if locked["encodings"]:
-        rows = view.locked_reading(locked, factor)
-        bars = grouped_bars(
-            [say(name) for name in rows["names"]],
-            {
-                ui.t("trained_models.share_1x"): locked["share_1x"],
-                ui.t("trained_models.share_past", factor=factor): locked["share_past"],
-            },
-            title=ui.t("trained_models.locked_title", factor=factor),
-            x_title=ui.t("trained_models.encoding_axis"),
-            y_title=ui.t("trained_models.share_axis"),
-            y_range=(0, 1.03),
-        )
-        with ui.chart_beside(bars, key="locked"):
+    caption(reading.thinned)
+    metric_row(reading.metrics)
+    st.markdown(say(reading.verdict))
+    locked = panel.locked_heads(folder, stamp, task, factor, scaling)
+    if locked.encodings:
+        with ui.chart_beside(panel.locked(folder, stamp, task, factor, scaling), key="locked"):
             st.markdown(ui.t("trained_models.locked_text"))
-            bullets(rows["lines"])
+            bullets(view.locked_reading(locked, factor).lines)
 
 # --- train it yourself ---------------------------------------------------------------------------------------
 st.subheader(ui.t("trained_models.live_header"))

@@ -44,9 +44,9 @@ def status() -> None:
             return
         st.session_state[WATCHING] = True
         shown = view.progress(snap, owner(), time.time())
-        st.progress(snap["progress"], text=say(shown["text"]))
-        if shown["note"] is not None:
-            st.caption(say(shown["note"]))
+        st.progress(snap["progress"], text=say(shown.text))
+        if shown.note is not None:
+            st.caption(say(shown.note))
         if snap["owner"] == owner() and st.button(
             t("trained_models.stop"), key="trained_models.stop_button", icon=":material/stop:"
         ):

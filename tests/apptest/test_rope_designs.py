@@ -30,7 +30,7 @@ def test_defaults_draw_every_scheme_the_norms_and_the_layouts():
     assert len(answers) == len(view.QUESTIONS)
     assert text.count("On recall at 8×") == len(answers)
     for answer in answers:
-        assert f"reaches {answer['verdict'].args['a']} against {answer['verdict'].args['b']}" in text
+        assert f"reaches {answer.verdict.args['a']} against {answer.verdict.args['b']}" in text
     assert "on the key at offset" in text and "of the summed norms" in text and "Why the two maps look alike" in text
     assert "ALiBi comes out the other way on" in text  # the two-layer grid, reconciled
     assert len(at.metric) == 1 + len(view.REMOVED) and len(at.table) == 1

@@ -103,3 +103,13 @@ def test_passkey_lines_say_what_the_shipped_grid_holds():
         assert line.key == f"real_models.passkey_{where}" + ("" if lost else "_all")
         assert [said.key for said in line.args["missed"]] == [f"real_models.method_{m}" for m in lost]
         assert line.args["found"] == len(cells) - len(lost)
+
+
+def test_the_recorded_file_reads_back_to_what_writing_it_gives():
+    """examples.json keeps its format: each entry, read into Measured and written the way write_examples
+    writes it, is the file's own JSON again (layers as lists, traps as pairs)."""
+    doc = json.loads(view.SHIPPED.read_text(encoding="utf-8"))
+    recorded = view.shipped()
+    for entry in doc["entries"]:
+        written = view._rounded(dataclasses.asdict(recorded[(entry["name"], entry["example"])]))
+        assert json.loads(json.dumps(written, ensure_ascii=False)) == entry["measured"]

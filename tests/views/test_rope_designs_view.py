@@ -22,16 +22,20 @@ FOLDER = str(toy.DEFAULT_DIR)
 
 def _curve(scheme, low, mean, high, factors=(1.0, 8.0)):
     arr = lambda v: np.asarray(v, dtype=np.float32)  # noqa: E731
-    return {"encoding": scheme, "scaling": "none", "seeds": [0, 1, 2], "factors": arr(factors),
-            "lengths": arr([32 * f for f in factors]), "mean": arr(mean), "std": arr([0, 0]), "low": arr(low),
-            "high": arr(high)}
+    return trained_view.Curve(encoding=scheme, scaling="none", seeds=(0, 1, 2), factors=arr(factors),
+                              lengths=arr([32 * f for f in factors]), mean=arr(mean), std=arr([0, 0]), low=arr(low),
+                              high=arr(high))
+
+
+def _facts(runs):
+    return view.GridFacts(runs=runs, minutes=1.0, command="c", device="cpu", dim=32, base=10000.0)
 
 
 def _table(**at_8x):
     """A hand-made result table: each scheme perfect at 1x and (low, mean, high) at 8x."""
     curves = [_curve(scheme.replace("_", "-").replace("-plus-", "+"), (1, lo), (1, mean), (1, hi))
               for scheme, (lo, mean, hi) in at_8x.items()]
-    return {"train_len": 32, "steps": 10, "curves": curves, "facts": {"runs": 3}}
+    return view.GridCurves(train_len=32, steps=10, curves=tuple(curves), facts=_facts(3))
 
 
 @pytest.mark.parametrize("band,verdict,paper", [
@@ -42,16 +46,16 @@ def test_each_answer_comes_out_each_way(band, verdict, paper):
     found = view.answers(data, 8.0, "recall")
     assert len(found) == 1  # only the question whose two schemes are both in the table
     answer = found[0]
-    assert answer["question"].key == "rope_designs.q_nope_layers"
-    assert answer["verdict"].key == f"rope_designs.verdict_{verdict}"
-    assert answer["paper"].key == f"rope_designs.paper_{paper}"
-    assert answer["verdict"].args["a"] == f"{band[1]:.0%} ({band[0]:.0%}–{band[2]:.0%})"
-    assert answer["verdict"].args["b"] == "30% (20%–40%)"
+    assert answer.question.key == "rope_designs.q_nope_layers"
+    assert answer.verdict.key == f"rope_designs.verdict_{verdict}"
+    assert answer.paper.key == f"rope_designs.paper_{paper}"
+    assert answer.verdict.args["a"] == f"{band[1]:.0%} ({band[0]:.0%}–{band[2]:.0%})"
+    assert answer.verdict.args["b"] == "30% (20%–40%)"
 
 
 def test_every_question_is_asked_when_every_scheme_is_there():
     data = _table(**{s.replace("-", "_").replace("+", "-plus-"): (0.1, 0.2, 0.3) for s in toy.SCHEMES})
-    assert [a["question"].key for a in view.answers(data, 8.0, "passkey")] == [
+    assert [a.question.key for a in view.answers(data, 8.0, "passkey")] == [
         f"rope_designs.q_{q}" for q in view.QUESTIONS]
     assert view.answers(data, 4.0, "passkey") == []  # no curve has 4x
 
@@ -68,21 +72,25 @@ def test_the_table_gives_mean_and_band_at_1x_and_the_factor():
 
 
 def test_sources_say_what_is_missing():
-    assert view.source({"facts": None, "curves": []}, "recall").key == "rope_designs.missing"
-    assert view.source({"facts": {"runs": 24}, "curves": []}, "passkey").key == "rope_designs.no_task"
+    assert view.source(view.GridCurves(None, None, (), facts=None), "recall").key == "rope_designs.missing"
+    assert view.source(view.GridCurves(None, None, (), facts=_facts(24)), "passkey").key == "rope_designs.no_task"
 
 
 @pytest.mark.parametrize("fast,slow,key", [(0.5, 0.1, "rope_designs.norms_contradicts"),
                                            (0.1, 0.5, "rope_designs.norms_agrees")])
 def test_frequency_sentences_follow_the_norms_and_the_head(fast, slow, key):
-    head = {"layer": 1, "head": 0, "offset": 3, "weight": 0.9}
-    use = {"models": {"rope": {"fast": fast, "slow": slow, "head": head, "lean": 0.8},
-                      "p-rope": {"fast": fast, "slow": slow, "head": None, "lean": None}}}
-    lines = view.frequency_reading(use)
+    head = view.PositionalHead(layer=1, head=0, offset=3, weight=0.9)
+
+    def use(lean):
+        model = lambda head, lean: view.PairUse(size=np.ones((1, 4)), fast=fast, slow=slow, head=head,  # noqa: E731
+                                                lean=lean, speeds=np.ones(4), train_len=32)
+        return view.FrequencyUse(models={"rope": model(head, lean), "p-rope": model(None, None)}, rows=["L1 H1"],
+                                 pairs=np.arange(4))
+
+    lines = view.frequency_reading(use(0.8))
     assert [line.key for line in lines] == [key, "rope_designs.head_agrees", key, "rope_designs.no_positional"]
     assert lines[1].args["layer"] == 2 and lines[1].args["share"] == "80%"
-    use["models"]["rope"]["lean"] = 0.2
-    assert view.frequency_reading(use)[1].key == "rope_designs.head_contradicts"
+    assert view.frequency_reading(use(0.2))[1].key == "rope_designs.head_contradicts"
 
 
 def test_quarter_shares_by_hand():
@@ -94,8 +102,8 @@ def test_quarter_shares_by_hand():
 @pytest.mark.parametrize("kept_quarter,key", [(0.5, "rope_designs.removal_helps"), (0.1, "rope_designs.removal_hurts"),
                                               (0.32, "rope_designs.removal_same")])
 def test_removal_sentence_each_way(kept_quarter, key):
-    found = {"factor": 8.0, "short": {0.0: 1.0, 0.25: 1.0, 0.5: 0.95, 0.75: 0.9},
-             "long": {0.0: 0.3, 0.25: 0.31, 0.5: 0.2, 0.75: kept_quarter}}
+    found = view.Removal(factor=8.0, short={0.0: 1.0, 0.25: 1.0, 0.5: 0.95, 0.75: 0.9},
+                         long={0.0: 0.3, 0.25: 0.31, 0.5: 0.2, 0.75: kept_quarter})
     data = _table(rope=(0.2, 0.3, 0.4))
     said = view.removal_reading(found, data)
     assert said.key == key and said.args["share"] == "75%" and said.args["band"] == "30% (20%–40%)"
@@ -121,8 +129,11 @@ def test_mixup_sentence_each_way(early, swapped, key):
     by_position = np.full(64, 0.0, dtype=np.float32)
     by_position[:2] = np.nan  # nothing scored there: the first answers are those at positions 2..9
     by_position[2:10] = early
-    found = {"own": "interleaved", "other": "half", "length": 64, "train_len": 32, "own_accuracy": 0.8,
-             "swapped_accuracy": swapped, "swapped_by_position": by_position}
+    unused = np.zeros(1, dtype=np.float32)
+    found = view.LayoutMixup(own_layout="interleaved", other_layout="half", length=64, train_len=32, width=1,
+                             positions=unused, own=view.Reading(by_position=unused, pooled=unused, accuracy=0.8),
+                             swapped=view.Reading(by_position=by_position, pooled=unused, accuracy=swapped),
+                             first_scored=2)
     said = view.mixup_reading(found)
     assert said.key == key and said.args["early"] == f"{early:.0%}" and said.args["first"] == 8
 
@@ -164,16 +175,16 @@ def _said(value, lang: str):
 def test_shipped_curves_are_the_seed_mean_and_band_of_the_json(stamp):
     doc = json.loads(view.grid_path(FOLDER).read_text())
     data = view.grid_curves(FOLDER, stamp, "recall")
-    assert [c["encoding"] for c in data["curves"]] == list(toy.SCHEMES)
-    for curve in data["curves"]:
+    assert [c.encoding for c in data.curves] == list(toy.SCHEMES)
+    for curve in data.curves:
         acc = np.array([[e["accuracy"] for e in r["eval"]] for r in doc["runs"]
-                        if r["config"]["task"] == "recall" and r["config"]["encoding"] == curve["encoding"]])
+                        if r["config"]["task"] == "recall" and r["config"]["encoding"] == curve.encoding])
         assert acc.shape == (3, len(toy.GRID4_EVAL_FACTORS))
-        np.testing.assert_allclose(curve["mean"], acc.mean(axis=0), rtol=1e-6)
-        np.testing.assert_allclose(curve["low"], acc.min(axis=0), rtol=1e-6)
-        np.testing.assert_allclose(curve["high"], acc.max(axis=0), rtol=1e-6)
-    assert data["facts"]["runs"] == len(doc["runs"])
-    assert (data["facts"]["dim"], data["facts"]["base"]) == (64 // 2, 10000.0)
+        np.testing.assert_allclose(curve.mean, acc.mean(axis=0), rtol=1e-6)
+        np.testing.assert_allclose(curve.low, acc.min(axis=0), rtol=1e-6)
+        np.testing.assert_allclose(curve.high, acc.max(axis=0), rtol=1e-6)
+    assert data.facts.runs == len(doc["runs"])
+    assert (data.facts.dim, data.facts.base) == (64 // 2, 10000.0)
 
 
 def test_shipped_evaluations_belong_to_the_shipped_grid():
@@ -194,7 +205,7 @@ def test_missing_or_stale_evaluations_are_said(tmp_path, stamp, evaluated):
     (tmp_path / toy.GRID4_FILE).write_text(view.grid_path(FOLDER).read_text())
     folder = str(tmp_path)
     assert view.evaluations_notice(folder, view.grid_stamp(folder), None).key == "rope_designs.no_evaluations"
-    assert view.frequency_use(folder, None, "recall")["models"] == {}
+    assert view.frequency_use(folder, None, "recall").models == {}
     assert view.removal(folder, None, "recall", 8.0) is None
     doc = evaluations.load_evaluations(view.evaluations_path(FOLDER))
     evaluations.save_evaluations({**doc, "grid_created": "2020-01-01T00:00:00+00:00"}, view.evaluations_path(folder))
@@ -210,12 +221,12 @@ def test_the_intact_model_scores_what_the_grid_recorded_for_seed_0(evaluated, ta
     for factor in toy.GRID4_EVAL_FACTORS[1:]:
         found = view.removal(FOLDER, evaluated, task, factor)
         seed0 = next(e["accuracy"] for e in run["eval"] if e["factor"] == factor)
-        assert found["long"][0.0] == pytest.approx(seed0, abs=1e-9)
+        assert found.long[0.0] == pytest.approx(seed0, abs=1e-9)
 
 
 def test_shipped_norm_map_is_query_norm_times_key_norm_by_hand(evaluated):
     use = view.frequency_use(FOLDER, evaluated, "recall")
-    assert set(use["models"]) == {"rope", "p-rope"}
+    assert set(use.models) == {"rope", "p-rope"}
     model, config = toy.load_model(toy.DEFAULT_DIR / "weights" / "grid4_recall_rope_seed0.safetensors")
     tokens = toy.make_batch("recall", evaluations.SAMPLE_SEQUENCES, config.train_len, seed=0)[0]
     captured = []
@@ -230,9 +241,9 @@ def test_shipped_norm_map_is_query_norm_times_key_norm_by_hand(evaluated):
     for head in range(c.n_heads):
         qn = torch.sqrt(q[..., head, a] ** 2 + q[..., head, b] ** 2).mean(dim=(0, 1))
         kn = torch.sqrt(k[..., head, a] ** 2 + k[..., head, b] ** 2).mean(dim=(0, 1))
-        np.testing.assert_allclose(use["models"]["rope"]["size"][2 * c.n_heads + head], (qn * kn).detach().numpy(),
+        np.testing.assert_allclose(use.models["rope"].size[2 * c.n_heads + head], (qn * kn).detach().numpy(),
                                    rtol=1e-5)
-    assert use["rows"][2 * c.n_heads] == "L3 H1"
+    assert use.rows[2 * c.n_heads] == "L3 H1"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -242,7 +253,7 @@ def test_why_the_norm_maps_look_alike_from_the_numbers(evaluated, lang):
     # p-RoPE keeps a quarter of 16 pairs; RoPE turns pair 4 at 10000^(-8/32) = 0.1 rad per position
     assert (said.args["first"], said.args["last"], said.args["n"]) == (4, 15, 32)
     assert said.args["angle"] == pytest.approx(31 * 10000 ** (-8 / 32))
-    a, b = (np.asarray(use["models"][s]["size"], dtype=np.float64) for s in ("rope", "p-rope"))
+    a, b = (np.asarray(use.models[s].size, dtype=np.float64) for s in ("rope", "p-rope"))
     assert said.args["diff"] == f"{100 * np.abs(a - b).mean() / ((a + b) / 2).mean():.0f}%"
     assert said.args["top"] == f"{max(a.max(), b.max()):.0f}"
     rendered = _said(said, lang)
@@ -251,22 +262,22 @@ def test_why_the_norm_maps_look_alike_from_the_numbers(evaluated, lang):
 
 def test_shipped_mixup_reads_the_same_weights_with_the_other_layout(evaluated):
     found = view.layout_mixup(FOLDER, evaluated, "offset", 2.0)
-    assert found["own"] == "interleaved" and found["other"] == "half" and found["length"] == 64
+    assert found.own_layout == "interleaved" and found.other_layout == "half" and found.length == 64
     own = toy.evaluate(toy.load_model(toy.DEFAULT_DIR / "weights" / "grid4_offset_rope_seed0.safetensors")[0],
                        "offset", 64, sequences=evaluations.EVAL_SEQUENCES)
-    assert found["own_accuracy"] == pytest.approx(own["accuracy"])
-    assert found["swapped_accuracy"] < found["own_accuracy"]
-    np.testing.assert_array_equal(found["positions"], np.arange(3, 64, found["width"]))  # offset 3: answers from 3
+    assert found.own.accuracy == pytest.approx(own["accuracy"])
+    assert found.swapped.accuracy < found.own.accuracy
+    np.testing.assert_array_equal(found.positions, np.arange(3, 64, found.width))  # offset 3: answers from 3
 
 
 def test_the_recall_mixup_lines_have_no_gaps_and_say_where_they_begin(evaluated):
     found = view.layout_mixup(FOLDER, evaluated, "recall", 8.0)
-    assert np.isfinite(found["own_pooled"]).all() and np.isfinite(found["swapped_pooled"]).all()
-    by_position = found["own_by_position"]
-    assert found["first_scored"] == int(np.flatnonzero(np.isfinite(by_position))[0]) > 0
-    assert found["positions"][0] <= found["first_scored"] < found["positions"][0] + found["width"]
+    assert np.isfinite(found.own.pooled).all() and np.isfinite(found.swapped.pooled).all()
+    by_position = found.own.by_position
+    assert found.first_scored == int(np.flatnonzero(np.isfinite(by_position))[0]) > 0
+    assert found.positions[0] <= found.first_scored < found.positions[0] + found.width
     said = view.mixup_scored(found, "recall")
-    assert said.args["first"] == found["first_scored"] and said.args["length"] == 256
+    assert said.args["first"] == found.first_scored and said.args["length"] == 256
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -314,7 +325,7 @@ def test_alibi_against_rope_is_reconciled_across_the_two_grids(stamp, task, fact
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_trained_page_says_how_far_pi_falls_and_draws_nothing_from_unlearned_nope(lang):
     data = trained_view.shipped_curves(FOLDER, trained_view.grid_stamp(FOLDER), "recall")
-    claims = {c.key: c for c in trained_view.findings(data, 4.0)["claims"]}
+    claims = {c.key: c for c in trained_view.findings(data, 4.0).claims}
     worst = claims["trained_models.claim_worst_lower"]
     pi = {f: f"{_accuracies('grid.json', 'recall', 'rope', f, 'pi').mean():.0%}" for f in (1.5, 2.0, 4.0)}
     assert pi[2.0] == "9%" and worst.args["worst"] == pi[4.0]
@@ -339,7 +350,7 @@ def test_pooled_accuracy_is_right_over_scored_per_run_of_positions():
 
 def test_removal_that_helps_and_costs_nothing_at_1x_speaks_of_no_cost():
     """Accuracy at 1x unchanged (100% both ways): the sentence does not speak of "a cost of 100% -> 100%"."""
-    found = {"factor": 8.0, "short": {0.0: 1.0, 0.25: 1.0, 0.5: 1.0, 0.75: 0.9996},
-             "long": {0.0: 0.3, 0.25: 0.31, 0.5: 0.2, 0.75: 0.5}}
-    said = view.removal_reading(found, {"curves": []})
+    found = view.Removal(factor=8.0, short={0.0: 1.0, 0.25: 1.0, 0.5: 1.0, 0.75: 0.9996},
+                         long={0.0: 0.3, 0.25: 0.31, 0.5: 0.2, 0.75: 0.5})
+    said = view.removal_reading(found, trained_view.NO_CURVES)
     assert said.key == "rope_designs.removal_helps_free" and said.args["short_removed"] == said.args["short_intact"]

@@ -96,7 +96,7 @@ def shares(name: str, text: str, layer: int):
 @figure
 def kinds(name: str, text: str):
     m = measured(name, text)
-    bases = {kind: base for kind, _, base, _ in m.layers}
+    bases = {x.attention: x.base for x in m.layers}
     series = {t(f"real_models.kind_{kind}", base=format_base(bases[kind])): values.mean(0).astype(np.float32)
               for kind, values in view.by_kind(m).items()}
     pairs = np.arange(len(next(iter(series.values()))))
@@ -130,8 +130,8 @@ def passkey_table() -> pd.DataFrame:
     log-probability."""
     found = long_context()
     cells = {t("real_models.col_method"): [t(f"real_models.method_{m}") for m in found.passkeys]}
-    for i, (length, depth) in enumerate(found.columns):
-        cells[t("real_models.col_prompt", length=f"{length:,}", depth=f"{depth:.0%}")] = [
-            f"{'✓' if ok else '✗'} {greedy.strip()} ({logprob:.2f})" for ok, greedy, logprob in
+    for i, prompt in enumerate(found.columns):
+        cells[t("real_models.col_prompt", length=f"{prompt.length:,}", depth=f"{prompt.depth:.0%}")] = [
+            f"{'✓' if cell.correct else '✗'} {cell.greedy.strip()} ({cell.logprob:.2f})" for cell in
             (row[i] for row in found.passkeys.values())]
     return pd.DataFrame(cells)

@@ -4,14 +4,14 @@ trained RoPE and p-RoPE models, and the RoPE model's accuracy by position with i
 from __future__ import annotations
 
 from explorer.app.cache import cached, figure
-from explorer.pure.figures import band_lines, heatmap_panels, line_chart
+from explorer.app.panels import trained_models as trained_panels
+from explorer.pure.figures import heatmap_panels, line_chart
 from explorer.app.layout import named, say
 from explorer.app.session import t
 from explorer.pure.views import rope_designs as view
-from explorer.pure.views import trained_models as trained_view
 
 grid_curves = cached(view.grid_curves, max_entries=8)
-two_layer_curves = cached(trained_view.shipped_curves, max_entries=8)  # the Trained models page's grid
+two_layer_curves = trained_panels.shipped_curves  # the Trained models page's grid
 frequency_use = cached(view.frequency_use, max_entries=8)
 removal = cached(view.removal, max_entries=16)
 layout_mixup = cached(view.layout_mixup, max_entries=16)
@@ -20,28 +20,17 @@ task_name = named("rope_designs.task_")
 
 @figure
 def accuracy(folder: str, stamp: float | None, task: str):
-    drawn = view.accuracy_series(grid_curves(folder, stamp, task))
-    return band_lines(
-        [{**s, "name": say(s["name"])} for s in drawn["series"]],
-        marks={say(name): at for name, at in drawn["marks"]},
-        title=t("rope_designs.accuracy_title", task=task_name(task)),
-        x_title=t("rope_designs.length_axis"),
-        y_title=t("rope_designs.accuracy_axis"),
-        log_x=True,
-        y_range=(0, 1.03),
-        height=480,
-        x_ticks=drawn["x_ticks"],
-    )
+    return trained_panels.accuracy(view.accuracy_series(grid_curves(folder, stamp, task)), "rope_designs", task)
 
 
 @figure
 def norms(folder: str, stamp: float | None, task: str):
     use = frequency_use(folder, stamp, task)
-    panels = {say(view.scheme_phrase(scheme)): found["size"] for scheme, found in use["models"].items()}
+    panels = {say(view.scheme_phrase(scheme)): found.size for scheme, found in use.models.items()}
     return heatmap_panels(
         panels,
-        x=use["pairs"],
-        y=use["rows"],
+        x=use.pairs,
+        y=use.rows,
         columns=1,
         colorscale="Viridis",
         title=t("rope_designs.frequency_title", task=task_name(task)),
@@ -53,9 +42,9 @@ def norms(folder: str, stamp: float | None, task: str):
 @figure
 def mixup(folder: str, stamp: float | None, task: str, factor: float):
     found = layout_mixup(folder, stamp, task, factor)
-    own = t("rope_designs.mixup_own", layout=t(f"common.layout_{found['own']}"))
-    other = t("rope_designs.mixup_other", layout=t(f"common.layout_{found['other']}"))
-    return line_chart(found["positions"], {own: found["own_pooled"], other: found["swapped_pooled"]},
-                      title=t("rope_designs.mixup_title", length=found["length"], width=found["width"]),
+    own = t("rope_designs.mixup_own", layout=t(f"common.layout_{found.own_layout}"))
+    other = t("rope_designs.mixup_other", layout=t(f"common.layout_{found.other_layout}"))
+    return line_chart(found.positions, {own: found.own.pooled, other: found.swapped.pooled},
+                      title=t("rope_designs.mixup_title", length=found.length, width=found.width),
                       x_title=t(f"rope_designs.position_axis_{task}"),
                       y_title=t("rope_designs.accuracy_axis"), dashed=(other,))

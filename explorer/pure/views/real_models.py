@@ -13,6 +13,7 @@ import math
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -84,6 +85,14 @@ def read(name: str, text: str) -> Reading:
     return Reading(tuple(ids[:MAX_TOKENS]), len(text), len(kept), len(ids))
 
 
+class LayerFacts(NamedTuple):
+    """One layer as the page draws it: its attention kind, window (0: none), RoPE base and rotated dims."""
+    attention: str
+    window: int
+    base: float
+    rotary_dim: int
+
+
 @dataclass(frozen=True)
 class Measured:
     """Everything measured on one text in one model (plain values; tuples nest as layers x heads x ...).
@@ -93,12 +102,12 @@ class Measured:
     whose most likely next token came; relativity (at SHIFT); previous / first: (layers, heads) mean weight on the
     previous and on the first token; profiles: (layers, heads, MAX_OFFSET + 1) mean weight by offset; shares:
     (layers, heads, pairs) each pair's share of |q.k|; stopped; traps: (trap, mean loss) with "none" first and
-    no_rope_layer taken from layer TRAP_LAYER; label: the model's name to show; layers: each layer's (attention
-    kind, window or 0, base, rotary dims), so that the recorded numbers are drawn without the model."""
+    no_rope_layer taken from layer TRAP_LAYER; label: the model's name to show; layers: each layer's LayerFacts, so
+    that the recorded numbers are drawn without the model."""
 
     name: str
     label: str
-    layers: tuple[tuple[str, int, float, int], ...]
+    layers: tuple[LayerFacts, ...]
     reading: Reading
     tokens: tuple[str, ...]
     guesses: tuple[str, ...]
@@ -115,8 +124,9 @@ class Measured:
     traps: tuple[tuple[str, float], ...]
 
 
-def _nested(values) -> tuple | float:
-    return tuple(_nested(v) for v in values) if isinstance(values, list | tuple) else float(values)
+def _nested(values: list | tuple) -> tuple:
+    """Nested lists as nested tuples of floats."""
+    return tuple(_nested(v) if isinstance(v, list | tuple) else float(v) for v in values)
 
 
 def _tensor_tuple(tensor: torch.Tensor) -> tuple:
@@ -134,7 +144,7 @@ def compute(name: str, text: str) -> Measured:
     rotary = lm.rope.layers
     shares = [pair_shares(run.queries[i], run.keys[i], rotary[i].layout, rotary[i].rotary_dim) for i in layers]
     top1 = float((said.top_ids[:-1, 0] == ids[1:]).double().mean()) if ids.numel() > 1 else 0.0
-    facts = tuple((x.attention, int(x.window or 0), float(x.base), int(x.rotary_dim)) for x in rotary)
+    facts = tuple(LayerFacts(x.attention, int(x.window or 0), float(x.base), int(x.rotary_dim)) for x in rotary)
     return Measured(name, lm.label, facts, reading, tuple(lm.token_texts(ids)),
                     tuple(lm.token_texts(said.top_ids[:, 0])),
                     _nested(said.top_probs[:, 0].tolist()), _nested(said.losses.tolist()), said.loss, top1,
@@ -155,7 +165,7 @@ def _from_json(entry: dict) -> Measured:
     for key in ("guess_probs", "losses", "previous", "first", "profiles", "shares"):
         fields[key] = _nested(entry[key])
     fields["traps"] = tuple((trap, float(loss)) for trap, loss in entry["traps"])
-    fields["layers"] = tuple((kind, int(window), float(base), int(dims)) for kind, window, base, dims in
+    fields["layers"] = tuple(LayerFacts(kind, int(window), float(base), int(dims)) for kind, window, base, dims in
                              entry["layers"])
     return Measured(**fields)
 
@@ -276,7 +286,7 @@ class Profile:
 
 
 def profile(m: Measured, layer: int) -> Profile:
-    _, _, base, rotary_dim = m.layers[layer]
+    base, rotary_dim = m.layers[layer].base, m.layers[layer].rotary_dim
     weights = np.array(m.profiles[layer], dtype=np.float64)
     offsets = np.arange(MAX_OFFSET + 1)
     bound = decay_bound(rotary_dim, base, torch.tensor(offsets, dtype=torch.float64)).numpy()
@@ -313,15 +323,16 @@ def shares_lines(m: Measured, layer: int) -> tuple[Phrase, ...]:
 def by_kind(m: Measured) -> dict[str, np.ndarray]:
     """{attention kind: (layers of that kind x heads, pairs) shares}, sliding layers first."""
     shares = np.array(m.shares)
-    kinds = sorted({kind for kind, *_ in m.layers}, key=lambda k: k != "sliding_attention")
-    return {kind: shares[[i for i, (own, *_) in enumerate(m.layers) if own == kind]].reshape(-1, shares.shape[-1])
+    kinds = sorted({x.attention for x in m.layers}, key=lambda k: k != "sliding_attention")
+    return {kind: shares[[i for i, x in enumerate(m.layers) if x.attention == kind]].reshape(-1, shares.shape[-1])
             for kind in kinds}
 
 
 def stopped_lines(s: Stopped) -> tuple[Phrase, Phrase]:
-    return tuple(phrase(f"real_models.stopped_{which}_{loss_words(s.loss, value)}", loss=f"{s.loss:.3f}",
-                        stopped=f"{value:.3f}", change=signed(value - s.loss))
-                 for which, value in (("fastest", s.fastest), ("slowest", s.slowest)))
+    def line(which: str, value: float) -> Phrase:
+        return phrase(f"real_models.stopped_{which}_{loss_words(s.loss, value)}", loss=f"{s.loss:.3f}",
+                      stopped=f"{value:.3f}", change=signed(value - s.loss))
+    return line("fastest", s.fastest), line("slowest", s.slowest)
 
 
 @dataclass(frozen=True)
@@ -356,9 +367,9 @@ class Strip:
 
 
 def strip(m: Measured) -> Strip:
-    kinds, _, bases, dims = zip(*m.layers)
-    return Strip(np.array([kinds], dtype=object), np.array([bases], dtype=np.float64),
-                 np.array([dims], dtype=np.float64))
+    return Strip(np.array([[x.attention for x in m.layers]], dtype=object),
+                 np.array([[x.base for x in m.layers]], dtype=np.float64),
+                 np.array([[x.rotary_dim for x in m.layers]], dtype=np.float64))
 
 
 def token_label(token: str, width: int = 12) -> str:
@@ -372,11 +383,24 @@ LONG_CONTEXT = SHIPPED.parent / "long_context.json"  # `python -m rope_viz.real 
 SPACED_METHODS = ("none", "linear", "ntk", "yarn")
 
 
+class Prompt(NamedTuple):
+    """A passkey prompt: its length in tokens and the depth the key is hidden at (a share of the length)."""
+    length: int
+    depth: float
+
+
+class PasskeyCell(NamedTuple):
+    """One method on one prompt: whether its greedy answer was the key, the answer, its mean log-probability."""
+    correct: bool
+    greedy: str
+    logprob: float
+
+
 @dataclass(frozen=True)
 class LongContext:
     """The recorded grid: model label, trained context, factor, tokens scored and positions per bucket, bucket
-    starts, {method: mean loss per bucket}; the passkey prompts as (length, depth) columns and {method: ((correct,
-    greedy answer, mean log-probability) per column)}."""
+    starts, {method: mean loss per bucket}; the passkey prompts as columns and {method: a PasskeyCell per
+    column}."""
 
     label: str
     context: int
@@ -384,9 +408,9 @@ class LongContext:
     tokens: int
     bucket: int
     starts: np.ndarray
-    losses: dict
-    columns: tuple[tuple[int, float], ...]
-    passkeys: dict
+    losses: dict[str, np.ndarray]
+    columns: tuple[Prompt, ...]
+    passkeys: dict[str, tuple[PasskeyCell, ...]]
 
 
 def long_context() -> LongContext | None:
@@ -396,9 +420,9 @@ def long_context() -> LongContext | None:
     methods = grid["methods"]
     starts = np.array([b["start"] for b in grid["loss"][methods[0]]["buckets"]])
     losses = {m: np.array([b["mean_nats"] for b in grid["loss"][m]["buckets"]], np.float32) for m in methods}
-    columns = tuple((int(length), float(depth)) for length in grid["grid"]["lengths"]
+    columns = tuple(Prompt(int(length), float(depth)) for length in grid["grid"]["lengths"]
                     for depth in grid["grid"]["depths_by_length"][str(length)])
-    passkeys = {m: tuple((cell["correct"], cell["greedy"], cell["mean_logprob"]) for cell in
+    passkeys = {m: tuple(PasskeyCell(cell["correct"], cell["greedy"], cell["mean_logprob"]) for cell in
                          (grid["passkey"][m][str(length)][str(depth)] for length, depth in columns)) for m in methods}
     return LongContext(grid["model"]["label"], grid["model"]["context"], grid["factor"], grid["grid"]["loss_length"],
                        grid["grid"]["bucket"], starts, losses, columns, passkeys)
@@ -407,7 +431,7 @@ def long_context() -> LongContext | None:
 def long_context_line(found: LongContext) -> Phrase:
     """The losses in the last bucket (past the trained context) against the first, best method named."""
     last = {method: float(values[-1]) for method, values in found.losses.items()}
-    best, second = sorted(last, key=last.get)[:2]
+    best, second = sorted(last, key=last.__getitem__)[:2]
     named = second if best == "none" else best  # the model's own RoPE lowest: the runner-up is named
     start = int(found.starts[-1])
     return phrase("real_models.long_line_own" if best == "none" else "real_models.long_line",
@@ -420,9 +444,9 @@ def long_context_line(found: LongContext) -> Phrase:
 def passkey_lines(found: LongContext) -> list[Phrase]:
     """For each prompt length: how many methods found the key at every depth, and which ones missed."""
     lines = []
-    for length in dict.fromkeys(length for length, _ in found.columns):
-        index = [i for i, (n, _) in enumerate(found.columns) if n == length]
-        missed = [m for m, cells in found.passkeys.items() if not all(cells[i][0] for i in index)]
+    for length in dict.fromkeys(prompt.length for prompt in found.columns):
+        index = [i for i, prompt in enumerate(found.columns) if prompt.length == length]
+        missed = [m for m, cells in found.passkeys.items() if not all(cells[i].correct for i in index)]
         where = "inside" if length <= found.context else "past"
         key = f"real_models.passkey_{where}" + ("_all" if not missed else "")
         lines.append(phrase(key, length=f"{length:,}", context=f"{found.context:,}", depths=len(index),
@@ -431,20 +455,20 @@ def passkey_lines(found: LongContext) -> list[Phrase]:
     return lines
 
 
-def spaced_losses(name: str, ids: tuple[int, ...], spacing: int) -> tuple[tuple[str, float], ...]:
-    """Mean next-token loss of the text with its tokens `spacing` positions apart (positions 0, s, 2s, ...), read
-    with the model's own RoPE ("none") and with each scaling of SPACED_METHODS at factor `spacing` (methods that
-    do not apply to the model's layers are left out)."""
+def spaced_losses(name: str, ids: tuple[int, ...], spacing: int) -> dict[str, float]:
+    """{method: mean next-token loss} of the text with its tokens `spacing` positions apart (positions 0, s,
+    2s, ...), read with the model's own RoPE ("none") and with each scaling of SPACED_METHODS at factor `spacing`
+    (methods that do not apply to the model's layers are left out)."""
     lm = real_model(name)
     positions = torch.arange(len(ids)) * spacing
-    found = []
+    found = {}
     for method in SPACED_METHODS:
         try:
             layers = scaled_layers(lm, method, float(spacing))
         except ValueError:
             continue
-        found.append((method, float(lm.next_token_losses(torch.tensor(ids), positions, layers=layers).mean())))
-    return tuple(found)
+        found[method] = float(lm.next_token_losses(torch.tensor(ids), positions, layers=layers).mean())
+    return found
 
 
 if __name__ == "__main__":

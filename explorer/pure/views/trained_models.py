@@ -8,13 +8,15 @@ keys and their arguments), the claims with the thresholds that decide them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from rope_viz import toy
 
-from explorer.pure.views.phrases import Phrase, counted, metric, phrase
+from explorer.pure.views.phrases import Metric, Phrase, counted, metric, phrase
 from explorer.pure.views.sampling import downsample
 from explorer.pure.questions import Question
 
@@ -37,16 +39,49 @@ def grid_stamp(folder: str) -> float | None:
         return None
 
 
-def curves_from_doc(doc: dict, task: str, order: tuple = toy.POSITION_SCHEMES) -> dict:
+@dataclass(frozen=True)
+class Curve:
+    """One (encoding, scaling)'s accuracy against evaluation length over seeds (arrays float32, one value per
+    evaluation factor): the seed mean, standard deviation, smallest and largest."""
+    encoding: str
+    scaling: str
+    seeds: tuple[int, ...]
+    factors: np.ndarray
+    lengths: np.ndarray
+    mean: np.ndarray
+    std: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+
+@dataclass(frozen=True)
+class Curves:
+    """A grid's curves of one task, with its training length and steps (None when it has no run of it)."""
+    train_len: int | None
+    steps: int | None
+    curves: tuple[Curve, ...]
+
+
+NO_CURVES = Curves(train_len=None, steps=None, curves=())
+
+
+@dataclass(frozen=True)
+class Band:
+    """One curve's seed mean, smallest and largest value and standard deviation at one evaluation factor."""
+    mean: float
+    low: float
+    high: float
+    std: float
+
+
+def curves_from_doc(doc: dict, task: str, order: tuple = toy.POSITION_SCHEMES) -> Curves:
     """Accuracy against evaluation length for `task`, one curve per (encoding, scaling), from a validated
     results document: the mean over seeds and the band from the smallest to the largest seed. `order`: the
     encodings drawn, in order (every scheme, the two-layer grid's first; toy.SCHEMES for the four-layer grid).
-
-    Returns {"train_len", "curves": [{encoding, scaling, seeds, factors, lengths, mean, std, low, high}],
-    "steps"}; arrays float32. A document with runs of several training lengths keeps the first one's."""
+    A document with runs of several training lengths keeps the first one's."""
     runs = [r for r in doc["runs"] if r["config"]["task"] == task]
     if not runs:
-        return {"train_len": None, "steps": None, "curves": []}
+        return NO_CURVES
     train_len = runs[0]["config"]["train_len"]
     runs = [r for r in runs if r["config"]["train_len"] == train_len]
     rows = toy.summarize(runs)
@@ -58,55 +93,75 @@ def curves_from_doc(doc: dict, task: str, order: tuple = toy.POSITION_SCHEMES) -
             if not mine:
                 continue
             pick = lambda key, mine=mine: np.array([r[key] for r in mine], dtype=np.float32)  # noqa: E731
-            curves.append({"encoding": encoding, "scaling": scaling, "seeds": list(mine[0]["seeds"]),
-                           "factors": pick("factor"), "lengths": pick("length"), "mean": pick("accuracy_mean"),
-                           "std": pick("accuracy_std"), "low": pick("accuracy_min"), "high": pick("accuracy_max")})
-    return {"train_len": int(train_len), "steps": int(runs[0]["config"]["steps"]), "curves": curves}
+            curves.append(Curve(encoding=encoding, scaling=scaling, seeds=tuple(mine[0]["seeds"]),
+                                factors=pick("factor"), lengths=pick("length"), mean=pick("accuracy_mean"),
+                                std=pick("accuracy_std"), low=pick("accuracy_min"), high=pick("accuracy_max")))
+    return Curves(train_len=int(train_len), steps=int(runs[0]["config"]["steps"]), curves=tuple(curves))
 
 
-def shipped(folder: str, stamp: float | None) -> dict | None:
-    """The shipped grid's facts (command, time, device, steps, tasks) or None when it is missing or malformed
-    (then "error" says why). `stamp`: grid_stamp(folder), part of the cache key only."""
+@dataclass(frozen=True)
+class ShippedGrid:
+    """The shipped grid's facts: the command that made it, when, where, how long, its runs and tasks."""
+    command: str
+    created: str
+    device: str
+    torch: str
+    wall_seconds: float
+    runs: int
+    tasks: tuple[str, ...]
+    train_seconds: float
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A grid file that is there but cannot be read: why."""
+    error: str
+
+
+def shipped(folder: str, stamp: float | None) -> ShippedGrid | Unreadable | None:
+    """The shipped grid's facts, Unreadable when it is malformed, None when it is missing.
+    `stamp`: grid_stamp(folder), part of the cache key only."""
     path = grid_path(folder)
     if stamp is None:
         return None
     try:
         doc = toy.load_results(path)
     except ValueError as err:
-        return {"error": str(err)}
-    return {"error": "", "command": doc["command"], "created": doc["created"], "device": doc["device"],
-            "torch": doc["torch"], "wall_seconds": float(doc["wall_seconds"]), "runs": len(doc["runs"]),
-            "tasks": sorted({r["config"]["task"] for r in doc["runs"]}),
-            "train_seconds": float(sum(r["train_seconds"] for r in doc["runs"]))}
+        return Unreadable(str(err))
+    return ShippedGrid(command=doc["command"], created=doc["created"], device=doc["device"], torch=doc["torch"],
+                       wall_seconds=float(doc["wall_seconds"]), runs=len(doc["runs"]),
+                       tasks=tuple(sorted({r["config"]["task"] for r in doc["runs"]})),
+                       train_seconds=float(sum(r["train_seconds"] for r in doc["runs"])))
 
 
-def shipped_curves(folder: str, stamp: float | None, task: str) -> dict:
+def shipped_curves(folder: str, stamp: float | None, task: str) -> Curves:
     """curves_from_doc of the shipped grid for `task` (no curves when the grid is missing)."""
     if stamp is None:
-        return {"train_len": None, "steps": None, "curves": []}
+        return NO_CURVES
     try:
         doc = toy.load_results(grid_path(folder))
     except ValueError:
-        return {"train_len": None, "steps": None, "curves": []}
+        return NO_CURVES
     return curves_from_doc(doc, task)
 
 
-def at_factor(curves: list[dict], factor: float) -> dict[tuple[str, str], dict]:
-    """{(encoding, scaling): {"mean", "low", "high", "std"}} at one evaluation factor (curves lacking it left out)."""
+def at_factor(curves: tuple[Curve, ...], factor: float) -> dict[tuple[str, str], Band]:
+    """Each curve's Band at one evaluation factor, keyed by (encoding, scaling) (curves lacking it left out)."""
     out = {}
     for c in curves:
-        hit = np.flatnonzero(np.isclose(c["factors"], factor))
+        hit = np.flatnonzero(np.isclose(c.factors, factor))
         if hit.size:
             i = int(hit[0])
-            out[(c["encoding"], c["scaling"])] = {k: float(c[k][i]) for k in ("mean", "low", "high", "std")}
+            out[(c.encoding, c.scaling)] = Band(mean=float(c.mean[i]), low=float(c.low[i]), high=float(c.high[i]),
+                                                std=float(c.std[i]))
     return out
 
 
-def compare(a: dict, b: dict) -> str:
+def compare(a: Band, b: Band) -> str:
     """"higher" / "lower" when a's whole seed band lies above / below b's, else "overlap"."""
-    if a["low"] > b["high"]:
+    if a.low > b.high:
         return "higher"
-    if a["high"] < b["low"]:
+    if a.high < b.low:
         return "lower"
     return "overlap"
 
@@ -120,7 +175,20 @@ def _weights(folder: str, task: str, encoding: str) -> Path | None:
     return None
 
 
-def _offset_stats(weights: np.ndarray, train_len: int, dominant: int | None = None) -> dict:
+@dataclass(frozen=True)
+class OffsetStats:
+    """Where one head's attention goes: its most common top offset ("dominant"), the share of queries whose
+    top key sits there (all of them, within and past the training length), and the mean attended distance
+    within and past it."""
+    dominant: int
+    share: float
+    share_within: float
+    share_past: float
+    distance_within: float
+    distance_past: float
+
+
+def _offset_stats(weights: np.ndarray, train_len: int, dominant: int | None = None) -> OffsetStats:
     """Where one head's attention goes (weights: seq x seq, rows = queries): for each query its top key's
     offset q - k and its mean attended distance sum_k w[q, k] (q - k). `dominant`: the offset to look for
     (default: the most common top offset here). Shares are over queries 1.. (query 0 sees only itself)."""
@@ -134,17 +202,22 @@ def _offset_stats(weights: np.ndarray, train_len: int, dominant: int | None = No
     past = queries >= train_len
     share = lambda where: float((top[where] == dominant).mean()) if where.any() else float("nan")  # noqa: E731
     mean = lambda where: float(distance[where].mean()) if where.any() else float("nan")  # noqa: E731
-    return {"dominant": dominant, "share": share(asked), "share_within": share(asked & ~past),
-            "share_past": share(past), "distance_within": mean(asked & ~past), "distance_past": mean(past)}
+    return OffsetStats(dominant=dominant, share=share(asked), share_within=share(asked & ~past),
+                       share_past=share(past), distance_within=mean(asked & ~past), distance_past=mean(past))
 
 
-def _maps(folder: str, task: str, encoding: str, length: int, scaling: str) -> tuple[np.ndarray, int, dict]:
+class _Maps(NamedTuple):
+    maps: np.ndarray   # layers x heads x seq x seq
+    train_len: int
+
+
+def _maps(folder: str, task: str, encoding: str, length: int, scaling: str) -> _Maps:
     model, config = toy.load_model(_weights(folder, task, encoding))
     freqs = None
     if encoding == "rope":
         freqs = toy.rope_frequencies(model.config, scaling, length / config.train_len, config.train_len)
     tokens = toy.make_batch(task, 1, length, seed=MAP_SEED)[0][0]
-    return toy.attention_maps(model, tokens, rope_freqs=freqs), config.train_len, model.config.to_dict()
+    return _Maps(toy.attention_maps(model, tokens, rope_freqs=freqs), config.train_len)
 
 
 def has_weights(folder: str, stamp: float | None, task: str, encoding: str) -> bool:
@@ -157,27 +230,44 @@ def has_weights(folder: str, stamp: float | None, task: str, encoding: str) -> b
     return path is not None and path.is_file()
 
 
-def attention_view(folder: str, stamp: float | None, task: str, encoding: str, layer: int, head: int,
-                   factor: float, scaling: str) -> dict:
-    """One head of the shipped seed-0 model at the training length and at `factor` times it (RoPE with the
-    inference-time `scaling` there), on the sequence make_batch(task, 1, length, seed=MAP_SEED).
+@dataclass(frozen=True)
+class AttentionMaps:
+    """One head's attention maps at the training length ("short") and past it ("long"), drawn thinned (the
+    positions kept: "short_kept", "long_kept"), and the statistics of the full maps."""
+    train_len: int
+    long_len: int
+    layer: int
+    head: int
+    short_stats: OffsetStats
+    long_stats: OffsetStats
+    short: np.ndarray
+    short_kept: np.ndarray
+    long: np.ndarray
+    long_kept: np.ndarray
 
-    Maps are drawn thinned to MAP_SIDE per side ("short", "long" with "short_kept", "long_kept"); the
-    statistics use the full maps: the head's most common top offset at 1x and how often queries keep it
-    within / past the training length at `factor`x, and the mean attended distance."""
+
+def attention_view(folder: str, stamp: float | None, task: str, encoding: str, layer: int, head: int,
+                   factor: float, scaling: str) -> AttentionMaps | None:
+    """One head of the shipped seed-0 model at the training length and at `factor` times it (RoPE with the
+    inference-time `scaling` there), on the sequence make_batch(task, 1, length, seed=MAP_SEED); None when
+    the grid has no weights for it.
+
+    Maps are drawn thinned to MAP_SIDE per side; the statistics use the full maps: the head's most common top
+    offset at 1x and how often queries keep it within / past the training length at `factor`x, and the mean
+    attended distance."""
     if not has_weights(folder, stamp, task, encoding):
-        return {"available": False}
-    short, train_len, arch = _maps(folder, task, encoding, _length(folder, task, 1.0), "none")
-    long, _, _ = _maps(folder, task, encoding, _length(folder, task, factor), scaling)
+        return None
+    short, train_len = _maps(folder, task, encoding, _length(folder, task, 1.0), "none")
+    long = _maps(folder, task, encoding, _length(folder, task, factor), scaling).maps
     layer = min(int(layer), short.shape[0] - 1)
     head = min(int(head), short.shape[1] - 1)
     at_short = _offset_stats(short[layer, head], train_len)
-    at_long = _offset_stats(long[layer, head], train_len, dominant=at_short["dominant"])
-    out = {"available": True, "train_len": train_len, "long_len": long.shape[-1], "n_layers": arch["n_layers"],
-           "n_heads": arch["n_heads"], "layer": layer, "head": head, "short_stats": at_short, "long_stats": at_long}
-    for name, maps in (("short", short), ("long", long)):
-        out[name], out[f"{name}_kept"], _ = downsample(maps[layer, head], MAP_SIDE)
-    return out
+    at_long = _offset_stats(long[layer, head], train_len, dominant=at_short.dominant)
+    short_drawn, short_kept, _ = downsample(short[layer, head], MAP_SIDE)
+    long_drawn, long_kept, _ = downsample(long[layer, head], MAP_SIDE)
+    return AttentionMaps(train_len=train_len, long_len=long.shape[-1], layer=layer, head=head,
+                         short_stats=at_short, long_stats=at_long, short=short_drawn, short_kept=short_kept,
+                         long=long_drawn, long_kept=long_kept)
 
 
 def _length(folder: str, task: str, factor: float) -> int:
@@ -186,31 +276,42 @@ def _length(folder: str, task: str, factor: float) -> int:
     return int(round(factor * run["config"]["train_len"]))
 
 
-def locked_heads(folder: str, stamp: float | None, task: str, factor: float, scaling: str) -> dict:
+@dataclass(frozen=True)
+class LockedHeads:
+    """Per encoding with shipped weights (in ENCODING_ORDER): its most position-locked head (layer, head, its
+    most common top offset) and that offset's share of queries at 1x and past the training length (float32)."""
+    encodings: tuple[str, ...]
+    layer: tuple[int, ...]
+    head: tuple[int, ...]
+    dominant: tuple[int, ...]
+    share_1x: np.ndarray
+    share_past: np.ndarray
+
+
+def locked_heads(folder: str, stamp: float | None, task: str, factor: float, scaling: str) -> LockedHeads:
     """For every encoding with shipped weights: its most position-locked head (the largest share of queries
     whose top key sits at the head's most common offset, at 1x) and that share past the training length at
-    `factor`x. Returns {"encodings", "layer", "head", "dominant", "share_1x", "share_past"} (arrays float32)."""
-    out = {"encodings": [], "layer": [], "head": [], "dominant": [], "share_1x": [], "share_past": []}
+    `factor`x."""
+    found: list[tuple[str, int, int, OffsetStats, OffsetStats]] = []
     for encoding in ENCODING_ORDER:
         if not has_weights(folder, stamp, task, encoding):
             continue
-        short, train_len, _ = _maps(folder, task, encoding, _length(folder, task, 1.0), "none")
-        long, _, _ = _maps(folder, task, encoding, _length(folder, task, factor),
-                           scaling if encoding == "rope" else "none")
-        best = None
+        short, train_len = _maps(folder, task, encoding, _length(folder, task, 1.0), "none")
+        long = _maps(folder, task, encoding, _length(folder, task, factor),
+                     scaling if encoding == "rope" else "none").maps
+        best: tuple[int, int, OffsetStats] | None = None
         for layer in range(short.shape[0]):
             for head in range(short.shape[1]):
                 s = _offset_stats(short[layer, head], train_len)
-                if best is None or s["share"] > best[2]["share"]:
+                if best is None or s.share > best[2].share:
                     best = (layer, head, s)
+        assert best is not None  # a model has at least one head
         layer, head, s = best
-        past = _offset_stats(long[layer, head], train_len, dominant=s["dominant"])
-        for key, value in (("encodings", encoding), ("layer", layer), ("head", head), ("dominant", s["dominant"]),
-                           ("share_1x", s["share"]), ("share_past", past["share_past"])):
-            out[key].append(value)
-    for key in ("share_1x", "share_past"):
-        out[key] = np.array(out[key], dtype=np.float32)
-    return out
+        found.append((encoding, layer, head, s, _offset_stats(long[layer, head], train_len, dominant=s.dominant)))
+    return LockedHeads(encodings=tuple(f[0] for f in found), layer=tuple(f[1] for f in found),
+                       head=tuple(f[2] for f in found), dominant=tuple(f[3].dominant for f in found),
+                       share_1x=np.array([f[3].share for f in found], dtype=np.float32),
+                       share_past=np.array([f[4].share_past for f in found], dtype=np.float32))
 
 
 # --- what the page says about them ---------------------------------------------------------------------------
@@ -231,23 +332,38 @@ def _scal(name: str) -> Phrase:
     return phrase(f"trained_models.scaling_{name}")
 
 
-def accuracy_chart(data: dict, runs: list[dict], task: str, owner: str, show_scalings: bool) -> dict:
+class Mark(NamedTuple):
+    """A dotted line across a chart: its label and where it stands on the length axis."""
+    name: Phrase
+    at: int
+
+
+@dataclass(frozen=True)
+class AccuracyChart:
+    """The accuracy chart's band_lines series (entries named by Phrases), its marks and the lengths labelled."""
+    series: list[dict]
+    marks: list[Mark]
+    x_ticks: list[float]
+
+
+def accuracy_chart(data: Curves, runs: list[dict], task: str, owner: str, show_scalings: bool) -> AccuracyChart:
     """The accuracy chart of `task`: the shipped curves (`data`, from shipped_curves; stretched RoPE only with
     `show_scalings`) as band_lines series named by Phrases, each in its concept's colour (its encoding's, or
     a stretched one's scaling's), then the finished live `runs` of the task, dotted in the same colours (the
-    ones `owner` started drawn wider); marks (Phrase, length) at the grid's training length and at
-    each live run's other one; x_ticks at every length drawn."""
-    series, marks = [], []
-    for curve in data["curves"]:
-        plain = curve["scaling"] == "none"
+    ones `owner` started drawn wider); marks at the grid's training length and at each live run's other one;
+    x_ticks at every length drawn."""
+    series: list[dict] = []
+    marks: list[Mark] = []
+    for curve in data.curves:
+        plain = curve.scaling == "none"
         if plain or show_scalings:
-            series.append({"name": _enc(curve["encoding"]) if plain
-                           else phrase("trained_models.rope_scaled", scaling=_scal(curve["scaling"])),
-                           "x": curve["lengths"], "y": curve["mean"], "low": curve["low"], "high": curve["high"],
+            series.append({"name": _enc(curve.encoding) if plain
+                           else phrase("trained_models.rope_scaled", scaling=_scal(curve.scaling)),
+                           "x": curve.lengths, "y": curve.mean, "low": curve.low, "high": curve.high,
                            "dash": "solid" if plain else "dash",
-                           "concept": curve["encoding"] if plain else curve["scaling"]})
-    if data["train_len"]:
-        marks.append((phrase("trained_models.train_len_mark", n=data["train_len"]), data["train_len"]))
+                           "concept": curve.encoding if plain else curve.scaling})
+    if data.train_len:
+        marks.append(Mark(phrase("trained_models.train_len_mark", n=data.train_len), data.train_len))
     for run in runs:
         if run["doc"] is None or run["task"] != task:
             continue
@@ -258,149 +374,182 @@ def accuracy_chart(data: dict, runs: list[dict], task: str, owner: str, show_sca
             n=run["train_len"],
             seed=run["seed"],
         )
-        for curve in curves_from_doc(run["doc"], task)["curves"]:
-            if curve["scaling"] == "none" or show_scalings:
-                name = label if curve["scaling"] == "none" else phrase("trained_models.live_scaled", run=label,
-                                                                       scaling=_scal(curve["scaling"]))
-                series.append({"name": name, "x": curve["lengths"], "y": curve["mean"], "dash": "dot",
+        for curve in curves_from_doc(run["doc"], task).curves:
+            if curve.scaling == "none" or show_scalings:
+                name = label if curve.scaling == "none" else phrase("trained_models.live_scaled", run=label,
+                                                                    scaling=_scal(curve.scaling))
+                series.append({"name": name, "x": curve.lengths, "y": curve.mean, "dash": "dot",
                                "width": YOUR_WIDTH if mine else OTHER_WIDTH, "group": f"live{run['id']}",
-                               "concept": curve["encoding"] if curve["scaling"] == "none" else curve["scaling"]})
-        mark = (phrase("trained_models.live_len_mark", n=run["train_len"]), run["train_len"])
-        if run["train_len"] != data["train_len"] and mark not in marks:
+                               "concept": curve.encoding if curve.scaling == "none" else curve.scaling})
+        mark = Mark(phrase("trained_models.live_len_mark", n=run["train_len"]), run["train_len"])
+        if run["train_len"] != data.train_len and mark not in marks:
             marks.append(mark)
-    ticks = sorted({float(v) for s in series for v in s["x"]} | {float(at) for _, at in marks})
-    return {"series": series, "marks": marks, "x_ticks": ticks}
+    ticks = sorted({float(v) for s in series for v in s["x"]} | {float(mark.at) for mark in marks})
+    return AccuracyChart(series=series, marks=marks, x_ticks=ticks)
 
 
-def grid_lines(facts: dict | None, folder: str) -> dict:
-    """What the page says about the shipped grid (shipped's facts): a "notice" when it is missing or cannot be
-    read, else the "source" of its numbers (the other one None)."""
+@dataclass(frozen=True)
+class GridLines:
+    """What the page says about the shipped grid: a notice when it is missing or cannot be read, else the
+    source of its numbers (the other one None)."""
+    notice: Phrase | None
+    source: Phrase | None
+
+
+def grid_lines(facts: ShippedGrid | Unreadable | None, folder: str) -> GridLines:
+    """What the page says about the shipped grid (shipped's answer)."""
     if facts is None:
-        return {"notice": phrase("trained_models.missing", folder=folder), "source": None}
-    if facts["error"]:
-        return {"notice": phrase("trained_models.malformed", error=facts["error"]), "source": None}
-    return {"notice": None, "source": phrase("trained_models.source", runs=facts["runs"], created=facts["created"],
-                                             device=facts["device"], minutes=facts["wall_seconds"] / 60,
-                                             torch=facts["torch"])}
+        return GridLines(notice=phrase("trained_models.missing", folder=folder), source=None)
+    if isinstance(facts, Unreadable):
+        return GridLines(notice=phrase("trained_models.malformed", error=facts.error), source=None)
+    return GridLines(notice=None, source=phrase("trained_models.source", runs=facts.runs, created=facts.created,
+                                                device=facts.device, minutes=facts.wall_seconds / 60,
+                                                torch=facts.torch))
 
 
-def _mean_of(encoding: str, at: dict) -> Phrase:
+def _mean_of(encoding: str, at: dict[tuple[str, str], Band]) -> Phrase:
     """An encoding and its mean accuracy (at_factor's entry without a stretch)."""
-    return phrase("trained_models.value_item", encoding=_enc(encoding), value=pct(at[(encoding, "none")]["mean"]))
+    return phrase("trained_models.value_item", encoding=_enc(encoding), value=pct(at[(encoding, "none")].mean))
 
 
-def findings(data: dict, factor: float) -> dict | None:
+@dataclass(frozen=True)
+class Findings:
+    """What a task's shipped curves say: the bands' caption, paragraphs of numbers, and the claims."""
+    caption: Phrase
+    paragraphs: list[Phrase]
+    claims: list[Phrase]
+
+
+def findings(data: Curves, factor: float) -> Findings | None:
     """What the shipped curves of a task (shipped_curves) say at `factor` times the training length, None when
-    there are none: the bands' "caption", "paragraphs" (the plain encodings' mean accuracy there and at 1x; those
-    below UNLEARNED even at 1x) and "claims": ALiBi, the best and the worst stretch of RoPE and NoPE each against
+    there are none: the bands' caption, paragraphs (the plain encodings' mean accuracy there and at 1x; those
+    below UNLEARNED even at 1x) and claims: ALiBi, the best and the worst stretch of RoPE and NoPE each against
     plain RoPE, judged by whether their seed bands overlap (compare); an encoding below UNLEARNED at 1x gets
     no verdict, only its numbers and why they say little."""
-    curves = data["curves"]
-    if not curves:
+    curves = data.curves
+    if not curves or data.train_len is None:
         return None
-    seeds = curves[0]["seeds"]
+    seeds = curves[0].seeds
     caption = phrase("trained_models.band_caption", count=len(seeds), seeds=", ".join(str(s) for s in seeds),
-                     steps=data["steps"])
+                     steps=data.steps)
     here, base = at_factor(curves, factor), at_factor(curves, 1.0)
     plain = [e for e in ENCODING_ORDER if (e, "none") in here]
-    paragraphs = [phrase("trained_models.summary", factor=factor, length=int(round(factor * data["train_len"])),
+    paragraphs = [phrase("trained_models.summary", factor=factor, length=int(round(factor * data.train_len)),
                          values=tuple(_mean_of(e, here) for e in plain),
                          base_values=tuple(_mean_of(e, base) for e in plain if (e, "none") in base))]
-    unlearned = tuple(_enc(e) for e in plain if (e, "none") in base and base[(e, "none")]["mean"] < UNLEARNED)
+    unlearned = tuple(_enc(e) for e in plain if (e, "none") in base and base[(e, "none")].mean < UNLEARNED)
     if unlearned:
         paragraphs.append(counted("trained_models.unlearned", len(unlearned), encodings=unlearned))
     rope = here.get(("rope", "none"))
     if not rope:
-        return {"caption": caption, "paragraphs": paragraphs, "claims": []}
+        return Findings(caption=caption, paragraphs=paragraphs, claims=[])
 
     def against_rope(encoding: str) -> list[Phrase]:
         if (encoding, "none") not in here:
             return []
         other = here[(encoding, "none")]
-        if (encoding, "none") in base and base[(encoding, "none")]["mean"] < UNLEARNED:  # numbers that mean little
+        if (encoding, "none") in base and base[(encoding, "none")].mean < UNLEARNED:  # numbers that mean little
             return [
                 phrase(
                     "trained_models.claim_unlearned",
                     factor=factor,
                     encoding=_enc(encoding),
-                    value=pct(other["mean"]),
-                    rope=pct(rope["mean"]),
-                    base=pct(base[(encoding, "none")]["mean"]),
+                    value=pct(other.mean),
+                    rope=pct(rope.mean),
+                    base=pct(base[(encoding, "none")].mean),
                 )
             ]
         return [phrase(f"trained_models.claim_{encoding}_{compare(other, rope)}", factor=factor,
-                       **{encoding: pct(other["mean"])}, rope=pct(rope["mean"]))]
+                       **{encoding: pct(other.mean)}, rope=pct(rope.mean))]
 
     claims = against_rope("alibi")
     scaled = {s: here[("rope", s)] for s in SCALING_ORDER if s != "none" and ("rope", s) in here}
     if scaled:
-        best = max(scaled, key=lambda s: scaled[s]["mean"])
+        best = max(scaled, key=lambda s: scaled[s].mean)
         claims.append(phrase(f"trained_models.claim_scaling_{compare(scaled[best], rope)}", factor=factor,
-                             scaling=_scal(best), best=pct(scaled[best]["mean"]), rope=pct(rope["mean"])))
-        worst = min(scaled, key=lambda s: scaled[s]["mean"])
+                             scaling=_scal(best), best=pct(scaled[best].mean), rope=pct(rope.mean)))
+        worst = min(scaled, key=lambda s: scaled[s].mean)
         if worst != best:  # the stretch that does worst, and its values at the lengths between 1x and here
             shorter = [(f, at_factor(curves, f).get(("rope", worst))) for f in sorted(
-                {float(f) for c in curves for f in c["factors"]}) if 1 < f < factor]
-            early = tuple(phrase("trained_models.worst_at", factor=f, value=pct(at["mean"])) for f, at in shorter if at)
+                {float(f) for c in curves for f in c.factors}) if 1 < f < factor]
+            early = tuple(phrase("trained_models.worst_at", factor=f, value=pct(at.mean)) for f, at in shorter if at)
             claims.append(phrase(f"trained_models.claim_worst_{compare(scaled[worst], rope)}", factor=factor,
-                                 scaling=_scal(worst), worst=pct(scaled[worst]["mean"]), rope=pct(rope["mean"]),
+                                 scaling=_scal(worst), worst=pct(scaled[worst].mean), rope=pct(rope.mean),
                                  early=phrase("trained_models.worst_early", values=early) if early else "",
                                  why=phrase("trained_models.pi_why") if worst == "pi" else ""))
     claims += against_rope("nope")
-    return {"caption": caption, "paragraphs": paragraphs, "claims": claims}
+    return Findings(caption=caption, paragraphs=paragraphs, claims=claims)
 
 
-def alibi_across(here: dict, there: dict, factor: float, key: str) -> Phrase | None:
+def alibi_across(here: Curves, there: Curves, factor: float, key: str) -> Phrase | None:
     """ALiBi against RoPE at `factor` (and at 1x) in this page's grid (`here`) and the other page's (`there`),
     both curves_from_doc of the same task: the text `key`_same or `key`_opposite, by whether ALiBi's mean lies
     on the same side of RoPE's in both. None when either grid lacks one of them at 1x or at `factor`."""
     values = {}
     for name, data in (("here", here), ("there", there)):
         for f, suffix in ((factor, ""), (1.0, "_1x")):
-            found = at_factor(data["curves"], f)
+            found = at_factor(data.curves, f)
             for encoding in ("alibi", "rope"):
                 if (encoding, "none") not in found:
                     return None
-                values[f"{encoding}_{name}{suffix}"] = found[(encoding, "none")]["mean"]
+                values[f"{encoding}_{name}{suffix}"] = found[(encoding, "none")].mean
     above = [values[f"alibi_{name}"] > values[f"rope_{name}"] for name in ("here", "there")]
     return phrase(f"{key}_{'same' if above[0] == above[1] else 'opposite'}", factor=factor,
-                  n=here["train_len"], n_there=there["train_len"], **{k: pct(v) for k, v in values.items()})
+                  n=here.train_len, n_there=there.train_len, **{k: pct(v) for k, v in values.items()})
 
 
-def map_reading(maps: dict, encoding: str, layer: int, head: int, factor: float, scaling: str) -> dict:
-    """How to show one head's maps (attention_view, available): the two "titles", a "thinned" caption (or
-    None), its "metrics", and the "verdict": whether the head keeps its 1x pattern past the training length
-    (its share there over its share at 1x, against KEPT and WEAKENED)."""
-    n, long_n = maps["train_len"], maps["long_len"]
+@dataclass(frozen=True)
+class MapReading:
+    """How one head's maps are shown: the two titles, a caption when the long map is thinned, its metrics, and
+    the verdict on its pattern past the training length."""
+    titles: tuple[Phrase, Phrase]
+    thinned: Phrase | None
+    metrics: list[Metric]
+    verdict: Phrase
+
+
+def map_reading(maps: AttentionMaps, encoding: str, layer: int, head: int, factor: float,
+                scaling: str) -> MapReading:
+    """How to show one head's maps (attention_view's): the verdict says whether the head keeps its 1x pattern
+    past the training length (its share there over its share at 1x, against KEPT and WEAKENED)."""
+    n, long_n = maps.train_len, maps.long_len
     used = _scal(scaling if encoding == "rope" else "none")
-    titles = tuple(phrase(f"trained_models.map_{name}_title", encoding=_enc(encoding), layer=layer, head=head, n=size,
-                          factor=factor, scaling=used) for name, size in (("short", n), ("long", long_n)))
-    thinned = (phrase("trained_models.map_thinned", step=int(maps["long_kept"][1] - maps["long_kept"][0]), n=long_n)
+    short_title, long_title = (phrase(f"trained_models.map_{name}_title", encoding=_enc(encoding), layer=layer,
+                                      head=head, n=size, factor=factor, scaling=used)
+                               for name, size in (("short", n), ("long", long_n)))
+    thinned = (phrase("trained_models.map_thinned", step=int(maps.long_kept[1] - maps.long_kept[0]), n=long_n)
                if long_n > MAP_SIDE else None)
-    short, past = maps["short_stats"], maps["long_stats"]
+    short, past = maps.short_stats, maps.long_stats
     metrics = [
-        metric("trained_models.dominant", str(short["dominant"]), help=phrase("trained_models.dominant_help")),
-        metric("trained_models.share_1x", pct(short["share"])),
-        metric("trained_models.share_past", pct(past["share_past"]), factor=factor),
+        metric("trained_models.dominant", str(short.dominant), help=phrase("trained_models.dominant_help")),
+        metric("trained_models.share_1x", pct(short.share)),
+        metric("trained_models.share_past", pct(past.share_past), factor=factor),
         metric(
             "trained_models.distance_past",
-            f"{past['distance_past']:.1f}",
+            f"{past.distance_past:.1f}",
             help=phrase("trained_models.distance_help"),
             factor=factor,
         ),
     ]
-    kept = past["share_past"] / short["share"] if short["share"] > 0 else 0.0
+    kept = past.share_past / short.share if short.share > 0 else 0.0
     verdict = "kept" if kept >= KEPT else ("weakened" if kept >= WEAKENED else "lost")
-    return {"titles": titles, "thinned": thinned, "metrics": metrics,
-            "verdict": phrase(f"trained_models.map_{verdict}", encoding=_enc(encoding), layer=layer, head=head,
-                              offset=short["dominant"], share=pct(short["share"]), factor=factor,
-                              past=pct(past["share_past"]), n=n, within=f"{past['distance_within']:.1f}",
-                              distance=f"{past['distance_past']:.1f}")}
+    return MapReading(titles=(short_title, long_title), thinned=thinned, metrics=metrics,
+                      verdict=phrase(f"trained_models.map_{verdict}", encoding=_enc(encoding), layer=layer,
+                                     head=head, offset=short.dominant, share=pct(short.share), factor=factor,
+                                     past=pct(past.share_past), n=n, within=f"{past.distance_within:.1f}",
+                                     distance=f"{past.distance_past:.1f}"))
 
 
-def locked_reading(locked: dict, factor: float) -> dict:
+@dataclass(frozen=True)
+class LockedReading:
+    """The locked-heads chart's bar names and one line per encoding."""
+    names: list[Phrase]
+    lines: list[Phrase]
+
+
+def locked_reading(locked: LockedHeads, factor: float) -> LockedReading:
     """The bar names (Phrases) and one line per encoding of locked_heads."""
-    names = [_enc(e) for e in locked["encodings"]]
+    names = [_enc(e) for e in locked.encodings]
     lines = [
         phrase(
             "trained_models.locked_row",
@@ -413,17 +562,17 @@ def locked_reading(locked: dict, factor: float) -> dict:
             past=pct(b),
         )
         for name, lay, hd, off, a, b in zip(
-            names, locked["layer"], locked["head"], locked["dominant"], locked["share_1x"], locked["share_past"]
+            names, locked.layer, locked.head, locked.dominant, locked.share_1x, locked.share_past
         )
     ]
-    return {"names": names, "lines": lines}
+    return LockedReading(names=names, lines=lines)
 
 
-def live_intro(data: dict, steps: int, keep: int) -> Phrase:
+def live_intro(data: Curves, steps: int, keep: int) -> Phrase:
     """What a live run is, beside the shipped models it is drawn with: `steps` steps against the grid's
     (data: shipped_curves; the grid's default when no grid is there), the last `keep` runs kept."""
-    return phrase("trained_models.live_text", steps=steps, keep=keep, grid_steps=data["steps"] or toy.GRID_STEPS,
-                  times=(data["steps"] or toy.GRID_STEPS) / steps)
+    return phrase("trained_models.live_text", steps=steps, keep=keep, grid_steps=data.steps or toy.GRID_STEPS,
+                  times=(data.steps or toy.GRID_STEPS) / steps)
 
 
 def seconds_left(expected_end: float | None, now: float) -> int:
@@ -446,9 +595,16 @@ def refusal(snap: dict, now: float) -> Phrase:
     return phrase("trained_models.refused", seconds=seconds_left(snap["expected_end"], now), **_run_facts(snap))
 
 
-def progress(snap: dict, owner: str, now: float) -> dict:
-    """The run in progress: the "text" of its progress bar (yours or another visitor's) and a "note" (evaluating,
-    or when training should end; None when unknown)."""
+@dataclass(frozen=True)
+class Progress:
+    """The run in progress: the text of its progress bar and a note under it (None when there is none)."""
+    text: Phrase
+    note: Phrase | None
+
+
+def progress(snap: dict, owner: str, now: float) -> Progress:
+    """The run in progress: its progress bar's text (yours or another visitor's) and a note (evaluating, or when
+    training should end; None when unknown)."""
     text = phrase("trained_models.progress_mine" if snap["owner"] == owner else "trained_models.progress_other",
                   **_run_facts(snap))
     if snap["state"] == "evaluating":
@@ -457,7 +613,7 @@ def progress(snap: dict, owner: str, now: float) -> dict:
         note = phrase("trained_models.expected_end", seconds=seconds_left(snap["expected_end"], now), loss=snap["loss"])
     else:
         note = None
-    return {"text": text, "note": note}
+    return Progress(text=text, note=note)
 
 
 def run_line(run: dict, owner: str, factor: float) -> Phrase:
@@ -465,15 +621,15 @@ def run_line(run: dict, owner: str, factor: float) -> Phrase:
     facts = _run_facts(run)
     if run["doc"] is None:
         return phrase("trained_models.failed", error=run["error"], **facts)
-    curves = curves_from_doc(run["doc"], run["task"])["curves"]
-    plain = next(c for c in curves if c["scaling"] == "none")
-    first = at_factor([plain], 1.0).get((plain["encoding"], "none"))
-    there = at_factor([plain], factor).get((plain["encoding"], "none"))
+    curves = curves_from_doc(run["doc"], run["task"]).curves
+    plain = next(c for c in curves if c.scaling == "none")
+    first = at_factor((plain,), 1.0).get((plain.encoding, "none"))
+    there = at_factor((plain,), factor).get((plain.encoding, "none"))
     r = run["doc"]["runs"][0]
     return phrase("trained_models.run_line_mine" if run["owner"] == owner else "trained_models.run_line_other",
                   seconds=r["wall_seconds"], done=r["stopped_at"] if r["stopped_at"] is not None else run["steps"],
-                  first=pct(first["mean"]) if first else "–", factor=factor,
-                  there=pct(there["mean"]) if there else "–", **facts)
+                  first=pct(first.mean) if first else "–", factor=factor,
+                  there=pct(there.mean) if there else "–", **facts)
 
 
 # The questions that end the page (explorer.pure.questions).
