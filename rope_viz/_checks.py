@@ -11,21 +11,35 @@ import torch
 
 DEFAULT_MAX_ELEMENTS = 1 << 27  # 128 Mi elements: 512 MiB of float32
 LAYOUTS = ("interleaved", "half")
+ENV_MAX_ELEMENTS = "ROPE_VIZ_MAX_ELEMENTS"
+
+_budget: int | None = None  # set by set_max_elements (a server's), None for DEFAULT_MAX_ELEMENTS
+
+
+def set_max_elements(value: int | None) -> int | None:
+    """Bound every tensor the core allocates to `value` elements, for this whole process (a server sets
+    it once for all its sessions); None goes back to the library's default, no budget. Returns the
+    previous setting. The environment variable ROPE_VIZ_MAX_ELEMENTS, where set, overrides both."""
+    global _budget
+    previous = _budget
+    _budget = None if value is None else check_int(value, "max_elements", minimum=1)
+    return previous
 
 
 def max_elements() -> int:
-    """The allocation budget in tensor elements (env ROPE_VIZ_MAX_ELEMENTS overrides it)."""
-    raw = os.environ.get("ROPE_VIZ_MAX_ELEMENTS")
+    """The allocation budget in tensor elements: ROPE_VIZ_MAX_ELEMENTS where set, else the value of
+    set_max_elements, else DEFAULT_MAX_ELEMENTS (no budget)."""
+    raw = os.environ.get(ENV_MAX_ELEMENTS)
     if raw is None:
-        return DEFAULT_MAX_ELEMENTS
+        return DEFAULT_MAX_ELEMENTS if _budget is None else _budget
     try:
         value = int(raw)
     except ValueError:
         raise ValueError(
-            f"ROPE_VIZ_MAX_ELEMENTS={raw!r} is not an integer; set it to a positive element count"
+            f"{ENV_MAX_ELEMENTS}={raw!r} is not an integer; set it to a positive element count"
         ) from None
     if value <= 0:
-        raise ValueError(f"ROPE_VIZ_MAX_ELEMENTS={value} must be a positive element count")
+        raise ValueError(f"{ENV_MAX_ELEMENTS}={value} must be a positive element count")
     return value
 
 
@@ -33,8 +47,8 @@ def check_budget(numel: int, what: str) -> None:
     budget = max_elements()
     if numel > budget:
         raise ValueError(
-            f"{what} would allocate {numel:,} elements, over the budget of {budget:,}; "
-            "use smaller sizes (or raise ROPE_VIZ_MAX_ELEMENTS)"
+            f"{what} would allocate {numel:,} elements, over the budget of {budget:,}; use smaller sizes "
+            f"(or raise the budget: rope_viz.set_max_elements, {ENV_MAX_ELEMENTS})"
         )
 
 

@@ -2,7 +2,7 @@
 
 The schemes of the two-layer grid (results/toy/grid.json), ENCODINGS:
 rope        q and k of every head rotated by `rope_viz.apply_rope` (either pair layout).
-sinusoidal  `rope_viz.sinusoidal_encoding` added to the token embeddings.
+sinusoidal  `rope_viz.sinusoidal.sinusoidal_encoding` added to the token embeddings.
 alibi       ALiBi's linear distance bias (`rope_viz.biases.alibi_bias`, the paper's head slopes)
             added to every head's scores.
 nope        no position information besides the causal mask.

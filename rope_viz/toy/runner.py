@@ -224,7 +224,7 @@ def _parser() -> argparse.ArgumentParser:
                                 help="stop after this many new runs (a rerun resumes)")
     for sub_parser in (tr, gr, g4):
         sub_parser.add_argument("--device", default=None,
-                             help="cpu, cuda, cuda:N or mps (default: the fastest here, as rope_viz.get_device)")
+                             help="cpu, cuda, cuda:N or mps (default: the fastest here, as rope_viz.device.get_device)")
     return parser
 
 

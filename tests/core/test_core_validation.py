@@ -11,10 +11,12 @@ import torch
 import rope_viz
 import rope_viz.rotary
 import rope_viz.sinusoidal
-from rope_viz import (additive_decomposition, angles, apply_rope, attention_weights, decay_bound, diagonal_profile,
-                      empirical_decay, encoded_scores, inv_freq, layout_permutation, linear_attention, max_elements,
-                      pair_indices, random_tokens, rope_scores, rotation_matrices, rotation_matrix, shift_residual,
-                      sinusoidal_at, sinusoidal_encoding, softmax_attention, toeplitz_deviation, wavelengths)
+from rope_viz import (angles, apply_rope, inv_freq, layout_permutation, max_elements, pair_indices, rotation_matrices,
+                      rotation_matrix, wavelengths)
+from rope_viz.analysis import (additive_decomposition, attention_weights, decay_bound, diagonal_profile,
+                               empirical_decay, encoded_scores, linear_attention, random_tokens, rope_scores,
+                               shift_residual, softmax_attention, toeplitz_deviation)
+from rope_viz.sinusoidal import sinusoidal_at, sinusoidal_encoding
 
 BAD_DIMS = [3, 7, 0, -2, -4, True, False, 4.0, 8.5, "8", None, float("nan")]
 BAD_BASES = [0, 0.0, -1.0, -10000, float("nan"), float("inf"), float("-inf"), "10000", None, True, 1j]

@@ -13,8 +13,7 @@ from explorer.pure.views import rope_designs as view
 from explorer.pure.text import STRINGS, text
 from explorer.pure.views import trained_models as trained_view
 from explorer.pure.views.phrases import Phrase
-from rope_viz import toy
-from rope_viz.frequencies import pair_indices
+from rope_viz import pair_indices, toy
 from rope_viz.toy import evaluations
 
 FOLDER = str(toy.DEFAULT_DIR)

@@ -9,8 +9,8 @@ import math
 import numpy as np
 import torch
 
-from rope_viz.models import ATTENTION_KINDS, ModelRoPE, model_rope, preset
-from rope_viz.rotary import apply_rope
+from rope_viz import ModelRoPE, apply_rope, model_rope, preset
+from rope_viz.models import ATTENTION_KINDS
 
 from explorer.pure.views.phrases import Phrase, metric, phrase
 from explorer.pure.questions import Question
