@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import sys
 
 import torch
 
-DEFAULT_MAX_ELEMENTS = 1 << 27  # 128 Mi elements: 512 MiB of float32
+DEFAULT_MAX_ELEMENTS = sys.maxsize  # no budget: a notebook's calls are bounded by memory alone, as torch's are
 LAYOUTS = ("interleaved", "half")
 ENV_MAX_ELEMENTS = "ROPE_VIZ_MAX_ELEMENTS"
 
