@@ -176,3 +176,45 @@ def check_rotary_input(x, name: str = "x") -> int:
         raise ValueError(f"{name} must be a floating-point tensor, got dtype {x.dtype}")
     check_budget(x.numel(), f"rotating {name}")
     return check_dim(x.shape[-1], f"{name}.shape[-1] (dim)")
+
+
+def check_rotation(x, layout, *, rotary_dim=None, tables=None, rows=None, name: str = "x") -> int:
+    """The one check of every entry that rotates a tensor (apply_rope, apply_rotary, RotaryEmbedding, the kernels
+    of rope_viz.kernels and rope_viz.triton_rope), so that each refuses a bad argument with the same ValueError:
+    x a floating-point tensor (..., seq, dim) with an even dim, within the budget; a known layout; rotary_dim
+    (default: all of dim, or what the tables cover) even and <= dim; tables, where given, a pair (cos, sin) of
+    floating-point tensors of one shape (seq, rotary_dim / 2), any number of rows long when `rows` (an integer
+    tensor of seq table rows on x's device, one per sequence row) picks them. Returns rotary_dim."""
+    dim = check_rotary_input(x, name)
+    check_layout(layout)
+    seq = x.shape[-2]
+    if rows is not None and (not isinstance(rows, torch.Tensor) or rows.shape != (seq,)
+                             or rows.dtype not in (torch.int32, torch.int64) or rows.device != x.device):
+        raise ValueError(f"rows must be a tensor of {seq} int32 or int64 table rows (one per position) on {x.device}, "
+                         f"got {getattr(rows, 'shape', type(rows).__name__)} {getattr(rows, 'dtype', '')} "
+                         f"on {getattr(rows, 'device', None)}")
+    if tables is None:
+        return check_rotary_dim(rotary_dim, dim)
+    cos, sin = tables
+    if not isinstance(cos, torch.Tensor) or not isinstance(sin, torch.Tensor) or cos.shape != sin.shape \
+            or cos.dim() != 2 or not cos.is_floating_point() or not sin.is_floating_point():
+        raise ValueError("cos and sin must be two floating-point tensors of one shape (seq, rotary_dim / 2), got "
+                         f"{tuple(getattr(cos, 'shape', ()))} and {tuple(getattr(sin, 'shape', ()))}")
+    width, explicit = cos.shape[-1], rotary_dim is not None
+    rotary_dim = check_rotary_dim(rotary_dim, dim) if explicit else 2 * width
+    if width != rotary_dim // 2 or not 0 < rotary_dim <= dim or (rows is None and cos.shape[0] != seq):
+        rows_needed = "one row per position id" if rows is not None else f"one row per position ({seq})"
+        columns = f"rotary_dim / 2 = {rotary_dim // 2}" if explicit else f"1 to dim / 2 = {dim // 2}"
+        raise ValueError(f"tables of shape {tuple(cos.shape)} do not fit x of shape {tuple(x.shape)}: they need "
+                         f"{rows_needed} and {columns} columns")
+    return rotary_dim
+
+
+def check_rotation_qk(q, k, layout, *, rotary_dim=None, tables=None, rows=None) -> int:
+    """check_rotation for queries and keys rotated together: q as x, k a tensor of its own (any leading
+    dimensions) that agrees with q in (seq, dim). Returns rotary_dim."""
+    rotary_dim = check_rotation(q, layout, rotary_dim=rotary_dim, tables=tables, rows=rows, name="q")
+    check_rotary_input(k, "k")
+    if q.shape[-2:] != k.shape[-2:]:
+        raise ValueError(f"q and k must agree in (seq, dim), got {tuple(q.shape)} and {tuple(k.shape)}")
+    return rotary_dim
