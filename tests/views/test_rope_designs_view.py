@@ -130,14 +130,14 @@ def test_mixup_sentence_each_way(early, swapped, key):
 @pytest.fixture(scope="module")
 def stamp():
     found = view.grid_stamp(FOLDER)
-    assert found is not None, "results/toy/grid4.json is shipped"
+    assert found is not None, "rope_viz/toy/shipped/grid4.json is shipped"
     return found
 
 
 @pytest.fixture(scope="module")
 def evaluated():
     found = view.evaluations_stamp(FOLDER)
-    assert found is not None, "results/toy/grid4_evaluations.json is shipped"
+    assert found is not None, "rope_viz/toy/shipped/grid4_evaluations.json is shipped"
     return found
 
 
