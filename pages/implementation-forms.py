@@ -10,7 +10,7 @@ from explorer.app.layout import knob_row, metric_row, say, section, table
 from explorer.app.panels import implementation_forms as panels
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import implementation_forms as view
-from rope_viz import describe
+from rope_viz.device import describe
 
 ui.enter()
 PAGE = "implementation_forms"

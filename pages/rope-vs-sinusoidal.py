@@ -10,7 +10,7 @@ from explorer.app.layout import knob_row, metric_row, section, table
 from explorer.app.panels import rope_vs_sinusoidal as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import rope_vs_sinusoidal as view
-from rope_viz import describe
+from rope_viz.device import describe
 
 ui.enter()
 PAGE = "rope_vs_sinusoidal"

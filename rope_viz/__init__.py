@@ -10,49 +10,32 @@ installs it on its own, for a notebook::
     q_rot = rope_viz.apply_rotary(q, cos, sin, layout="half")         # ...then apply: Hugging Face's pairs
     rope = rope_viz.RotaryEmbedding(64, layout="half")                # the same as an nn.Module
     q_rot = rope_viz.apply_rope(q, layout="half")                     # one call: positions 0..7
+
+The top level holds the primitives: frequencies and their scaling, tables and their application, apply_rope,
+the readers of a model's RoPE and the real models. Beside it, each name public in one place:
+`rope_viz.analysis` (the measurements behind the app's pages), `rope_viz.axial` and `rope_viz.mrope` (RoPE over
+image and video positions), `rope_viz.biases` (ALiBi, T5, xPos, NoPE), `rope_viz.sinusoidal`, `rope_viz.models`,
+`rope_viz.real`, `rope_viz.long_context`, `rope_viz.device` and `rope_viz.toy` (not imported by `import rope_viz`).
+
+No allocation budget applies by default: set_max_elements(n) bounds every tensor the core builds to n
+elements, for the whole process, as the app does for its server (ROPE_VIZ_MAX_ELEMENTS overrides it).
 """
 
-from ._checks import max_elements
-from .attention import (ENCODINGS, additive_decomposition, attention_costs, attention_weights, depends_only_on_offset,
-                        diagonal_profile, dot_product_scale, encoded_norms, encoded_scores, linear_attention,
-                        random_attention_inputs, random_projections, random_tokens, rope_scores, shift_residual,
-                        softmax_attention, toeplitz_deviation)
-from .axial import (AXIAL_FREQUENCIES, apply_axial_rope, apply_mixed_rope, axial_angles, axial_frequencies,
-                    mixed_angles, mixed_frequencies, patch_grid, rotate_pairs)
-from .biases import (PROFILE_ENCODINGS, alibi_bias, alibi_slopes, apply_nope, apply_xpos, distance_profile, t5_bias,
-                     t5_bucket_matrix, t5_relative_position_bucket, xpos_scales, xpos_zeta)
-from .decay import count_rises, decay_bound, distance_grid, empirical_decay
-from .device import describe, get_device, to_numpy
+from . import analysis, axial, biases, device, mrope, sinusoidal  # noqa: F401 - rope_viz.analysis.x after import rope_viz
+from ._checks import LAYOUTS, max_elements, set_max_elements
 from .embedding import RotaryEmbedding, apply_rotary, rotary_tables
-from .frequencies import angles, inv_freq, layout_permutation, pair_indices, wavelengths, wrapped_angles
+from .frequencies import angles, inv_freq, layout_permutation, pair_indices, wavelengths
 from .models import LatentAttention, LayerRoPE, ModelRoPE, model_presets, model_rope, preset, preset_info
-from .mrope import MROPE_SECTION, apply_mrope, mrope_angles, mrope_axes, mrope_position_ids
-from .precision import (RECIPES, applied_rotation, distinct_rotations, exact_angles, norm_error, position_limits,
-                        precision_error, recipe_scores, score_error, spacing, worst_angle_errors)
 from .real import real_model
 from .rotary import METHODS, apply_rope, apply_rope_qk, rotation_matrices, rotation_matrix
 from .scaling import ROPE_SCALINGS, ROPE_TYPES, scaled_inv_freq
-from .sinusoidal import sinusoidal_at, sinusoidal_encoding
 
 __all__ = [
+    "LAYOUTS", "max_elements", "set_max_elements",
+    "angles", "inv_freq", "layout_permutation", "pair_indices", "wavelengths",
+    "ROPE_SCALINGS", "ROPE_TYPES", "scaled_inv_freq",
     "RotaryEmbedding", "apply_rotary", "rotary_tables",
-    "ENCODINGS", "METHODS", "additive_decomposition", "angles", "apply_rope", "apply_rope_qk", "attention_costs",
-    "attention_weights", "count_rises", "distance_grid",
-    "decay_bound", "describe", "diagonal_profile", "empirical_decay", "encoded_scores", "get_device",
-    "inv_freq", "layout_permutation", "linear_attention", "max_elements", "pair_indices",
-    "random_tokens", "rope_scores", "rotation_matrices", "rotation_matrix",
-    "shift_residual", "sinusoidal_at", "sinusoidal_encoding", "softmax_attention",
-    "to_numpy", "toeplitz_deviation", "wavelengths", "wrapped_angles",
-    "depends_only_on_offset", "dot_product_scale", "encoded_norms", "random_projections",
-    "random_attention_inputs",
-    "LatentAttention", "LayerRoPE", "ModelRoPE", "ROPE_SCALINGS", "ROPE_TYPES", "model_presets", "model_rope",
-    "preset", "preset_info", "real_model",
-    "scaled_inv_freq",
-    "RECIPES", "applied_rotation", "distinct_rotations", "exact_angles", "norm_error", "position_limits",
-    "precision_error", "recipe_scores", "score_error", "spacing", "worst_angle_errors",
-    "AXIAL_FREQUENCIES", "apply_axial_rope", "apply_mixed_rope", "axial_angles", "axial_frequencies",
-    "mixed_angles", "mixed_frequencies", "patch_grid", "rotate_pairs",
-    "PROFILE_ENCODINGS", "alibi_bias", "alibi_slopes", "apply_nope", "apply_xpos", "distance_profile",
-    "t5_bias", "t5_bucket_matrix", "t5_relative_position_bucket", "xpos_scales", "xpos_zeta",
-    "MROPE_SECTION", "apply_mrope", "mrope_angles", "mrope_axes", "mrope_position_ids",
+    "METHODS", "apply_rope", "apply_rope_qk", "rotation_matrices", "rotation_matrix",
+    "LatentAttention", "LayerRoPE", "ModelRoPE", "model_presets", "model_rope", "preset", "preset_info",
+    "real_model",
 ]

@@ -6,26 +6,41 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import sys
 
 import torch
 
-DEFAULT_MAX_ELEMENTS = 1 << 27  # 128 Mi elements: 512 MiB of float32
+DEFAULT_MAX_ELEMENTS = sys.maxsize  # no budget: a notebook's calls are bounded by memory alone, as torch's are
 LAYOUTS = ("interleaved", "half")
+ENV_MAX_ELEMENTS = "ROPE_VIZ_MAX_ELEMENTS"
+
+_budget: int | None = None  # set by set_max_elements (a server's), None for DEFAULT_MAX_ELEMENTS
+
+
+def set_max_elements(value: int | None) -> int | None:
+    """Bound every tensor the core allocates to `value` elements, for this whole process (a server sets
+    it once for all its sessions); None goes back to the library's default, no budget. Returns the
+    previous setting. The environment variable ROPE_VIZ_MAX_ELEMENTS, where set, overrides both."""
+    global _budget
+    previous = _budget
+    _budget = None if value is None else check_int(value, "max_elements", minimum=1)
+    return previous
 
 
 def max_elements() -> int:
-    """The allocation budget in tensor elements (env ROPE_VIZ_MAX_ELEMENTS overrides it)."""
-    raw = os.environ.get("ROPE_VIZ_MAX_ELEMENTS")
+    """The allocation budget in tensor elements: ROPE_VIZ_MAX_ELEMENTS where set, else the value of
+    set_max_elements, else DEFAULT_MAX_ELEMENTS (no budget)."""
+    raw = os.environ.get(ENV_MAX_ELEMENTS)
     if raw is None:
-        return DEFAULT_MAX_ELEMENTS
+        return DEFAULT_MAX_ELEMENTS if _budget is None else _budget
     try:
         value = int(raw)
     except ValueError:
         raise ValueError(
-            f"ROPE_VIZ_MAX_ELEMENTS={raw!r} is not an integer; set it to a positive element count"
+            f"{ENV_MAX_ELEMENTS}={raw!r} is not an integer; set it to a positive element count"
         ) from None
     if value <= 0:
-        raise ValueError(f"ROPE_VIZ_MAX_ELEMENTS={value} must be a positive element count")
+        raise ValueError(f"{ENV_MAX_ELEMENTS}={value} must be a positive element count")
     return value
 
 
@@ -33,8 +48,8 @@ def check_budget(numel: int, what: str) -> None:
     budget = max_elements()
     if numel > budget:
         raise ValueError(
-            f"{what} would allocate {numel:,} elements, over the budget of {budget:,}; "
-            "use smaller sizes (or raise ROPE_VIZ_MAX_ELEMENTS)"
+            f"{what} would allocate {numel:,} elements, over the budget of {budget:,}; use smaller sizes "
+            f"(or raise the budget: rope_viz.set_max_elements, {ENV_MAX_ELEMENTS})"
         )
 
 
@@ -163,3 +178,45 @@ def check_rotary_input(x, name: str = "x") -> int:
         raise ValueError(f"{name} must be a floating-point tensor, got dtype {x.dtype}")
     check_budget(x.numel(), f"rotating {name}")
     return check_dim(x.shape[-1], f"{name}.shape[-1] (dim)")
+
+
+def check_rotation(x, layout, *, rotary_dim=None, tables=None, rows=None, name: str = "x") -> int:
+    """The one check of every entry that rotates a tensor (apply_rope, apply_rotary, RotaryEmbedding, the kernels
+    of rope_viz.kernels and rope_viz.triton_rope), so that each refuses a bad argument with the same ValueError:
+    x a floating-point tensor (..., seq, dim) with an even dim, within the budget; a known layout; rotary_dim
+    (default: all of dim, or what the tables cover) even and <= dim; tables, where given, a pair (cos, sin) of
+    floating-point tensors of one shape (seq, rotary_dim / 2), any number of rows long when `rows` (an integer
+    tensor of seq table rows on x's device, one per sequence row) picks them. Returns rotary_dim."""
+    dim = check_rotary_input(x, name)
+    check_layout(layout)
+    seq = x.shape[-2]
+    if rows is not None and (not isinstance(rows, torch.Tensor) or rows.shape != (seq,)
+                             or rows.dtype not in (torch.int32, torch.int64) or rows.device != x.device):
+        raise ValueError(f"rows must be a tensor of {seq} int32 or int64 table rows (one per position) on {x.device}, "
+                         f"got {getattr(rows, 'shape', type(rows).__name__)} {getattr(rows, 'dtype', '')} "
+                         f"on {getattr(rows, 'device', None)}")
+    if tables is None:
+        return check_rotary_dim(rotary_dim, dim)
+    cos, sin = tables
+    if not isinstance(cos, torch.Tensor) or not isinstance(sin, torch.Tensor) or cos.shape != sin.shape \
+            or cos.dim() != 2 or not cos.is_floating_point() or not sin.is_floating_point():
+        raise ValueError("cos and sin must be two floating-point tensors of one shape (seq, rotary_dim / 2), got "
+                         f"{tuple(getattr(cos, 'shape', ()))} and {tuple(getattr(sin, 'shape', ()))}")
+    width, explicit = cos.shape[-1], rotary_dim is not None
+    rotary_dim = check_rotary_dim(rotary_dim, dim) if explicit else 2 * width
+    if width != rotary_dim // 2 or not 0 < rotary_dim <= dim or (rows is None and cos.shape[0] != seq):
+        rows_needed = "one row per position id" if rows is not None else f"one row per position ({seq})"
+        columns = f"rotary_dim / 2 = {rotary_dim // 2}" if explicit else f"1 to dim / 2 = {dim // 2}"
+        raise ValueError(f"tables of shape {tuple(cos.shape)} do not fit x of shape {tuple(x.shape)}: they need "
+                         f"{rows_needed} and {columns} columns")
+    return rotary_dim
+
+
+def check_rotation_qk(q, k, layout, *, rotary_dim=None, tables=None, rows=None) -> int:
+    """check_rotation for queries and keys rotated together: q as x, k a tensor of its own (any leading
+    dimensions) that agrees with q in (seq, dim). Returns rotary_dim."""
+    rotary_dim = check_rotation(q, layout, rotary_dim=rotary_dim, tables=tables, rows=rows, name="q")
+    check_rotary_input(k, "k")
+    if q.shape[-2:] != k.shape[-2:]:
+        raise ValueError(f"q and k must agree in (seq, dim), got {tuple(q.shape)} and {tuple(k.shape)}")
+    return rotary_dim

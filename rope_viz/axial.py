@@ -30,8 +30,8 @@ import math
 import torch
 
 from . import kernels
-from ._checks import (as_positions, check_budget, check_choice, check_dim, check_int, check_layout, check_positive,
-                      check_real, check_rotary_input)
+from ._checks import (as_positions, check_budget, check_choice, check_dim, check_int, check_positive,
+                      check_real, check_rotary_input, check_rotation)
 from .frequencies import inv_freq
 
 AXIAL_FREQUENCIES = ("shared", "alternating")
@@ -135,11 +135,10 @@ def rotate_pairs(x: torch.Tensor, angles, *, layout: str = "interleaved") -> tor
     """Turn pair p of every row k of x (..., seq, dim) by angles[k, p] (a (seq, dim/2) table).
 
     (x_a, x_b) -> (x_a cos a - x_b sin a, x_a sin a + x_b cos a) for each pair (a, b) of the layout;
-    the rotation itself is rope_viz.kernels.rope_fast, the one 1-D RoPE uses. The table is taken in
+    the rotation itself is the fast path of rope_viz.kernels, the one 1-D RoPE uses. The table is taken in
     float64 and its cos/sin cast to float32 (float64 for float64 x).
     """
-    dim = check_rotary_input(x)
-    check_layout(layout)
+    dim = check_rotation(x, layout)
     table = torch.as_tensor(angles, dtype=torch.float64)
     if table.shape != (x.shape[-2], dim // 2):
         raise ValueError(f"angles must have shape (seq, dim/2) = ({x.shape[-2]}, {dim // 2}), "
@@ -147,7 +146,7 @@ def rotate_pairs(x: torch.Tensor, angles, *, layout: str = "interleaved") -> tor
     table_dtype = torch.float64 if x.dtype == torch.float64 else torch.float32
     cos = table.cos().to(dtype=table_dtype, device=x.device)
     sin = table.sin().to(dtype=table_dtype, device=x.device)
-    return kernels.rope_fast(x, cos, sin, layout)
+    return kernels._rope_fast(x, cos, sin, layout)
 
 
 def apply_axial_rope(x: torch.Tensor, rows, cols, *, base: float = 10000.0, layout: str = "interleaved",

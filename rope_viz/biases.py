@@ -16,8 +16,8 @@ import math
 
 import torch
 
-from ._checks import (as_positions, check_budget, check_choice, check_dim, check_int, check_layout, check_positive,
-                      check_rotary_input)
+from ._checks import (as_positions, check_budget, check_choice, check_dim, check_int, check_positive,
+                      check_rotation)
 from .decay import empirical_decay
 from .frequencies import pair_indices
 from .rotary import apply_rope
@@ -177,8 +177,7 @@ def apply_xpos(x: torch.Tensor, positions=None, *, role: str = "query", base: fl
     or shrink with |m| (torchscale centres the positions on 0 for that reason); the score depends
     only on m - n. Scales in float64, applied in x's dtype; the rotation is rope_viz.apply_rope.
     """
-    dim = check_rotary_input(x)
-    check_layout(layout)
+    dim = check_rotation(x, layout)
     pos = as_positions(positions, x.shape[-2])
     scales = xpos_scales(pos, dim, role=role, gamma=gamma, scale_base=scale_base)
     per_coordinate = torch.empty(pos.numel(), dim, dtype=torch.float64)

@@ -8,8 +8,9 @@ frequencies as an `nn.Module` buffer, so `.to(device)` moves them with the rest 
     rope = rope_viz.RotaryEmbedding(128, base=500000.0, layout="half").to(device)
     q, k = rope(q, k, positions)
 
-Every value is checked on the one path apply_rope uses (its frequencies, its scaling, its kernel), so the three
-agree with `apply_rope(x, positions, base=..., layout=...)` to float rounding.
+Their arguments are checked by the one function every rotating entry uses (rope_viz._checks.check_rotation) and
+computed on the path apply_rope takes (its frequencies, its scaling, its kernel), so the three refuse what it
+refuses and agree with `apply_rope(x, positions, base=..., layout=...)` to float rounding.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import torch
 
 from . import kernels
-from ._checks import as_positions, check_dim, check_layout, check_rotary_input
+from ._checks import as_positions, check_dim, check_layout, check_rotation, check_rotation_qk
 from .frequencies import cos_sin
 from .rotary import _frequencies
 from .scaling import rope_type_of, scaled_inv_freq
@@ -42,21 +43,15 @@ def apply_rotary(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, *, layou
     """x (..., seq, dim) with its first 2 * cos.shape[-1] coordinates turned by the tables (seq, r / 2) of
     rotary_tables and the rest passed through. layout: "half" pairs (i, i + r/2) as Hugging Face and GPT-NeoX;
     "interleaved" pairs (2i, 2i + 1) as the RoFormer paper and Meta's LLaMA code."""
-    dim = check_rotary_input(x)
-    check_layout(layout)
-    if not isinstance(cos, torch.Tensor) or not isinstance(sin, torch.Tensor) or cos.shape != sin.shape \
-            or cos.dim() != 2:
-        raise ValueError("cos and sin must be two tensors of one shape (seq, rotary_dim / 2), got "
-                         f"{tuple(getattr(cos, 'shape', ()))} and {tuple(getattr(sin, 'shape', ()))}")
-    rotary = 2 * cos.shape[-1]
-    if cos.shape[0] != x.shape[-2] or rotary > dim:
-        raise ValueError(f"tables of shape {tuple(cos.shape)} do not fit x of shape {tuple(x.shape)}: they need "
-                         f"one row per position ({x.shape[-2]}) and at most dim / 2 = {dim // 2} columns")
+    return _turn(x, cos, sin, layout, check_rotation(x, layout, tables=(cos, sin)))
+
+
+def _turn(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, rotary_dim: int) -> torch.Tensor:
+    """apply_rotary on arguments check_rotation passed: the tables in the kernel's dtype on x's device."""
     table_dtype = torch.float64 if x.dtype == torch.float64 else torch.float32
     cos, sin = cos.to(dtype=table_dtype, device=x.device), sin.to(dtype=table_dtype, device=x.device)
     compute = x if x.dtype in (torch.float32, torch.float64) else x.float()
-    turned = kernels.rope_fast(compute[..., :rotary], cos, sin, layout).to(x.dtype)
-    return turned if rotary == dim else torch.cat((turned, x[..., rotary:]), dim=-1)
+    return kernels.rotate_first(kernels._rope_fast, compute, cos, sin, layout, rotary_dim).to(x.dtype)
 
 
 class RotaryEmbedding(torch.nn.Module):
@@ -86,10 +81,10 @@ class RotaryEmbedding(torch.nn.Module):
 
     def forward(self, q: torch.Tensor, k: torch.Tensor, positions=None) -> tuple[torch.Tensor, torch.Tensor]:
         """q and k (..., seq, head_dim) turned at positions (default 0 .. seq - 1)."""
-        check_rotary_input(q, "q")
+        rotary_dim = check_rotation_qk(q, k, self.layout, rotary_dim=self.dim)
         seq = q.shape[-2]
-        cos, sin = self.tables(torch.arange(seq) if positions is None else positions)
-        return apply_rotary(q, cos, sin, layout=self.layout), apply_rotary(k, cos, sin, layout=self.layout)
+        cos, sin = self.tables(torch.arange(seq) if positions is None else as_positions(positions, seq))
+        return _turn(q, cos, sin, self.layout, rotary_dim), _turn(k, cos, sin, self.layout, rotary_dim)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, layout={self.layout!r}, base={self.base}, rope_scaling={self.rope_scaling}"

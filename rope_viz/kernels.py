@@ -29,6 +29,8 @@ from collections.abc import Callable
 import torch
 from torch.utils.weak import WeakIdKeyDictionary
 
+from ._checks import check_rotation
+
 # Smaller tensors stay eager: their eager kernels are short (ATen runs them on one thread below
 # 32768 elements), while a compiled call adds guard checks and always starts its OpenMP team,
 # which on a busy CPU can cost milliseconds. They are also the app's sizes.
@@ -70,8 +72,8 @@ def _eager_half(work, cos, sin):
     return out_halves.flatten(-2)
 
 
-def rope_eager(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str) -> torch.Tensor:
-    """The eager branch of rope_fast (same arguments and result)."""
+def _rope_eager(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str) -> torch.Tensor:
+    """The eager branch of _rope_fast (same arguments and result)."""
     work = x if x.dtype == cos.dtype else x.to(cos.dtype)
     rotate = _eager_interleaved if layout == "interleaved" else _eager_half
     return rotate(work, cos, sin).to(x.dtype)
@@ -109,8 +111,8 @@ def compiled_ready(device, dtype: torch.dtype, layout: str) -> bool:
     return (torch.device(device).type, dtype, layout) in _warm
 
 
-def rope_compiled(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str) -> torch.Tensor | None:
-    """The compiled branch of rope_fast, or None where it cannot run without compiling: not warmed
+def _rope_compiled(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str) -> torch.Tensor | None:
+    """The compiled branch of _rope_fast, or None where it cannot run without compiling: not warmed
     up for this device, dtype and layout, a non-contiguous x, an input the compiled code does not
     cover (the compiler is told to fail rather than compile), or a compilation in progress."""
     if not compiled_ready(x.device, x.dtype, layout) or not x.is_contiguous():
@@ -126,14 +128,43 @@ def rope_compiled(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout:
         _compile_lock.release()
 
 
-def rope_fast(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str) -> torch.Tensor:
+def _rope_fast(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str) -> torch.Tensor:
     """Rotate x (..., seq, r) with tables cos, sin (seq, r/2) in float32 (float64 for float64 x);
-    the result has x's dtype. Large inputs take the compiled kernel once it is warm."""
+    the result has x's dtype. Large inputs take the compiled kernel once it is warm. Arguments unchecked:
+    the path of apply_rope, apply_rotary and the axial RoPE after their checks."""
     if x.numel() >= COMPILED_MIN_ELEMENTS:
-        out = rope_compiled(x, cos, sin, layout)
+        out = _rope_compiled(x, cos, sin, layout)
         if out is not None:
             return out
-    return rope_eager(x, cos, sin, layout)
+    return _rope_eager(x, cos, sin, layout)
+
+
+def rotate_first(kernel: Callable[[torch.Tensor, torch.Tensor, torch.Tensor, str], torch.Tensor], x: torch.Tensor,
+                 cos: torch.Tensor, sin: torch.Tensor, layout: str, rotary_dim: int) -> torch.Tensor:
+    """`kernel` (_rope_fast or _rope_eager) on the first rotary_dim coordinates of x, the rest passed through."""
+    if rotary_dim == x.shape[-1]:
+        return kernel(x, cos, sin, layout)
+    return torch.cat((kernel(x[..., :rotary_dim], cos, sin, layout), x[..., rotary_dim:]), dim=-1)
+
+
+def rope_fast(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str) -> torch.Tensor:
+    """x (..., seq, dim) with its first 2 * cos.shape[-1] coordinates turned by the tables cos, sin (seq, r/2),
+    float32 (float64 for float64 x), and the rest passed through; the result has x's dtype. Large inputs take
+    the compiled kernel once it is warm. Arguments are checked by rope_viz._checks.check_rotation, as
+    apply_rope's are."""
+    return rotate_first(_rope_fast, x, cos, sin, layout, check_rotation(x, layout, tables=(cos, sin)))
+
+
+def rope_eager(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str) -> torch.Tensor:
+    """The eager branch of rope_fast (same arguments, checks and result)."""
+    return rotate_first(_rope_eager, x, cos, sin, layout, check_rotation(x, layout, tables=(cos, sin)))
+
+
+def rope_compiled(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str) -> torch.Tensor | None:
+    """The compiled branch of rope_fast (same arguments and checks), or None where it cannot run without
+    compiling (see _rope_compiled; also tables that cover only part of x's rows)."""
+    rotary_dim = check_rotation(x, layout, tables=(cos, sin))
+    return _rope_compiled(x, cos, sin, layout) if rotary_dim == x.shape[-1] else None
 
 
 def warm_up(device=None, dtypes=None) -> bool:
@@ -176,7 +207,7 @@ def _compile_one(device: torch.device, dtype: torch.dtype, layout: str) -> bool:
         got = _COMPILED[layout](x4, cos, sin).view(x.shape)
     except Exception:  # noqa: BLE001 - no compiler, no backend, an unsupported device: stay eager
         return False
-    expected = rope_eager(x, cos, sin, layout)
+    expected = _rope_eager(x, cos, sin, layout)
     if not torch.allclose(got.to(table_dtype), expected.to(table_dtype), rtol=1e-2, atol=1e-2):
         return False
     _warm.add((device.type, dtype, layout))

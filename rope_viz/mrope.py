@@ -20,7 +20,7 @@ from typing import cast
 
 import torch
 
-from ._checks import check_budget, check_choice, check_int, check_layout, check_positive, check_rotary_input
+from ._checks import check_budget, check_choice, check_int, check_positive, check_rotation
 from .axial import rotate_pairs
 from .frequencies import angles
 
@@ -172,9 +172,8 @@ def apply_mrope(x: torch.Tensor, position_ids, *, mrope_section=MROPE_SECTION, b
     With all three ids equal this is exactly rope_viz.apply_rope at those positions.
     (Qwen2-VL's checkpoints use base = 1e6.)
     """
-    dim = check_rotary_input(x)
+    dim = check_rotation(x, layout)
     check_positive(base, "base")
-    check_layout(layout)
     mrope_axes(mrope_section, dim // 2, interleaved=interleaved)
     ids = _as_position_ids(position_ids, x.shape[-2])
     return rotate_pairs(x, mrope_angles(ids, dim, base, mrope_section=mrope_section, interleaved=interleaved),

@@ -14,7 +14,7 @@ import torch
 
 from . import kernels
 from ._checks import (as_positions, check_budget, check_choice, check_dim, check_int, check_inv_freq, check_layout,
-                      check_positive, check_rotary_dim, check_rotary_input)
+                      check_positive, check_rotation, check_rotation_qk)
 from .frequencies import cos_sin, pair_indices, rope_tables
 from .scaling import scaled_inv_freq
 
@@ -100,7 +100,7 @@ def _by_fast(x, positions, base, layout, freqs, scale):
     table_dtype = torch.float64 if x.dtype == torch.float64 else torch.float32
     cos, sin = rope_tables(positions, x.shape[-2], x.shape[-1], base, table_dtype, x.device, inv_freq=freqs,
                            scale=scale)
-    return kernels.rope_fast(x, cos, sin, layout)
+    return kernels._rope_fast(x, cos, sin, layout)
 
 
 _METHODS = {"matrix": _by_matrix, "pairs": _by_pairs, "complex": _by_complex, "fast": _by_fast}
@@ -142,13 +142,15 @@ def _frequencies(positions, seq, rotary_dim, base, rope_scaling, max_position_em
 
 
 def _checked(x, positions, base, layout, method, rotary_dim, rope_scaling, max_position_embeddings, inv_freq,
-             attention_factor, name: str = "x") -> _Rotation:
-    """Every argument of apply_rope checked (x named `name`), before anything is rotated."""
-    dim = check_rotary_input(x, name)
+             attention_factor, k=None) -> _Rotation:
+    """Every argument of apply_rope (of apply_rope_qk with k: x is then q) checked, before anything is rotated;
+    x, layout and rotary_dim by check_rotation, as every other rotating entry checks them."""
+    if k is None:
+        rotary_dim = check_rotation(x, layout, rotary_dim=rotary_dim)
+    else:
+        rotary_dim = check_rotation_qk(x, k, layout, rotary_dim=rotary_dim)
     base = check_positive(base, "base")
-    check_layout(layout)
     check_choice(method, "method", METHODS)
-    rotary_dim = check_rotary_dim(rotary_dim, dim)
     seq = x.shape[-2]
     if positions is not None:
         positions = as_positions(positions, seq)
@@ -166,8 +168,7 @@ def _rotate(x: torch.Tensor, r: _Rotation, inplace: bool) -> torch.Tensor:
 
         if triton_rope.usable(x):
             cos, sin, rows = triton_rope.tables(r.positions, r.seq, r.rotary_dim, r.base, r.freqs, r.scale, x.device)
-            done = triton_rope.rope_triton(x, cos, sin, r.layout, rotary_dim=r.rotary_dim, out=x if inplace else None,
-                                           rows=rows)
+            done = triton_rope._rope_triton(x, cos, sin, r.layout, r.rotary_dim, x if inplace else None, rows)
             if done is not None:
                 return done
     compute = x if x.dtype in (torch.float32, torch.float64) or r.method == "fast" else x.float()
@@ -220,17 +221,13 @@ def apply_rope_qk(q: torch.Tensor, k: torch.Tensor, positions=None, *, base: flo
     two (e.g. fewer key heads, as in grouped-query attention). On CUDA the fast path rotates both in one
     launch of the Triton kernel, from one pair of tables."""
     r = _checked(q, positions, base, layout, method, rotary_dim, rope_scaling, max_position_embeddings,
-                 inv_freq, attention_factor, name="q")
-    check_rotary_input(k, "k")
-    if q.shape[-2:] != k.shape[-2:]:
-        raise ValueError(f"q and k must agree in (seq, dim), got {tuple(q.shape)} and {tuple(k.shape)}")
+                 inv_freq, attention_factor, k=k)
     if method == "fast" and q.is_cuda and k.is_cuda and q.dtype == k.dtype and q.device == k.device:
         from . import triton_rope
 
         if triton_rope.usable(q):
             cos, sin, rows = triton_rope.tables(r.positions, r.seq, r.rotary_dim, r.base, r.freqs, r.scale, q.device)
-            done = triton_rope.rope_triton_qk(q, k, cos, sin, layout, rotary_dim=r.rotary_dim, inplace=inplace,
-                                              rows=rows)
+            done = triton_rope._rope_triton_qk(q, k, cos, sin, layout, r.rotary_dim, inplace, rows)
             if done is not None:
                 return done
     return _rotate(q, r, inplace), _rotate(k, r, inplace)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import torch
 
+from ._checks import check_rotation, check_rotation_qk
 from .frequencies import rope_tables
 
 try:
@@ -152,32 +153,15 @@ def _batch_heads_view(t: torch.Tensor) -> torch.Tensor | None:
     return t
 
 
-def _plan(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, rotary_dim: int | None,
+def _plan(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, rotary_dim: int,
           out: torch.Tensor | None, rows: torch.Tensor | None = None):
-    """(x4, out4, out, constexprs) for one tensor, or None when the kernel cannot take x; raises ValueError
-    on inconsistent arguments."""
+    """(x4, out4, out, constexprs) for one tensor whose arguments check_rotation passed, or None when the
+    kernel cannot take x."""
     if triton is None or x.dtype not in DTYPES or x.shape[-1] == 0 or x.stride(-1) != 1:
         return None
-    dim = x.shape[-1]
-    rotary_dim = dim if rotary_dim is None else rotary_dim
-    if rotary_dim % 2 or not 0 < rotary_dim <= dim:
-        raise ValueError(f"rotary_dim must be even and in 2..{dim}, got {rotary_dim}")
-    if layout not in ("interleaved", "half"):
-        raise ValueError(f"layout must be 'interleaved' or 'half', got {layout!r}")
-    half, seq = rotary_dim // 2, x.shape[-2]
-    table_rows = seq if rows is None else cos.shape[0]
-    if (cos.shape != (table_rows, half) or sin.shape != cos.shape or cos.dtype != torch.float32
-            or sin.dtype != torch.float32):
-        raise ValueError(f"cos and sin must be float32 tables of shape ({'rows' if rows is not None else seq}, "
-                         f"{half}), got {tuple(cos.shape)} {cos.dtype} and {tuple(sin.shape)} {sin.dtype}")
-    if rows is not None and (rows.shape != (seq,) or rows.dtype not in (torch.int32, torch.int64)
-                             or rows.device != x.device):
-        raise ValueError(f"rows must be {seq} int32 or int64 table rows on {x.device}, got "
-                         f"{tuple(rows.shape)} {rows.dtype} on {rows.device}")
+    dim, half = x.shape[-1], rotary_dim // 2
     if out is None:
         out = torch.empty_like(x)
-    elif out.shape != x.shape or out.dtype != x.dtype or out.device != x.device or out.stride(-1) != 1:
-        raise ValueError("out must have x's shape, dtype and device, and a contiguous last dimension")
     x4, out4 = _batch_heads_view(x), _batch_heads_view(out)
     if x4 is None or out4 is None:
         return None
@@ -196,8 +180,9 @@ def _strides(x4: torch.Tensor, out4: torch.Tensor) -> tuple:
 def rope_triton(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, *,
                 rotary_dim: int | None = None, out: torch.Tensor | None = None,
                 rows: torch.Tensor | None = None) -> torch.Tensor | None:
-    """Rotate the first `rotary_dim` (default all) coordinates of x (..., seq, dim) with float32
-    tables cos, sin (seq, rotary_dim/2) in `layout` ("interleaved" or "half"); the rest pass through.
+    """Rotate the first `rotary_dim` (default: what the tables cover) coordinates of x (..., seq, dim) with
+    tables cos, sin (seq, rotary_dim/2; taken in float32) in `layout` ("interleaved" or "half"); the rest pass
+    through. Arguments are checked by rope_viz._checks.check_rotation, as apply_rope's are.
 
     `out`: where to write (a tensor shaped and typed like x; x itself rotates in place, the
     coordinates past rotary_dim untouched); by default a new tensor. `rows`: position ids into the tables,
@@ -206,6 +191,16 @@ def rope_triton(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: s
     this kernel cannot take x (see `usable`; also a last dimension that is not contiguous, or leading
     dimensions that cannot be merged without a copy): the caller then takes another path.
     """
+    rotary_dim = check_rotation(x, layout, rotary_dim=rotary_dim, tables=(cos, sin), rows=rows)
+    if out is not None and (not isinstance(out, torch.Tensor) or out.shape != x.shape or out.dtype != x.dtype
+                            or out.device != x.device or out.stride(-1) != 1):
+        raise ValueError("out must have x's shape, dtype and device, and a contiguous last dimension")
+    return _rope_triton(x, cos.float(), sin.float(), layout, rotary_dim, out, rows)
+
+
+def _rope_triton(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str, rotary_dim: int,
+                 out: torch.Tensor | None, rows: torch.Tensor | None) -> torch.Tensor | None:
+    """rope_triton on arguments check_rotation passed, with float32 tables (apply_rope's path)."""
     plan = _plan(x, cos, sin, layout, rotary_dim, out, rows)
     if plan is None:
         return None
@@ -227,7 +222,15 @@ def rope_triton_qk(q: torch.Tensor, k: torch.Tensor, cos: torch.Tensor, sin: tor
     """rope_triton for queries and keys at once, in one launch: q and k (same dtype and device, the same
     (seq, dim), any leading dimensions, e.g. fewer key heads) with the same tables. Returns (q', k')
     (q and k themselves when `inplace`), or None when the kernel cannot take them."""
-    if q.dtype != k.dtype or q.device != k.device or q.shape[-2:] != k.shape[-2:]:
+    rotary_dim = check_rotation_qk(q, k, layout, rotary_dim=rotary_dim, tables=(cos, sin), rows=rows)
+    return _rope_triton_qk(q, k, cos.float(), sin.float(), layout, rotary_dim, inplace, rows)
+
+
+def _rope_triton_qk(q: torch.Tensor, k: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, layout: str,
+                    rotary_dim: int, inplace: bool, rows: torch.Tensor | None
+                    ) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """rope_triton_qk on arguments check_rotation_qk passed, with float32 tables (apply_rope_qk's path)."""
+    if q.dtype != k.dtype or q.device != k.device:
         return None
     plans = [_plan(t, cos, sin, layout, rotary_dim, t if inplace else None, rows) for t in (q, k)]
     if plans[0] is None or plans[1] is None:
@@ -235,8 +238,8 @@ def rope_triton_qk(q: torch.Tensor, k: torch.Tensor, cos: torch.Tensor, sin: tor
     (q4, q_out4, q_out, constexprs), (k4, k_out4, k_out, _) = plans
     if q.numel() == 0 or k.numel() == 0:
         # both plans were made above, so neither call returns None
-        return (rope_triton(q, cos, sin, layout, rotary_dim=rotary_dim, out=q_out, rows=rows),  # type: ignore[return-value]
-                rope_triton(k, cos, sin, layout, rotary_dim=rotary_dim, out=k_out, rows=rows))
+        return (_rope_triton(q, cos, sin, layout, rotary_dim, q_out, rows),  # type: ignore[return-value]
+                _rope_triton(k, cos, sin, layout, rotary_dim, k_out, rows))
     seq = q.shape[-2]
     blocks_per_head = -(-seq // constexprs["BLOCK_S"])
     q_programs = q4.shape[0] * q4.shape[1] * blocks_per_head

@@ -1,6 +1,6 @@
-"""A small stand-in for the shipped toy grid (results/toy), for tests only: every task x encoding x seed
+"""A small stand-in for the shipped toy grid (rope_viz/toy/shipped), for tests only: every task x encoding x seed
 trained for a handful of steps, written with the shipped layout (grid.json, weights/<task>_<encoding>_seed0)
-into a folder the caller chooses (a temporary one). Never written into results/."""
+into a folder the caller chooses (a temporary one). Never written into the shipped folder."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ STANDIN_SEEDS = (0, 1)
 def build(folder, *, steps: int = STANDIN_STEPS, seeds=STANDIN_SEEDS, eval_sequences: int = 4) -> Path:
     """Write a stand-in grid.json (the shipped schema) and the seed-0 weights into `folder`; returns it."""
     folder = Path(folder)
-    if "results" in folder.resolve().parts and folder.resolve().is_relative_to(toy.DEFAULT_DIR.parent):
+    if folder.resolve().is_relative_to(toy.DEFAULT_DIR):
         raise ValueError(f"folder={str(folder)!r}: a stand-in never goes into the shipped results")
     torch.set_num_threads(1)
     runs = []

@@ -4,6 +4,8 @@ helpers. Single slow tests elsewhere carry `@pytest.mark.slow` themselves."""
 
 import pytest
 
+from rope_viz import set_max_elements
+
 SLOW_FOLDERS = {"apptest", "protocol"}
 
 
@@ -11,3 +13,12 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if SLOW_FOLDERS & set(item.path.parent.relative_to(item.config.rootpath).parts):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def library_budget():
+    """Every test starts under the library's default element budget (none): a test that ran the app in this
+    process, which sets its server's budget, leaves nothing behind."""
+    set_max_elements(None)
+    yield
+    set_max_elements(None)

@@ -27,3 +27,33 @@ def test_readme_run_command_names_real_files():
     assert re.search(r"^torch==\d+\.\d+\.\d+\+cpu$", pins, re.M), "torch must stay pinned to a CPU-only build"
     assert re.search(r"^--extra-index-url https://download\.pytorch\.org/whl/cpu$", pins, re.M), \
         "the CPU-only build comes from PyTorch's CPU wheel index"
+
+
+def _notebook_blocks() -> list[str]:
+    """The Python blocks of "Using the core in a notebook", but the two that need more than the core and the
+    [toy] extra or minutes: the real models (the [real] extra's weights; tests/core/test_real_decoder.py runs
+    them) and a training run of one's own (tests/core/test_toy.py trains)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Using the core in a notebook", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    return [block for block in blocks if "real_model(" not in block and "toy.train(" not in block]
+
+
+def test_the_notebook_examples_run_as_written():
+    """Every kept block, in order, in one namespace, as a notebook runs them: the top level, rope_viz.analysis,
+    the encodings' modules, and the toy grid read from the package's own folder."""
+    blocks = _notebook_blocks()
+    assert len(blocks) == 5 and "toy.DEFAULT_DIR" in blocks[-1]
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "README notebook example", "exec"), namespace)
+    from rope_viz import toy
+
+    assert toy.DEFAULT_DIR == ROOT / "rope_viz" / "toy" / "shipped"
+    assert len(namespace["doc"]["runs"]) == 24 and namespace["maps"].shape[-2:] == (128, 128)
+    rotating = r"\b(?:apply_rope|apply_rope_qk|apply_rotary|RotaryEmbedding|apply_axial_rope|apply_mrope|apply_xpos|" \
+               r"rope_scores|encoded_scores|recipe_scores)\((?:[^()]|\([^()]*\))*\)"
+    calls = re.findall(rotating, "\n".join(blocks))
+    assert len(calls) >= 12
+    for call in calls:
+        assert 'layout="half"' in call, f"the pair layout is named in every example: {call!r}"

@@ -30,6 +30,7 @@ import pandas  # noqa: F401
 import streamlit as st
 import torch
 
+from rope_viz import set_max_elements
 from rope_viz.device import describe
 
 from explorer.pure import knobs, text
@@ -41,12 +42,18 @@ _routing = threading.local()
 _hooks_lock = threading.Lock()
 _hooks_installed = False
 
+# The server's allocation budget, in tensor elements (512 MiB of float32): the library has none, so that a
+# notebook's calls are bounded by memory alone; ROPE_VIZ_MAX_ELEMENTS in the environment overrides it.
+SERVER_MAX_ELEMENTS = 1 << 27
+
 
 def install_hooks() -> None:
     """What the server process needs before its first page runs, installed once (importing the app's
     modules installs nothing): every widget value a client sends is checked before Streamlit uses it, and
-    what page runs free goes back to the system (glibc keeps it otherwise)."""
+    what page runs free goes back to the system (glibc keeps it otherwise). The core's element budget is
+    set on every run (one assignment), so that every page runs under it."""
     global _hooks_installed
+    set_max_elements(SERVER_MAX_ELEMENTS)
     with _hooks_lock:
         if not _hooks_installed:
             client_guard.install()

@@ -47,7 +47,7 @@ WINDOW_S = 3600.0
 RUNS_ENV = "ROPE_VIZ_LIVE_RUNS_PER_HOUR"  # another cap for this server (0: no live runs at all)
 TORCH_THREADS = 1         # the run's torch threads (OpenMP keeps the count per thread: pages keep theirs)
 NICE = 19                 # the run's thread: the lowest OS priority
-RESULTS_ENV = "ROPE_VIZ_TOY_DIR"  # a folder holding grid.json (and weights/) instead of results/toy
+RESULTS_ENV = "ROPE_VIZ_TOY_DIR"  # a folder holding grid.json (and weights/) instead of rope_viz/toy/shipped
 
 
 def runs_per_hour() -> int:

@@ -10,9 +10,10 @@ from __future__ import annotations
 from rope_viz.attention import FEATURE_MAPS
 from rope_viz.conformance.bugs import BUG_CLASSES
 from rope_viz.axial import AXIAL_FREQUENCIES
-from rope_viz.models import model_presets as _model_presets
+from rope_viz import model_presets as _model_presets
 from rope_viz.mrope import TEXT_RESUME_RULES
-from rope_viz.precision import DEFAULT_FAR_POSITIONS, RECIPES
+from rope_viz.analysis import RECIPES
+from rope_viz.precision import DEFAULT_FAR_POSITIONS
 from rope_viz.toy import ENCODINGS as TOY_ENCODINGS
 from rope_viz.toy import POSITION_SCHEMES
 from rope_viz.toy import EVAL_FACTORS, GRID4_EVAL_FACTORS, SCALINGS, TASK_NAMES, TASKS, TrainConfig

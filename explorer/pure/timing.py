@@ -11,7 +11,7 @@ import torch
 
 from rope_viz._checks import check_budget, check_dim, check_int, check_positive
 from rope_viz.device import get_device, synchronize
-from rope_viz.frequencies import inv_freq
+from rope_viz import inv_freq
 
 
 def time_call(fn, *, device: torch.device, repeat: int = 5, warmup: int = 1, min_time: float = 0.0) -> float:

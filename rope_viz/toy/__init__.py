@@ -5,8 +5,9 @@ Evidence from trained models: three synthetic tasks (`recall`, content lookup at
 `offset`, the token k places back; `passkey`, a value planted at a random depth in filler), a
 decoder-only transformer whose position scheme is one argument (ENCODINGS for the two-layer grid,
 SCHEMES for the four-layer one), evaluation past the training length (RoPE also with PI / NTK /
-YaRN scaling at inference), the results document both grids use (results/toy/grid.json,
-results/toy/grid4.json), and what a trained model does with each frequency (`toy.analysis`)::
+YaRN scaling at inference), the results document both grids use (grid.json and grid4.json, shipped in
+the package in toy.DEFAULT_DIR, rope_viz/toy/shipped), and what a trained model does with each frequency
+(`toy.analysis`)::
 
     from rope_viz import toy
     doc = toy.load_results(toy.DEFAULT_DIR / "grid.json")

@@ -1,13 +1,13 @@
 """A small decoder-only transformer whose position scheme is a single argument.
 
-The schemes of the two-layer grid (results/toy/grid.json), ENCODINGS:
+The schemes of the two-layer grid (rope_viz/toy/shipped/grid.json), ENCODINGS:
 rope        q and k of every head rotated by `rope_viz.apply_rope` (either pair layout).
-sinusoidal  `rope_viz.sinusoidal_encoding` added to the token embeddings.
+sinusoidal  `rope_viz.sinusoidal.sinusoidal_encoding` added to the token embeddings.
 alibi       ALiBi's linear distance bias (`rope_viz.biases.alibi_bias`, the paper's head slopes)
             added to every head's scores.
 nope        no position information besides the causal mask.
 
-The schemes of the four-layer grid (results/toy/grid4.json), SCHEMES: rope, nope and alibi as
+The schemes of the four-layer grid (rope_viz/toy/shipped/grid4.json), SCHEMES: rope, nope and alibi as
 references, and the designs of 2025-26 models, decided layer by layer (`layer_plan`):
 nope-every-4th              layer 4 of every 4 has no rotation (Llama 4, SmolLM3: Hugging Face's
                             `no_rope_layers`, (layer + 1) % 4 == 0 -> NoPE), the others RoPE.

@@ -42,7 +42,8 @@ SUMMARY_KEYS = {"task": str, "encoding": str, "scaling": str, "factor": (int, fl
                 "seeds": list, "accuracy_mean": (int, float), "accuracy_std": (int, float),
                 "accuracy_min": (int, float), "accuracy_max": (int, float), "loss_mean": (int, float),
                 "loss_std": (int, float)}
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "results" / "toy"
+# the shipped grids and their seed-0 weights, package data of rope_viz (found in a checkout and in an install alike)
+DEFAULT_DIR = Path(__file__).resolve().parent / "shipped"
 
 
 def summarize(runs: list[dict]) -> list[dict]:

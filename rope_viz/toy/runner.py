@@ -202,7 +202,7 @@ def _parser() -> argparse.ArgumentParser:
         else:
             choices = {"task": TASK_NAMES, "encoding": POSITION_SCHEMES, "layout": ("interleaved", "half")}.get(f.name)
             tr.add_argument(flag, type=type(value), default=value, choices=choices)
-    tr.add_argument("--out", type=Path, default=None, help="results JSON (default results/toy/runs/...)")
+    tr.add_argument("--out", type=Path, default=None, help="results JSON (default rope_viz/toy/shipped/runs/...)")
     tr.add_argument("--no-weights", action="store_true", help="do not save the weights")
     gr = sub.add_parser("grid", help="train the shipped grid (tasks x encodings x seeds)")
     gr.add_argument("--steps", type=int, default=GRID_STEPS)
@@ -227,7 +227,7 @@ def _parser() -> argparse.ArgumentParser:
                                 help="stop after this many new runs (a rerun resumes)")
     for sub_parser in (tr, gr, g4):
         sub_parser.add_argument("--device", default=None,
-                             help="cpu, cuda, cuda:N or mps (default: the fastest here, as rope_viz.get_device)")
+                             help="cpu, cuda, cuda:N or mps (default: the fastest here, as rope_viz.device.get_device)")
     return parser
 
 

@@ -30,7 +30,7 @@ import torch
 
 from .._checks import check_choice, check_int
 
-TASKS = ("recall", "offset")             # the two-layer grid (results/toy/grid.json)
+TASKS = ("recall", "offset")             # the two-layer grid (rope_viz/toy/shipped/grid.json)
 TASK_NAMES = TASKS + ("passkey",)        # every task; the four-layer grid trains all three
 IGNORE = -100
 

@@ -10,7 +10,7 @@ import torch
 
 from explorer.pure.knobs import heaviest, lightest
 from explorer.pure.views import implementation_forms as view
-from rope_viz import random_tokens
+from rope_viz.analysis import random_tokens
 from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text,
                              spec_array)
 

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from explorer.pure.knobs import heaviest, lightest
-from rope_viz import random_tokens
+from rope_viz.analysis import random_tokens
 from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_defaults, open_page,
                              page_text, spec_array)
 from support.rope_reference import pair_rope

@@ -35,6 +35,17 @@ def test_a_refused_paste_is_answered_inside_the_box_expander():
     assert "Llama-3.1-8B" in menu.options  # the presets keep their names
 
 
+def test_the_servers_element_budget_is_in_force_in_a_page_run():
+    """The library has no budget; the app sets its server's, 2**27 elements, so a config rotating 4,104
+    coordinates (past the 4,096 that the page's charts fit in that budget) is refused with both numbers."""
+    wide = {**PASTED, "head_dim": 4104}
+    at = open_page("long_context", {"config": json.dumps(wide)})
+    assert not at.exception
+    inside = at.expander[0].warning
+    assert len(inside) == 1 and "4,104 coordinates" in inside[0].value and "at most 4,096" in inside[0].value
+    assert rope_viz.max_elements() == 1 << 27
+
+
 def test_a_config_longer_than_the_box_takes_is_refused_beside_it():
     """A text past the box's 8,192 characters is refused under the box with both sizes; the preset stays."""
     at = paste_past_the_limit("long_context", json.dumps({**PASTED, "notes": "x" * 9000}), 8192)

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from explorer.pure.knobs import heaviest, lightest
-from rope_viz import random_projections, random_tokens
+from rope_viz.analysis import random_projections, random_tokens
 from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_page, page_text, spec_array,
                              url_values)
 from support.rope_reference import hand_pe

@@ -14,8 +14,7 @@ from transformers import AutoConfig
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
 import rope_viz
-from rope_viz import conformance
-from rope_viz.models import preset_info
+from rope_viz import conformance, preset_info
 
 GEMMA4 = {"model_type": "gemma4_text", "num_hidden_layers": 6, "head_dim": 64, "global_head_dim": 128,
           "hidden_size": 256, "num_attention_heads": 4, "sliding_window": 512, "max_position_embeddings": 131072,

@@ -16,9 +16,8 @@ from safetensors.torch import load_file, save_file
 from transformers import AutoConfig
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
 
-from rope_viz import conformance
+from rope_viz import conformance, preset_info
 from rope_viz.conformance.__main__ import main
-from rope_viz.models import preset_info
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,9 +13,10 @@ import pytest
 import torch
 
 from support.rope_reference import hand_pe, hf_rope, loop_rope, seeded_randn
-from rope_viz import (additive_decomposition, attention_weights, diagonal_profile, encoded_scores, linear_attention,
-                      random_tokens, rope_scores, shift_residual, sinusoidal_encoding, softmax_attention,
-                      toeplitz_deviation)
+from rope_viz.analysis import (additive_decomposition, attention_weights, diagonal_profile, encoded_scores,
+                               linear_attention, random_tokens, rope_scores, shift_residual, softmax_attention,
+                               toeplitz_deviation)
+from rope_viz.sinusoidal import sinusoidal_encoding
 
 
 def hand_softmax_rows(scores: torch.Tensor, causal: bool = False) -> torch.Tensor:

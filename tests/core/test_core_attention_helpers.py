@@ -9,8 +9,8 @@ import math
 import pytest
 import torch
 
-from rope_viz import (depends_only_on_offset, dot_product_scale, encoded_norms, random_attention_inputs,
-                      random_projections, random_tokens)
+from rope_viz.analysis import (depends_only_on_offset, dot_product_scale, encoded_norms, random_attention_inputs,
+                               random_projections, random_tokens)
 
 
 def hand_toeplitz(n: int) -> torch.Tensor:

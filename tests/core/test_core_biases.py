@@ -8,8 +8,9 @@ import math
 import pytest
 import torch
 
-from rope_viz.biases import (alibi_bias, alibi_slopes, apply_nope, apply_xpos, distance_profile, t5_bias,
-                             t5_bucket_matrix, t5_relative_position_bucket, xpos_zeta)
+from rope_viz.analysis import distance_profile
+from rope_viz.biases import (alibi_bias, alibi_slopes, apply_nope, apply_xpos, t5_bias, t5_bucket_matrix,
+                             t5_relative_position_bucket, xpos_zeta)
 
 
 def paper_slopes(n: int) -> list[float]:

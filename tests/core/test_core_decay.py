@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from support.rope_reference import hand_inv_freq
-from rope_viz import decay_bound, empirical_decay
+from rope_viz.analysis import decay_bound, empirical_decay
 
 
 def hand_decay_bound(dim, base, r):

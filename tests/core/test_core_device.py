@@ -7,8 +7,7 @@ import pytest
 import torch
 
 import rope_viz.device
-from rope_viz import describe, get_device, to_numpy
-from rope_viz.device import requested_device
+from rope_viz.device import describe, get_device, requested_device, to_numpy
 
 
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64])

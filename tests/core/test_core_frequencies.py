@@ -10,8 +10,9 @@ import pytest
 import torch
 
 from support.rope_reference import hand_inv_freq, hand_layout_permutation
-from rope_viz import (angles, apply_rope, inv_freq, layout_permutation, pair_indices, sinusoidal_at, wavelengths,
-                      wrapped_angles)
+from rope_viz import angles, apply_rope, inv_freq, layout_permutation, pair_indices, wavelengths
+from rope_viz.analysis import wrapped_angles
+from rope_viz.sinusoidal import sinusoidal_at
 
 
 @pytest.mark.parametrize("dim", [2, 4, 8, 64, 128])

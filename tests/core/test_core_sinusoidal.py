@@ -8,7 +8,7 @@ import math
 import pytest
 import torch
 
-from rope_viz import sinusoidal_at, sinusoidal_encoding
+from rope_viz.sinusoidal import sinusoidal_at, sinusoidal_encoding
 from support.rope_reference import hand_pe
 
 

@@ -4,6 +4,7 @@ size checks fire before anything large is allocated."""
 from __future__ import annotations
 
 import math
+import sys
 
 import pytest
 import torch
@@ -11,10 +12,12 @@ import torch
 import rope_viz
 import rope_viz.rotary
 import rope_viz.sinusoidal
-from rope_viz import (additive_decomposition, angles, apply_rope, attention_weights, decay_bound, diagonal_profile,
-                      empirical_decay, encoded_scores, inv_freq, layout_permutation, linear_attention, max_elements,
-                      pair_indices, random_tokens, rope_scores, rotation_matrices, rotation_matrix, shift_residual,
-                      sinusoidal_at, sinusoidal_encoding, softmax_attention, toeplitz_deviation, wavelengths)
+from rope_viz import (angles, apply_rope, inv_freq, layout_permutation, max_elements, pair_indices, rotation_matrices,
+                      rotation_matrix, set_max_elements, wavelengths)
+from rope_viz.analysis import (additive_decomposition, attention_weights, decay_bound, diagonal_profile,
+                               empirical_decay, encoded_scores, linear_attention, random_tokens, rope_scores,
+                               shift_residual, softmax_attention, toeplitz_deviation)
+from rope_viz.sinusoidal import sinusoidal_at, sinusoidal_encoding
 
 BAD_DIMS = [3, 7, 0, -2, -4, True, False, 4.0, 8.5, "8", None, float("nan")]
 BAD_BASES = [0, 0.0, -1.0, -10000, float("nan"), float("inf"), float("-inf"), "10000", None, True, 1j]
@@ -257,8 +260,33 @@ def test_max_elements_env_must_be_positive_int(monkeypatch, value):
 def test_max_elements_env(monkeypatch):
     monkeypatch.setenv("ROPE_VIZ_MAX_ELEMENTS", "12345")
     assert max_elements() == 12345
+    set_max_elements(1000)  # the environment overrides a budget set in code, as a server's operator would
+    assert max_elements() == 12345
     monkeypatch.delenv("ROPE_VIZ_MAX_ELEMENTS")
-    assert max_elements() == 1 << 27
+    assert max_elements() == 1000
+
+
+def test_no_budget_by_default_outside_the_app(monkeypatch):
+    """A notebook's default: no budget (sys.maxsize elements), and a tensor past the app's 2**27 is not refused
+    by the budget (rotation_matrices' check comes before it allocates: torch.zeros is stopped here)."""
+    monkeypatch.delenv("ROPE_VIZ_MAX_ELEMENTS", raising=False)
+    assert max_elements() == sys.maxsize
+    _forbid(monkeypatch, torch, "zeros")
+    with pytest.raises(AssertionError, match="torch.zeros was called"):
+        rotation_matrices(range(1 << 10), 512)  # 1,024 x 512 x 512 = 2**28 elements
+
+
+def test_set_max_elements_bounds_every_call_and_none_removes_it(monkeypatch):
+    monkeypatch.delenv("ROPE_VIZ_MAX_ELEMENTS", raising=False)
+    assert set_max_elements(1000) is None
+    with pytest.raises(ValueError, match="1,024 elements, over the budget of 1,000"):
+        apply_rope(torch.zeros(16, 8), method="matrix")  # 16 x 8 x 8 = 1,024
+    assert set_max_elements(None) == 1000
+    assert max_elements() == sys.maxsize
+    assert apply_rope(torch.zeros(16, 8), method="matrix").shape == (16, 8)
+    for bad in (0, -1, 1.5, True, "1000"):
+        with pytest.raises(ValueError, match="max_elements must be an integer"):
+            set_max_elements(bad)
 
 
 def test_rotation_matrices_over_budget_before_allocating(monkeypatch):
@@ -275,8 +303,9 @@ def test_rotation_matrices_under_budget_still_work(monkeypatch):
     assert rotation_matrices(range(2), 64).shape == (2, 64, 64)  # 8,192 elements
 
 
-def test_huge_rotation_matrices_refused_with_default_budget(monkeypatch):
+def test_huge_rotation_matrices_refused_under_a_servers_budget(monkeypatch):
     monkeypatch.delenv("ROPE_VIZ_MAX_ELEMENTS", raising=False)
+    set_max_elements(1 << 27)
     _forbid(monkeypatch, rope_viz.rotary, "cos_sin")
     # 2^17 positions x 4096^2 would be 2^41 elements (16 TiB of float64)
     with pytest.raises(ValueError, match="budget"):

@@ -7,7 +7,7 @@ import cmath
 import pytest
 import torch
 
-from rope_viz import count_rises, decay_bound, distance_grid
+from rope_viz.analysis import count_rises, decay_bound, distance_grid
 
 
 def hand_rises(values, rel_tol):

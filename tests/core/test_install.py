@@ -101,6 +101,9 @@ print(json.dumps({{
     "importable": [name for name in {list(APP_ONLY)!r} if importlib.util.find_spec(name) is not None],
     "loaded": sorted(name for name in sys.modules if name.split(".")[0] in {list(APP_ONLY)!r}),
     "version": metadata.version("rope-viz"),
+    "toy_dir": str(rope_viz.toy.DEFAULT_DIR),
+    "toy_runs": len(rope_viz.toy.load_results(rope_viz.toy.DEFAULT_DIR / "grid.json")["runs"]),  # README's call
+    "toy_weights": sorted(p.name for p in (rope_viz.toy.DEFAULT_DIR / "weights").glob("*.safetensors")),
 }}))
 """
     result = subprocess.run([str(python), "-I", "-c", probe], check=True, capture_output=True, text=True,
@@ -110,5 +113,9 @@ print(json.dumps({{
     assert report["importable"] == [] and report["loaded"] == []
     assert report["version"] == "0.1.0"
     assert report["presets"] > 0  # the package data (rope_viz/data/model_configs.json) was installed
+    # the toy grids and weights are package data too: found inside the install, not in a checkout
+    assert Path(report["toy_dir"]).is_relative_to(site / "rope_viz")
+    assert report["toy_runs"] == 4 * 2 * 3  # encodings x tasks x seeds
+    assert "recall_rope_seed0.safetensors" in report["toy_weights"] and len(report["toy_weights"]) == 32
     # [1, 2] turned by 1 rad: [cos 1 - 2 sin 1, sin 1 + 2 cos 1]
     assert report["rotated"] == pytest.approx([-1.1426396637, 1.9220755966], abs=1e-6)

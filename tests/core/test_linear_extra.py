@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from rope_viz import attention_costs
+from rope_viz.analysis import attention_costs
 
 
 def counted(n, d, d_v):

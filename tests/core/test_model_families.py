@@ -30,7 +30,7 @@ from transformers.models.zaya import configuration_zaya as zaya_config
 from transformers.models.zaya import modeling_zaya as zaya
 from transformers.utils import logging as hf_logging
 
-from rope_viz.models import model_rope, preset_info
+from rope_viz import model_rope, preset_info
 
 hf_logging.set_verbosity_error()
 

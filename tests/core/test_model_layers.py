@@ -16,7 +16,7 @@ import torch
 from transformers import AutoConfig
 from transformers.utils import logging as hf_logging
 
-from rope_viz.models import model_presets, model_rope, preset_info
+from rope_viz import model_presets, model_rope, preset_info
 
 hf_logging.set_verbosity_error()
 

@@ -22,7 +22,8 @@ from transformers.models.phi3.modeling_phi3 import Phi3RotaryEmbedding
 from transformers.models.qwen2.modeling_qwen2 import Qwen2RotaryEmbedding
 from transformers.utils import logging as hf_logging
 
-from rope_viz.models import MAX_CONFIG_BYTES, ModelRoPE, model_presets, model_rope, preset, preset_info
+from rope_viz import ModelRoPE, model_presets, model_rope, preset, preset_info
+from rope_viz.models import MAX_CONFIG_BYTES
 
 hf_logging.set_verbosity_error()
 

@@ -24,8 +24,8 @@ import pytest
 import torch
 
 import rope_viz.real
-from rope_viz.models import LayerRoPE
-from rope_viz.real import decoder, real_model, weights
+from rope_viz import LayerRoPE, real_model
+from rope_viz.real import decoder, weights
 from support.real_models import CHINESE, ENGLISH, LONG_TEXT, SHORT_TEXT, gap, transformers_reference
 from support.rope_reference import pair_rope
 

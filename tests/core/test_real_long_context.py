@@ -24,7 +24,7 @@ def small():
 
 @pytest.fixture(scope="module")
 def lm():
-    from rope_viz.real import real_model
+    from rope_viz import real_model
     return real_model("smollm2-135m")
 
 

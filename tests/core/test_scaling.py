@@ -13,8 +13,7 @@ from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
 from transformers.utils import logging as hf_logging
 
-from rope_viz.rotary import apply_rope
-from rope_viz.scaling import ROPE_SCALINGS, scaled_inv_freq
+from rope_viz import ROPE_SCALINGS, apply_rope, scaled_inv_freq
 
 hf_logging.set_verbosity_error()  # transformers warns about unusual but valid test grids
 

@@ -16,7 +16,7 @@ from explorer.pure.views.frequency_clocks import (
     turned_vector,
     vector_metrics,
 )
-from rope_viz import random_tokens
+from rope_viz.analysis import random_tokens
 
 
 @pytest.mark.parametrize("dim, pairs", [(64, (0, 1, 2, 8, 16, 31)), (256, (0, 1, 2, 32, 64, 127)),

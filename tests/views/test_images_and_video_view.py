@@ -91,7 +91,7 @@ def hand_mrope_map(height, width, row, col, dim, base, seed):
     pair j weighing x_2j² + x_2j+1², pairs 0..t-1 turning with the time id (the same everywhere), the next h
     with the row and the rest with the column, at the ordinary speed base^(-2j/d)."""
     import torch
-    from rope_viz import random_tokens
+    from rope_viz.analysis import random_tokens
     x = random_tokens(1, dim, same=True, seed=seed, dtype=torch.float64)[0].numpy()
     weights = x[0::2] ** 2 + x[1::2] ** 2
     speeds = base ** (-2.0 * np.arange(dim // 2) / dim)

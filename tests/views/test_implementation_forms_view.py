@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from explorer.pure.views import implementation_forms as worked
-from rope_viz import random_tokens
+from rope_viz.analysis import random_tokens
 from support.rope_reference import loop_rope, pair_rope, seeded_randn
 
 

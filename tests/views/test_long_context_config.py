@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from explorer.pure.knobs import CONTEXT_LENGTHS, PAGE_KNOBS
 from explorer.pure.views import long_context as view
-from rope_viz.scaling import ROPE_TYPES
+from rope_viz import ROPE_TYPES
 
 REASONS = {"invalid", "overflow", "too_large"}
 VALID = {"hidden_size": 256, "num_attention_heads": 4, "max_position_embeddings": 2048}

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from explorer.pure.views import model_anatomy as view
-from rope_viz.models import preset
+from rope_viz import preset
 
 V4 = "nvidia/DeepSeek-V4-Flash-NVFP4"
 

@@ -10,7 +10,7 @@ import torch
 from explorer.pure.views import phase_cancellation as view
 from explorer.pure.views.phase_cancellation import SCORE_SHIFTS, all_pairs, pair_rotations, slide, theta_of, turn_shifts
 from explorer.pure.views.phrases import phrase
-from rope_viz import random_tokens
+from rope_viz.analysis import random_tokens
 from support.rope_reference import pair_rope
 
 

@@ -16,8 +16,7 @@ from explorer.pure.knobs import PAGE_KNOBS
 from explorer.pure.text import LANGS, text
 from explorer.pure.views.phrases import Phrase
 from explorer.pure.views import precision as view
-from rope_viz import random_attention_inputs
-from rope_viz.precision import RECIPES
+from rope_viz.analysis import RECIPES, random_attention_inputs
 from support.rope_reference import hand_bf16, pair_rope
 
 DIM, BASE = 16, 10000.0  # small, so that every pair of every grid point stays cheap

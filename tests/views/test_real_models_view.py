@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from explorer.pure.views import real_models as view
-from rope_viz.real import real_model
+from rope_viz import real_model
 
 SHORT = "The cat sat on the mat. The dog sat on the rug."
 

@@ -7,7 +7,7 @@ import pytest
 from explorer.pure.views import relative_attention as view
 from explorer.pure.views.phrases import phrase
 from explorer.pure.views.relative_attention import residual, scores, weights
-from rope_viz import random_attention_inputs
+from rope_viz.analysis import random_attention_inputs
 from support.rope_reference import pair_rope
 
 

@@ -13,8 +13,7 @@ from explorer.pure.views import rope_designs as view
 from explorer.pure.text import STRINGS, text
 from explorer.pure.views import trained_models as trained_view
 from explorer.pure.views.phrases import Phrase
-from rope_viz import toy
-from rope_viz.frequencies import pair_indices
+from rope_viz import pair_indices, toy
 from rope_viz.toy import evaluations
 
 FOLDER = str(toy.DEFAULT_DIR)
@@ -142,14 +141,14 @@ def test_mixup_sentence_each_way(early, swapped, key):
 @pytest.fixture(scope="module")
 def stamp():
     found = view.grid_stamp(FOLDER)
-    assert found is not None, "results/toy/grid4.json is shipped"
+    assert found is not None, "rope_viz/toy/shipped/grid4.json is shipped"
     return found
 
 
 @pytest.fixture(scope="module")
 def evaluated():
     found = view.evaluations_stamp(FOLDER)
-    assert found is not None, "results/toy/grid4_evaluations.json is shipped"
+    assert found is not None, "rope_viz/toy/shipped/grid4_evaluations.json is shipped"
     return found
 
 

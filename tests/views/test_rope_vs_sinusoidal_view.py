@@ -9,7 +9,7 @@ import pytest
 from explorer.pure.views import rope_vs_sinusoidal as view
 from explorer.pure.views.phrases import phrase
 from explorer.pure.views.rope_vs_sinusoidal import COST_TOKENS, cost_per_token, norms, residuals, table, terms
-from rope_viz import random_attention_inputs
+from rope_viz.analysis import random_attention_inputs
 from support.rope_reference import hand_pe, pair_rope
 
 

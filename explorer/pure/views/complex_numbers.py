@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from rope_viz import to_numpy
+from rope_viz.device import to_numpy
 from rope_viz._checks import check_int
 from rope_viz.complex2d import (IMAGINARY_UNIT, Point, complex_multiply, conjugate, distance, from_polar,
                                 multiply_in_polar, rotate_by_matrix, rotation_2x2, rotor, to_polar)

@@ -13,9 +13,11 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from rope_viz import (alibi_bias, alibi_slopes, apply_xpos, depends_only_on_offset, distance_grid, distance_profile,
-                      encoded_scores, random_projections, random_tokens, t5_bias, t5_relative_position_bucket, to_numpy,
-                      toeplitz_deviation, wavelengths, xpos_scales)
+from rope_viz import wavelengths
+from rope_viz.analysis import (depends_only_on_offset, distance_grid, distance_profile, encoded_scores,
+                               random_projections, random_tokens, toeplitz_deviation)
+from rope_viz.biases import alibi_bias, alibi_slopes, apply_xpos, t5_bias, t5_relative_position_bucket, xpos_scales
+from rope_viz.device import to_numpy
 
 from explorer.pure.views.phrases import Phrase, counted, phrase
 from explorer.pure.views.sampling import downsample

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from rope_viz import apply_rope, inv_freq, random_tokens, to_numpy, wavelengths, wrapped_angles
+from rope_viz import apply_rope, inv_freq, wavelengths
+from rope_viz.analysis import random_tokens, wrapped_angles
+from rope_viz.device import to_numpy
 from rope_viz.frequencies import cos_sin
 
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase

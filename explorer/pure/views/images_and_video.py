@@ -15,8 +15,11 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from rope_viz import (MROPE_SECTION, apply_axial_rope, apply_mrope, apply_rope, inv_freq, mrope_position_ids,
-                      patch_grid, random_tokens, to_numpy)
+from rope_viz import apply_rope, inv_freq
+from rope_viz.analysis import random_tokens
+from rope_viz.axial import apply_axial_rope, patch_grid
+from rope_viz.device import to_numpy
+from rope_viz.mrope import MROPE_SECTION, apply_mrope, mrope_position_ids
 
 from explorer.pure.views.phrases import Metric, Phrase, counted, metric, phrase
 from explorer.pure.views.sampling import downsample

@@ -19,10 +19,9 @@ import torch
 
 from explorer.pure.timing import time_call
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
-from rope_viz.attention import random_attention_inputs, random_tokens, rope_scores, softmax_attention
+from rope_viz.analysis import random_attention_inputs, random_tokens, rope_scores, softmax_attention
 from rope_viz.device import to_numpy
-from rope_viz.frequencies import layout_permutation, pair_indices
-from rope_viz.rotary import METHODS, apply_rope, rotation_matrix
+from rope_viz import METHODS, apply_rope, layout_permutation, pair_indices, rotation_matrix
 from explorer.pure.questions import Numbers, Question
 
 # The worked example as a widely shared derivation prints it: q = [1, 2], theta = 0.5, m = 1.

@@ -9,7 +9,8 @@ import numpy as np
 import torch
 
 from explorer.pure.timing import time_call
-from rope_viz import attention_costs, describe, linear_attention, random_tokens, softmax_attention, to_numpy
+from rope_viz.analysis import attention_costs, linear_attention, random_tokens, softmax_attention
+from rope_viz.device import describe, to_numpy
 
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.views.sampling import downsample

@@ -11,14 +11,11 @@ import numpy as np
 import torch
 
 from explorer.pure.knobs import format_base
-from rope_viz._checks import max_elements
-from rope_viz.decay import distance_grid, empirical_decay
+from rope_viz import ModelRoPE, max_elements, model_rope, preset, scaled_inv_freq, wavelengths
+from rope_viz.analysis import distance_grid, empirical_decay
 from rope_viz.device import to_numpy
-from rope_viz.frequencies import wavelengths
 from rope_viz.long_context import (largest_angles, mixed_frequency_scores, pair_bands, row_scores, scale_factors,
                                    softmax_entropy, unseen_pairs)
-from rope_viz.models import ModelRoPE, model_rope, preset
-from rope_viz.scaling import scaled_inv_freq
 
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.questions import Question

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.pure.knobs import SWEEP_BASES, format_base
-from rope_viz.decay import count_rises, decay_bound, distance_grid, empirical_decay
+from rope_viz.analysis import count_rises, decay_bound, distance_grid, empirical_decay
 from rope_viz.device import to_numpy
 
 from explorer.pure.views.phrases import Phrase, phrase

@@ -11,8 +11,8 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from rope_viz.models import ATTENTION_KINDS, LayerRoPE, ModelRoPE, model_rope, preset
-from rope_viz.rotary import apply_rope
+from rope_viz import LayerRoPE, ModelRoPE, apply_rope, model_rope, preset
+from rope_viz.models import ATTENTION_KINDS
 
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.questions import Question

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from rope_viz import angles, inv_freq, random_tokens, rotation_matrix, to_numpy
+from rope_viz import angles, inv_freq, rotation_matrix
+from rope_viz.analysis import random_tokens
+from rope_viz.device import to_numpy
 from rope_viz._checks import check_int
 from rope_viz.complex2d import relative_rotation, score_identity, shared_shift, shifted_scores
 

@@ -12,9 +12,10 @@ import numpy as np
 import torch
 
 from explorer.pure.timing import time_angle_fix
-from rope_viz import (applied_rotation, describe, distinct_rotations, exact_angles, position_limits, precision_error,
-                      recipe_scores, spacing, to_numpy)
-from rope_viz.precision import MAX_POSITION, RECIPES
+from rope_viz.analysis import (RECIPES, applied_rotation, distinct_rotations, exact_angles, position_limits,
+                               precision_error, recipe_scores, spacing)
+from rope_viz.device import describe, to_numpy
+from rope_viz.precision import MAX_POSITION
 
 from explorer.pure.knobs import PAGE_KNOBS
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase

@@ -18,8 +18,9 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from rope_viz import decay_bound
-from rope_viz.real import NAMES, real_model
+from rope_viz.analysis import decay_bound
+from rope_viz import real_model
+from rope_viz.real import NAMES
 from rope_viz.real.long_context import scaled_layers
 from rope_viz.real.measure import (TRAPS, Relativity, Stopped, head_roles, offset_profile, pair_shares,
                                    predictions, relativity, stopped_quarters, trap_layers)

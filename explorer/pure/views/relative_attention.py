@@ -8,8 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from rope_viz import (attention_weights, diagonal_profile, dot_product_scale, encoded_scores, random_attention_inputs,
-                      rope_scores, shift_residual, to_numpy, toeplitz_deviation)
+from rope_viz.analysis import (attention_weights, diagonal_profile, dot_product_scale, encoded_scores,
+                               random_attention_inputs, rope_scores, shift_residual, toeplitz_deviation)
+from rope_viz.device import to_numpy
 
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.views.sampling import downsample

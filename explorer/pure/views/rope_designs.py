@@ -1,6 +1,6 @@
 """The designs page's view: why 2025-26 models changed RoPE, answered by the four-layer toy grid
-(results/toy/grid4.json, every scheme x task x seed) and what its seed-0 models do, evaluated once when the
-results were made (results/toy/grid4_evaluations.json, `python -m rope_viz.toy evaluate4`): the page runs no model.
+(rope_viz/toy/shipped/grid4.json, every scheme x task x seed) and what its seed-0 models do, evaluated once when
+the results were made (shipped/grid4_evaluations.json, `python -m rope_viz.toy evaluate4`): the page runs no model.
 
 - accuracy against evaluation length for every scheme (seed mean and min-max band);
 - one answer per design question (NoPE layers, query temperature, local RoPE with global NoPE, the fastest

@@ -9,9 +9,12 @@ import numpy as np
 import torch
 
 from explorer.pure.timing import time_call
-from rope_viz import (additive_decomposition, apply_rope, depends_only_on_offset, diagonal_profile, encoded_norms,
-                      encoded_scores, random_attention_inputs, random_tokens, shift_residual, sinusoidal_encoding,
-                      to_numpy, toeplitz_deviation)
+from rope_viz import apply_rope
+from rope_viz.analysis import (additive_decomposition, depends_only_on_offset, diagonal_profile, encoded_norms,
+                               encoded_scores, random_attention_inputs, random_tokens, shift_residual,
+                               toeplitz_deviation)
+from rope_viz.device import to_numpy
+from rope_viz.sinusoidal import sinusoidal_encoding
 
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.views.sampling import downsample
