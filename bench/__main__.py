@@ -18,15 +18,15 @@ def _core(args):
 
 
 def _pages(args):
-    from bench import pages
+    from bench import page_costs
 
-    return pages.run(reruns=args.reruns)
+    return page_costs.run(reruns=args.reruns)
 
 
 def _browser(args):
-    from bench import pages
+    from bench import page_costs
 
-    return pages.run_browser()
+    return page_costs.run_browser()
 
 
 def _layout(args):

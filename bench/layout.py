@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from explorer.pure.pages import PAGES
+from explorer.pure.sitemap import PAGES
 from support.layout_check import KINDS, VIEWS, WINDOWS, inspect
 
 COLUMNS = (*KINDS, "off first screen", "wrong font")

@@ -51,8 +51,8 @@ from pathlib import Path
 import psutil
 
 from explorer.pure.knobs import PAGE_KNOBS
-from explorer.pure.pages import PAGES, URLS
-from explorer.pure.params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob
+from explorer.pure.sitemap import PAGES, URLS
+from explorer.pure.knob_types import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob
 from support.protocol import run_sessions, summarize, visit
 from support.server import ROOT, UsageSampler, free_port, streamlit_server, usage
 

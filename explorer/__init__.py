@@ -3,7 +3,7 @@
 - explorer.pure: what the app computes, says and draws (page list, knobs, views, figures, text, exports),
   importable with no Streamlit, in a notebook or a test;
 - explorer.app: what runs inside the Streamlit server (router, client guard, session, widgets, cache,
-  panels, presenter view, quiz).
+  panels, place, presenter view, quiz).
 
 Page scripts import this package as `ui` for the few names every page uses (below), and their own panel
 from explorer.app.panels.
@@ -15,11 +15,11 @@ import importlib
 
 # name -> the module that defines it. Importing the package imports none of them (nor Streamlit): a
 # module loads when a name of it is first read (`explorer.t`, `from explorer import knob`), so that
-# `import explorer.pure.params` stays light and no import takes the package's lock and a module's at once.
+# `import explorer.pure.knob_types` stays light and no import takes the package's lock and a module's at once.
 _EXPORTS = {
     "app.cache": ("cached", "figure"),
-    "app.charts": ("chart", "chart_beside", "charts_side_by_side", "offset_band", "page_header", "picked_cell",
-                   "position_axes"),
+    "app.place": ("chart", "chart_beside", "charts_side_by_side", "offset_band", "page_header", "picked_cell",
+                  "position_axes"),
     "app.presenter": ("explain",),
     "app.quiz": ("questions",),
     "app.router": ("enter",),

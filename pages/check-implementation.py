@@ -5,7 +5,7 @@ shows its error against position and pair beside the same curves for the bug tha
 import streamlit as st
 
 import explorer as ui
-from explorer.app.layout import say, table
+from explorer.app.place import say, table
 from explorer.app.panels import check_implementation as panels
 from explorer.pure.views import check_implementation as view
 from rope_viz.conformance import MAX_FILE_BYTES

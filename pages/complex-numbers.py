@@ -4,7 +4,7 @@ import streamlit as st
 
 import explorer as ui
 from explorer.app.components import drag
-from explorer.app.layout import knob_row, metric_stack, say, section, table
+from explorer.app.place import knob_row, metric_stack, say, section, table
 from explorer.app.panels import complex_numbers as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import complex_numbers as view

@@ -4,7 +4,7 @@ distance, their logit matrices, and a table of what depends on m - n only and wh
 import streamlit as st
 
 import explorer as ui
-from explorer.app.layout import knob_row, say, table
+from explorer.app.place import knob_row, say, table
 from explorer.app.panels import distance_biases as panel
 from explorer.pure.views import distance_biases as view
 

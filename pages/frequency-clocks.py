@@ -4,7 +4,7 @@ import streamlit as st
 
 import explorer as ui
 from explorer.app.glossary import glossary
-from explorer.app.layout import knob_row, metric_stack, say, section
+from explorer.app.place import knob_row, metric_stack, say, section
 from explorer.app.panels import frequency_clocks as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import frequency_clocks as view

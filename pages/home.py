@@ -3,7 +3,7 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.pure.pages import PAGES, TOPICS, script
+from explorer.pure.sitemap import PAGES, TOPICS, script
 from explorer.app.panels import frequency_clocks as clocks
 
 ui.enter()

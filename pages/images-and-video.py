@@ -5,7 +5,7 @@ import streamlit as st
 
 import explorer as ui
 from explorer.app import latex as tex
-from explorer.app.layout import caption, knob_row, metric_row, metric_stack, named, paragraphs, say, section
+from explorer.app.place import caption, knob_row, metric_row, metric_stack, named, paragraphs, say, section
 from explorer.app.panels import images_and_video as panel
 from explorer.pure.views import images_and_video as view
 

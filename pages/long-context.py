@@ -4,7 +4,7 @@ import streamlit as st
 
 import explorer as ui
 from explorer.pure.knobs import LONG_CONTEXT_PRESETS
-from explorer.app.layout import knob_row, metric_stack, say, section, table
+from explorer.app.place import knob_row, metric_stack, say, section, table
 from explorer.app.panels import long_context as panels
 from explorer.pure.views import long_context as view
 

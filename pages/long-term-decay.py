@@ -5,7 +5,7 @@ import streamlit as st
 import explorer as ui
 from explorer.app.glossary import glossary
 from explorer.pure.knobs import SWEEP_BASES
-from explorer.app.layout import knob_row, say
+from explorer.app.place import knob_row, say
 from explorer.app.panels import long_term_decay as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import long_term_decay as view

@@ -6,7 +6,7 @@ import streamlit as st
 
 import explorer as ui
 from explorer.app.glossary import glossary
-from explorer.app.layout import bullets, metric_row, paragraphs, say, table
+from explorer.app.place import bullets, metric_row, paragraphs, say, table
 from explorer.app.panels import model_anatomy as panels
 from explorer.pure.views import model_anatomy as view
 

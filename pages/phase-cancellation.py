@@ -5,7 +5,7 @@ import streamlit as st
 import explorer as ui
 from explorer.app.components import drag
 from explorer.app.glossary import glossary
-from explorer.app.layout import knob_row, metric_row, metric_stack, section
+from explorer.app.place import knob_row, metric_row, metric_stack, section
 from explorer.app.panels import phase_cancellation as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import phase_cancellation as view

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import explorer as ui
-from explorer.app.layout import knob_row, metric_row, metric_stack, paragraphs, say, section
+from explorer.app.place import knob_row, metric_row, metric_stack, paragraphs, say, section
 from explorer.app.panels import precision as panels
 from explorer.pure.views import precision as view
 

@@ -5,7 +5,7 @@ number on the page is measured in the model: its predictions, the attention of a
 import streamlit as st
 
 import explorer as ui
-from explorer.app.layout import bullets, knob_row, metric_row, named, paragraphs, say
+from explorer.app.place import bullets, knob_row, metric_row, named, paragraphs, say
 from explorer.app.panels import real_models as panels
 from explorer.pure.views import real_models as view
 from explorer.pure.views.phrases import metric

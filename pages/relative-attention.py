@@ -4,7 +4,7 @@ import streamlit as st
 
 import explorer as ui
 from explorer.app.glossary import glossary
-from explorer.app.layout import caption, knob_row, metric_row, named, say, section, sentences
+from explorer.app.place import caption, knob_row, metric_row, named, say, section, sentences
 from explorer.app.panels import relative_attention as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import relative_attention as view

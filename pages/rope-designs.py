@@ -5,8 +5,8 @@ and the pair-layout mix-up."""
 import streamlit as st
 
 import explorer as ui
-from explorer.app import training
-from explorer.app.layout import bullets, knob_row, metric_row, say, section, sentences, table
+from explorer.app import live_budget
+from explorer.app.place import bullets, knob_row, metric_row, say, section, sentences, table
 from explorer.app.panels import rope_designs as panels
 from explorer.pure.views import rope_designs as view
 from explorer.pure.views import trained_models as trained_view
@@ -15,7 +15,7 @@ ui.enter()
 PAGE = "rope_designs"
 
 ui.page_header(PAGE)
-folder = str(training.results_dir())
+folder = str(live_budget.results_dir())
 stamp = view.grid_stamp(folder)
 
 st.subheader(ui.t("rope_designs.accuracy_header"))

@@ -6,7 +6,7 @@ import streamlit as st
 import explorer as ui
 from explorer.app import latex as tex
 from explorer.app.glossary import glossary
-from explorer.app.layout import knob_row, metric_row, section, table
+from explorer.app.place import knob_row, metric_row, section, table
 from explorer.app.panels import rope_vs_sinusoidal as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import rope_vs_sinusoidal as view

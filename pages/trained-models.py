@@ -4,8 +4,8 @@ training length: accuracy against evaluation length, their attention maps, and a
 import streamlit as st
 
 import explorer as ui
-from explorer.app import live_run, training
-from explorer.app.layout import bullets, caption, knob_row, metric_row, paragraphs, say
+from explorer.app import live_run, live_budget
+from explorer.app.place import bullets, caption, knob_row, metric_row, paragraphs, say
 from explorer.app.panels import rope_designs as designs_panels
 from explorer.app.panels import trained_models as panel
 from explorer.pure.views import rope_designs as designs_view
@@ -17,7 +17,7 @@ enc, scal, task_name = panel.enc, panel.scal, panel.task_name
 
 owner = live_run.owner()
 ui.page_header(PAGE)
-folder = str(training.results_dir())
+folder = str(live_budget.results_dir())
 stamp = view.grid_stamp(folder)
 grid = view.grid_lines(panel.shipped(folder, stamp), folder)
 if grid.notice is not None:
@@ -29,7 +29,7 @@ chart_slot = st.container()  # the chart first, its knobs under it
 task, factor, show_scalings = knob_row(PAGE, "task", "factor", "scalings", task={"format_func": task_name},
                                        factor={"format_func": lambda v: f"{v:g}×"})
 data = panel.shipped_curves(folder, stamp, task)
-live_runs = training.finished()
+live_runs = live_budget.finished()
 accuracy = view.accuracy_chart(data, live_runs, task, owner, show_scalings)
 with chart_slot:
     if accuracy.series:
@@ -72,7 +72,7 @@ else:
 
 # --- train it yourself ---------------------------------------------------------------------------------------
 st.subheader(ui.t("trained_models.live_header"))
-st.markdown(say(view.live_intro(data, training.LIVE_STEPS, training.KEEP)))
+st.markdown(say(view.live_intro(data, live_budget.LIVE_STEPS, live_budget.KEEP)))
 t_encoding, t_task, t_len, t_seed = knob_row(PAGE, "train_encoding", "train_task", "train_len", "train_seed",
                                              train_encoding={"format_func": enc},
                                              train_task={"format_func": task_name})

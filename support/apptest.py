@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from explorer.pure.pages import TOPICS, script
+from explorer.pure.sitemap import TOPICS, script
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = TOPICS  # the topic pages (every page but home), in the router's order

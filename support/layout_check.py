@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from explorer.pure.pages import PAGES
+from explorer.pure.sitemap import PAGES
 
 WINDOWS = {"desktop": ({"width": 1280, "height": 720}, ""),
            "presenter": ({"width": 1280, "height": 720}, "present=1"),

@@ -5,7 +5,7 @@ first visit, and AppTest, which runs a page opened with `switch_page` by itself 
 import ast
 from pathlib import Path
 
-from explorer.pure.pages import PAGES, script
+from explorer.pure.sitemap import PAGES, script
 
 ROOT = Path(__file__).resolve().parents[1]
 

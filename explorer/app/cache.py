@@ -15,7 +15,7 @@ import functools
 import streamlit as st
 
 from explorer.app import session
-from explorer.app.guard import computing
+from explorer.app.cache_guard import computing
 
 
 def cached(func=None, *, max_entries: int = 16, ttl: int = 3600):

@@ -18,7 +18,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.runtime.state.common import is_array_value_field_name, unpack_widget_state_value
 from streamlit.runtime.state.session_state import SessionState
 
-from explorer.pure import params
+from explorer.pure import knob_types
 from explorer.pure.knobs import PAGE_KNOBS
 
 # No widget of the app holds more than a handful of items (a multiselect keeps at most 8 of at most 128
@@ -111,18 +111,18 @@ _VALUE_FIELDS = {"slider": "double_array_value", "select_slider": "string_array_
                  "multiselect": "string_array_value"}
 
 
-def widget_kind(spec: params.Knob) -> str:
+def widget_kind(spec: knob_types.Knob) -> str:
     """The kind of widget that shows knob `spec`."""
-    if isinstance(spec, (params.IntKnob, params.FloatKnob)):
+    if isinstance(spec, (knob_types.IntKnob, knob_types.FloatKnob)):
         return "caption" if spec.lo == spec.hi else "slider"  # a one-value range needs no slider
-    if isinstance(spec, params.NumberChoiceKnob):
+    if isinstance(spec, knob_types.NumberChoiceKnob):
         return "select_slider"
-    if isinstance(spec, params.ChoiceKnob):
+    if isinstance(spec, knob_types.ChoiceKnob):
         return "selectbox" if spec.menu else "radio"
-    if isinstance(spec, params.BoolKnob):
+    if isinstance(spec, knob_types.BoolKnob):
         return "toggle"
-    if isinstance(spec, params.TextKnob):
+    if isinstance(spec, knob_types.TextKnob):
         return "text_area"
-    if isinstance(spec, params.IntSetKnob):
+    if isinstance(spec, knob_types.IntSetKnob):
         return "multiselect"
     raise TypeError(f"no widget for {type(spec).__name__}")

@@ -9,8 +9,8 @@ import uuid
 
 import streamlit as st
 
-from explorer.app import training
-from explorer.app.layout import say
+from explorer.app import live_budget
+from explorer.app.place import say
 from explorer.app.session import t
 from explorer.pure.views import trained_models as view
 
@@ -27,7 +27,7 @@ def start_button(task: str, encoding: str, train_len: int, seed: int) -> None:
     if st.button(
         t("trained_models.start"), type="primary", key="trained_models.start_button", icon=":material/play_arrow:"
     ):
-        started, snap = training.start(training.live_config(task, encoding, train_len, seed), owner())
+        started, snap = live_budget.start(live_budget.live_config(task, encoding, train_len, seed), owner())
         if not started:
             st.warning(say(view.refusal(snap, time.time())), icon=":material/hourglass_empty:")
 
@@ -35,9 +35,9 @@ def start_button(task: str, encoding: str, train_len: int, seed: int) -> None:
 def status() -> None:
     """The run in progress (anyone's), redrawn every second; when it ends, the whole page reruns once so
     that its results join the chart."""
-    @st.fragment(run_every=1.0 if training.current() else None)
+    @st.fragment(run_every=1.0 if live_budget.current() else None)
     def live_status() -> None:
-        snap = training.current()
+        snap = live_budget.current()
         if snap is None:
             if st.session_state.pop(WATCHING, False):
                 st.rerun(scope="app")
@@ -50,6 +50,6 @@ def status() -> None:
         if snap["owner"] == owner() and st.button(
             t("trained_models.stop"), key="trained_models.stop_button", icon=":material/stop:"
         ):
-            training.stop(owner())
+            live_budget.stop(owner())
 
     live_status()

@@ -18,7 +18,7 @@ import streamlit as st
 
 from explorer.app import widgets
 from explorer.pure.figures.style import PAGE_COLOURS
-from explorer.pure.params import BoolKnob
+from explorer.pure.knob_types import BoolKnob
 from explorer.app.session import t
 
 PRESENT = BoolKnob("present", False, label="common.present", help="common.present_help")

@@ -36,7 +36,7 @@ from rope_viz.device import describe
 from explorer.pure import knobs, text
 
 from explorer.app import client_guard, memory, presenter, session, widgets
-from explorer.pure.pages import PAGES, TOPICS, script
+from explorer.pure.sitemap import PAGES, TOPICS, script
 
 _routing = threading.local()
 _hooks_lock = threading.Lock()

@@ -3,7 +3,7 @@
 Device policy: pages compute on the CPU, unless `ROPE_VIZ_DEVICE` names another device. Their tensors are
 page-sized, and on an H100 every page's warm rerun took 1.2 to 1.7 times as long with CUDA as on the same
 machine's CPU (kernel launches and transfers that the arithmetic never repays). Heavy work, the live
-training run, goes to the fastest device (`explorer.app.training`). When a page run fails on a GPU (out of
+training run, goes to the fastest device (`explorer.app.live_budget`). When a page run fails on a GPU (out of
 memory, a driver error, an operator the device lacks), the router reruns the page on the CPU and the
 session stays there (`fall_back_to_cpu`). Nothing else catches device errors.
 """
@@ -18,7 +18,7 @@ import torch
 from rope_viz.device import requested_device
 
 from explorer.pure import text
-from explorer.app.guard import forbid_inside_cache
+from explorer.app.cache_guard import forbid_inside_cache
 from explorer.pure.safe_text import AppText, one_line, shown
 
 _CPU_ONLY = "_cpu_only"
@@ -75,7 +75,7 @@ def set_current_page(page: str) -> None:
 
 
 def current_page() -> str:
-    """The id of the page being run (explorer.pure.pages), "" outside a page."""
+    """The id of the page being run (explorer.pure.sitemap), "" outside a page."""
     return getattr(_run, "page", "")
 
 

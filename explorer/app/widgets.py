@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from explorer.pure import params, text
+from explorer.pure import knob_types, text
 from explorer.pure.knobs import PAGE_KNOBS
 from explorer.pure.safe_text import AppText
 from explorer.app import client_guard
@@ -28,12 +28,12 @@ def begin_run():
     return st.container()
 
 
-def _widget(spec: params.Knob, label: str, key: str, help_text: str | None, where, format_func):
+def _widget(spec: knob_types.Knob, label: str, key: str, help_text: str | None, where, format_func):
     common = dict(label=label, key=key, help=help_text)
     kind = widget_kind(spec)
     if kind == "caption":
         return where.caption(f"{label}: {spec.lo}")
-    if kind == "slider" and isinstance(spec, params.IntKnob):
+    if kind == "slider" and isinstance(spec, knob_types.IntKnob):
         return where.slider(min_value=spec.lo, max_value=spec.hi, step=spec.step, **common)
     if kind == "slider":
         return where.slider(min_value=float(spec.lo), max_value=float(spec.hi),
@@ -53,13 +53,13 @@ def _widget(spec: params.Knob, label: str, key: str, help_text: str | None, wher
                              format_func=format_func or str, **common)
 
 
-def _replaced(spec: params.Knob, value) -> None:
+def _replaced(spec: knob_types.Knob, value) -> None:
     """The notice that the link's or the client's value of knob `spec` was replaced by `value` (the knob's
     name is the app's own word, shown as written)."""
     notice(t("common.notice_replaced", name=AppText(spec.name), value=spec.dump(value)))
 
 
-def draw(spec: params.Knob, key: str, label: str, *, help_text: str | None = None, where=None, format_func=None):
+def draw(spec: knob_types.Knob, key: str, label: str, *, help_text: str | None = None, where=None, format_func=None):
     """Draw the widget for `spec` under session key `key` and return its (always valid) value.
 
     The value comes from the session when the widget already exists, else from the URL's
@@ -91,11 +91,11 @@ def draw(spec: params.Knob, key: str, label: str, *, help_text: str | None = Non
     return value
 
 
-def _too_long(spec: params.Knob, typed) -> int | None:
+def _too_long(spec: knob_types.Knob, typed) -> int | None:
     """The length of the text typed or pasted into the box of text knob `spec` when it is longer than the
     knob takes, else None. The box itself has no limit (a browser would silently drop a paste that is
     too long), so the page can say what it refused and why."""
-    if isinstance(spec, params.TextKnob) and isinstance(typed, str) and len(typed) > spec.max_length:
+    if isinstance(spec, knob_types.TextKnob) and isinstance(typed, str) and len(typed) > spec.max_length:
         return len(typed)
     return None
 

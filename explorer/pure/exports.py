@@ -10,7 +10,7 @@ import numpy as np
 
 from explorer.pure.figures import PICK_LAYER
 from explorer.pure.knobs import PAGE_KNOBS
-from explorer.pure.pages import url_path
+from explorer.pure.sitemap import url_path
 
 MAX_NAME = 120
 

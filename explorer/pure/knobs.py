@@ -19,7 +19,7 @@ from rope_viz.toy import POSITION_SCHEMES
 from rope_viz.toy import EVAL_FACTORS, GRID4_EVAL_FACTORS, SCALINGS, TASK_NAMES, TASKS, TrainConfig
 
 from explorer.pure.views.real_models import DEFAULT_MODEL, EXAMPLES, SHIFT, TRAP_LAYER
-from explorer.pure.params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob, TextKnob
+from explorer.pure.knob_types import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob, TextKnob
 from explorer.pure.text import LANGS
 
 # 1-2-5 steps from 10 to 10^7: a log-scale slider that includes the bases real models use

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-from explorer.pure.pages import TOPICS
+from explorer.pure.sitemap import TOPICS
 from explorer.pure.safe_text import AppText, shown
 from explorer.pure.text import STRINGS
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from explorer.pure.pages import TOPICS
+from explorer.pure.sitemap import TOPICS
 from support.apptest import chart_specs, open_page
 
 KNOBS = ("slider", "select_slider", "selectbox", "multiselect", "radio", "checkbox", "toggle", "number_input",

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 from explorer.pure import questions as quiz
 
 from explorer.pure import text
-from explorer.pure.pages import TOPICS, script
+from explorer.pure.sitemap import TOPICS, script
 from support.apptest import ROOT, chart_specs, check_clean, open_page
 
 

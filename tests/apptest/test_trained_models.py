@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.app import training
+from explorer.app import live_budget
 from explorer.pure.knobs import heaviest, lightest
 from rope_viz import toy
 from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_defaults, open_page,
@@ -19,8 +19,8 @@ from support.toy_standin import standin_folder
 @pytest.fixture(autouse=True)
 def standin(monkeypatch):
     folder = standin_folder()
-    monkeypatch.setenv(training.RESULTS_ENV, str(folder))
-    assert training.wait(120)
+    monkeypatch.setenv(live_budget.RESULTS_ENV, str(folder))
+    assert live_budget.wait(120)
     return folder
 
 
@@ -76,7 +76,7 @@ def test_extreme_knobs(params):
 
 
 def test_missing_results_still_offer_training(monkeypatch, tmp_path, assert_clean):
-    monkeypatch.setenv(training.RESULTS_ENV, str(tmp_path))
+    monkeypatch.setenv(live_budget.RESULTS_ENV, str(tmp_path))
     at = open_page("trained_models")
     assert_clean(at)
     assert "no grid.json" in at.info[0].value
@@ -94,14 +94,15 @@ def test_chinese():
 
 
 def test_a_live_run_joins_the_chart_and_a_second_start_is_refused():
-    started, _ = training.start(training.live_config("offset", "nope", 16, 5, steps=5, eval_sequences=4), "visitor")
-    assert started and training.wait(120)
+    config = live_budget.live_config("offset", "nope", 16, 5, steps=5, eval_sequences=4)
+    started, _ = live_budget.start(config, "visitor")
+    assert started and live_budget.wait(120)
     at = open_page("trained_models", {"task": "offset", "scalings": 0})
     names = [t.get("name") for t in chart_specs(at)[0]["data"]]
     assert "a recent live run: NoPE, trained at 16, seed 5" in names
     assert sorted(s["x0"] for s in chart_specs(at)[0]["layout"]["shapes"]) == [16, 32]
     assert "A recent run NoPE, offset, trained at 16, seed 5: 5 steps" in page_text(at)
-    busy, _ = training.start(training.live_config("recall", "alibi", 16, 1, steps=100_000), "someone else")
+    busy, _ = live_budget.start(live_budget.live_config("recall", "alibi", 16, 1, steps=100_000), "someone else")
     assert busy
     try:
         at.button(key="trained_models.start_button").click().run()
@@ -110,5 +111,5 @@ def test_a_live_run_joins_the_chart_and_a_second_start_is_refused():
         assert "already in progress" in refusal and "ALiBi, recall, trained at 16, seed 1" in refusal
         assert "Another visitor's run is training" in at.get("progress")[0].proto.text
     finally:
-        training.stop("someone else")
-        assert training.wait(120)
+        live_budget.stop("someone else")
+        assert live_budget.wait(120)

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from explorer.pure.pages import URLS
+from explorer.pure.sitemap import URLS
 from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, MAIN_CHARTS, VIEWPORT, assert_clean, save_screenshot
 

@@ -7,7 +7,7 @@ import pytest
 from support.server import streamlit_server, wait_for_app
 from browser_checks import (LOAD_TIMEOUT_MS, assert_charts_drawn, assert_clean, heading,
                             title)
-from explorer.pure.pages import PAGES
+from explorer.pure.sitemap import PAGES
 
 pytestmark = pytest.mark.browser
 

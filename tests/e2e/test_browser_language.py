@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, assert_charts_drawn, assert_clean, heading, title
 from explorer.pure import text
-from explorer.pure.pages import PAGES
+from explorer.pure.sitemap import PAGES
 
 pytestmark = pytest.mark.browser
 LANGUAGE_RADIO = "[data-testid=stSidebar] [data-testid=stRadio]"

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, assert_charts_drawn, assert_clean, title
 from explorer.pure import text
-from explorer.pure.pages import TOPICS, url_path
+from explorer.pure.sitemap import TOPICS, url_path
 
 pytestmark = pytest.mark.browser
 MAIN = "[data-testid=stMain]"

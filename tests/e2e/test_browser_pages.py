@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from support.server import wait_for_app
 from browser_checks import LOAD_TIMEOUT_MS, assert_charts_drawn, assert_clean, heading, save_screenshot, title
-from explorer.pure.pages import PAGES
+from explorer.pure.sitemap import PAGES
 
 pytestmark = pytest.mark.browser
 NAV_LINKS = "[data-testid=stSidebarNav] a"

@@ -4,7 +4,7 @@ drawn at the screen's width."""
 import pytest
 
 from browser_checks import assert_charts_drawn, assert_clean
-from explorer.pure.pages import PAGES
+from explorer.pure.sitemap import PAGES
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}

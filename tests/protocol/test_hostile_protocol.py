@@ -30,9 +30,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from explorer.app import training
+from explorer.app import live_budget
 from explorer.pure.knobs import PAGE_KNOBS, heaviest, lightest
-from explorer.pure.pages import URLS
+from explorer.pure.sitemap import URLS
 from support.hostile import Bystander, Presses, WidgetSession, bystander, measure, press_training, training_idle
 from support.protocol import Session, run_async, visit, widget_state
 from support.server import streamlit_server
@@ -50,7 +50,7 @@ LIVE_RUNS = 1  # the module's server starts at most this many live training runs
 @pytest.fixture(scope="module")
 def server():
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(training.RUNS_ENV, str(LIVE_RUNS))
+        patch.setenv(live_budget.RUNS_ENV, str(LIVE_RUNS))
         with streamlit_server() as running:
             run_async(_warm(running.url))
             yield running
@@ -116,7 +116,7 @@ async def _forged_run(url: str, server, page: str, key: str, **value):
 
 
 def _page_id(url_path: str) -> str:
-    from explorer.pure.pages import PAGES
+    from explorer.pure.sitemap import PAGES
 
     return next(page for page, url, _ in PAGES if url == url_path)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.pure.pages import URLS
+from explorer.pure.sitemap import URLS
 from support.protocol import run_async, Session, run_sessions, summarize
 from support.server import streamlit_server
 

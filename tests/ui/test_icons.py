@@ -6,7 +6,7 @@ from pathlib import Path
 
 from streamlit.material_icon_names import ALL_MATERIAL_ICONS
 
-from explorer.pure.pages import PAGES
+from explorer.pure.sitemap import PAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 MATERIAL = re.compile(r":material/([a-z0-9_]+):")

@@ -1,7 +1,7 @@
 """The layout check's judgement (support.layout_check.judge), on boxes laid out by hand."""
 
 from support.layout_check import LANGS, VIEWS, WINDOWS, judge
-from explorer.pure.pages import PAGES
+from explorer.pure.sitemap import PAGES
 
 
 def box(kind, x, y, w=50, h=20, within=None):

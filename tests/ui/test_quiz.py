@@ -12,7 +12,7 @@ from explorer.pure import questions as quiz
 from explorer.pure import text
 from explorer.pure.safe_text import AppText
 from explorer.pure.knobs import BASES, PAGE_KNOBS
-from explorer.pure.pages import TOPICS
+from explorer.pure.sitemap import TOPICS
 
 LANGS = text.LANGS
 dims = st.integers(1, 128).map(lambda half: 2 * half)

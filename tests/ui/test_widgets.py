@@ -4,7 +4,7 @@ from streamlit.testing.v1 import AppTest
 
 
 def _page():
-    from explorer.pure.params import IntKnob
+    from explorer.pure.knob_types import IntKnob
     from explorer.app.widgets import draw
 
     # declared 0..127 with default 16, narrowed by the page to 0..1 (a head with two pairs)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.app import training
+from explorer.app import live_budget
 from explorer.pure.views import trained_models as view
 from explorer.pure.views.phrases import phrase
 from rope_viz import toy
@@ -88,42 +88,42 @@ def test_attention_view_maps(folder):
 
 def test_live_training_runs_one_at_a_time_and_reports_the_shipped_schema(monkeypatch):
     # the finished runs of this test stay out of the process-wide list (pages opened later would show them)
-    monkeypatch.setattr(training, "_finished", deque(maxlen=training.KEEP))
-    assert training.wait(120)
-    slow = training.live_config("offset", "alibi", 16, 3, steps=100_000, eval_sequences=2)
-    started, first = training.start(slow, owner="first")
+    monkeypatch.setattr(live_budget, "_finished", deque(maxlen=live_budget.KEEP))
+    assert live_budget.wait(120)
+    slow = live_budget.live_config("offset", "alibi", 16, 3, steps=100_000, eval_sequences=2)
+    started, first = live_budget.start(slow, owner="first")
     assert started and first["state"] == "training"
-    refused, running = training.start(training.live_config("recall", "rope", 32, 0, steps=5), owner="second")
+    refused, running = live_budget.start(live_budget.live_config("recall", "rope", 32, 0, steps=5), owner="second")
     assert not refused and running["id"] == first["id"] and running["owner"] == "first"
-    assert not training.stop("second")  # only the owner stops a run
-    assert training.stop("first") and training.wait(120)
-    started, snap = training.start(training.live_config("recall", "rope", 32, 0, steps=5, eval_sequences=4),
+    assert not live_budget.stop("second")  # only the owner stops a run
+    assert live_budget.stop("first") and live_budget.wait(120)
+    started, snap = live_budget.start(live_budget.live_config("recall", "rope", 32, 0, steps=5, eval_sequences=4),
                                    owner="me")
-    assert started and training.wait(120)
-    done = training.finished()[0]
+    assert started and live_budget.wait(120)
+    done = live_budget.finished()[0]
     assert done["id"] == snap["id"] and done["state"] == "done" and done["step"] == 5
     doc = toy.validate_results(done["doc"])
     assert doc["runs"][0]["config"]["steps"] == 5 and doc["runs"][0]["weights"] is None
     assert len(doc["runs"][0]["eval"]) == 5 * 4  # five lengths, RoPE with none/pi/ntk/yarn
-    stopped = training.finished()[1]
+    stopped = live_budget.finished()[1]
     assert stopped["state"] == "stopped" and stopped["doc"]["runs"][0]["stopped_at"] is not None
-    assert len(training.finished()) <= training.KEEP
+    assert len(live_budget.finished()) <= live_budget.KEEP
 
 
 def test_live_training_goes_to_the_fastest_device_and_falls_back_to_the_cpu(monkeypatch):
-    monkeypatch.setattr(training, "_finished", deque(maxlen=training.KEEP))
+    monkeypatch.setattr(live_budget, "_finished", deque(maxlen=live_budget.KEEP))
     asked = []
 
     def broken_gpu():  # "meta" tensors have shapes but no data: training there fails, as a broken GPU would
         asked.append(True)
         return torch.device("meta")
 
-    monkeypatch.setattr(training, "get_device", broken_gpu)
-    assert training.wait(120)
-    started, snap = training.start(training.live_config("offset", "nope", 16, 1, steps=3, eval_sequences=2),
+    monkeypatch.setattr(live_budget, "get_device", broken_gpu)
+    assert live_budget.wait(120)
+    started, snap = live_budget.start(live_budget.live_config("offset", "nope", 16, 1, steps=3, eval_sequences=2),
                                    owner="me")
-    assert started and training.wait(120)
-    done = training.finished()[0]
+    assert started and live_budget.wait(120)
+    done = live_budget.finished()[0]
     assert asked and done["id"] == snap["id"] and done["state"] == "done", done.get("error")
     assert done["doc"]["runs"][0]["device"].startswith("cpu")
 
@@ -280,10 +280,10 @@ def test_grid_lines_and_the_live_runs_texts():
 
 
 def test_a_live_run_of_a_newer_scheme_trains_four_layers_and_joins_the_chart():
-    config = training.live_config("offset", "p-rope", 16, 0, steps=3, eval_sequences=2)
+    config = live_budget.live_config("offset", "p-rope", 16, 0, steps=3, eval_sequences=2)
     assert (config.n_layers, config.d_model, config.n_heads) == (4, 64, 2)  # the four-layer grid's model
     assert config.model_config().encoding == "p-rope"
-    assert training.live_config("offset", "alibi", 16, 0).n_layers == 2  # the two-layer grid's encodings
+    assert live_budget.live_config("offset", "alibi", 16, 0).n_layers == 2  # the two-layer grid's encodings
     doc = toy.train(config)
     run = {**_run("me"), "encoding": "p-rope", "doc": doc}
     drawn = view.accuracy_chart(_curves([]), [run], "offset", "me", show_scalings=True)

@@ -19,7 +19,7 @@ from streamlit.components.v1 import declare_component
 
 from explorer.app import presenter
 from explorer.pure.figures.style import CONCEPTS, DRAG_COLOURS
-from explorer.app.layout import say
+from explorer.app.place import say
 from explorer.pure.views.phrases import Phrase
 from explorer.app.widgets import set_knobs
 

@@ -3,7 +3,7 @@ back, each a view's Diagram on the complex plane's axes."""
 
 from __future__ import annotations
 
-from explorer.app.layout import labelled
+from explorer.app.place import labelled
 from explorer.app.session import t
 from explorer.pure.figures import plane_diagram
 from explorer.pure.views import complex_numbers as view

@@ -4,7 +4,7 @@ per head, T5's buckets and bias by offset, and every encoding's logit matrix."""
 from __future__ import annotations
 
 from explorer.app.cache import cached, figure
-from explorer.app.layout import say
+from explorer.app.place import say
 from explorer.app.session import t
 from explorer.pure.figures import concept_color, distance_chart, heatmap_panels
 from explorer.pure.views import distance_biases as view

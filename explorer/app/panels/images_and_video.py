@@ -4,7 +4,7 @@ M-RoPE map close up, and the multimodal sequence's position ids, pair sections a
 from __future__ import annotations
 
 from explorer.app.cache import cached, figure
-from explorer.app.layout import say
+from explorer.app.place import say
 from explorer.app.session import t
 from explorer.pure.figures import heatmap, pair_sections, patch_maps, position_id_rows
 from explorer.pure.figures.style import DIVERGING

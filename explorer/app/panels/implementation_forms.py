@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from explorer.app.cache import cached
 from explorer.pure.figures import bar_chart, heatmap, line_chart, plane_diagram, series_bars
-from explorer.app.layout import named
+from explorer.app.place import named
 from explorer.app.session import t
 from explorer.pure.views import implementation_forms as view
 

@@ -8,7 +8,7 @@ import numpy as np
 from explorer.app.cache import cached, figure
 from explorer.pure.figures import concept_color, line_chart, shaded_lines
 from explorer.pure.figures.style import MARK, REFERENCE
-from explorer.app.layout import named
+from explorer.app.place import named
 from explorer.app.session import t
 from explorer.pure.views import long_context as view
 

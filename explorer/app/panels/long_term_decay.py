@@ -4,7 +4,7 @@ others, and the mean scores of random vectors measured over a grid of distances.
 from __future__ import annotations
 
 from explorer.app.cache import cached
-from explorer.app.layout import labelled, say
+from explorer.app.place import labelled, say
 from explorer.app.session import t
 from explorer.pure.figures import line_chart
 from explorer.pure.knobs import format_base

@@ -9,7 +9,7 @@ from dataclasses import asdict
 from explorer.app.cache import cached, figure
 from explorer.pure.figures import block_rows, layer_strip, line_chart
 from explorer.pure.knobs import format_base
-from explorer.app.layout import say
+from explorer.app.place import say
 from explorer.app.session import plain, t
 from explorer.pure.views import model_anatomy as view
 

@@ -4,7 +4,7 @@ matrices of step 2, the pair's query and key turning together (and its GIF), and
 from __future__ import annotations
 
 from explorer.app.cache import cached, figure
-from explorer.app.layout import say
+from explorer.app.place import say
 from explorer.app.session import lang, t
 from explorer.pure.animation_export import phase_file
 from explorer.pure.figures import concept_color, heatmap, line_chart, matrix_panels, pair_turn_animation

@@ -4,8 +4,7 @@ its profile along m - n, the residual after a shift, and the softmax weights."""
 from __future__ import annotations
 
 from explorer.app.cache import cached
-from explorer.app.charts import offset_band, position_axes
-from explorer.app.layout import say
+from explorer.app.place import offset_band, position_axes, say
 from explorer.app.session import t
 from explorer.pure.figures import heatmap, heatmap_grid, mark_cell, pick_layer
 from explorer.pure.views import relative_attention as view

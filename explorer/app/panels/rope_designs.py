@@ -6,7 +6,7 @@ from __future__ import annotations
 from explorer.app.cache import cached, figure
 from explorer.app.panels import trained_models as trained_panels
 from explorer.pure.figures import heatmap_panels, line_chart
-from explorer.app.layout import named, say
+from explorer.app.place import named, say
 from explorer.app.session import t
 from explorer.pure.views import rope_designs as view
 

@@ -4,8 +4,7 @@ terms of the additive logits, the shift test of both encodings and the tokens' l
 from __future__ import annotations
 
 from explorer.app.cache import cached, figure
-from explorer.app.charts import offset_band, position_axes
-from explorer.app.layout import labelled
+from explorer.app.place import labelled, offset_band, position_axes
 from explorer.app.session import t
 from explorer.pure.figures import concept_color, heatmap, heatmap_grid, line_chart
 from explorer.pure.views import rope_vs_sinusoidal as view

@@ -5,8 +5,7 @@ position-locked head of every encoding."""
 from __future__ import annotations
 
 from explorer.app.cache import cached, figure
-from explorer.app.charts import position_axes
-from explorer.app.layout import named, say
+from explorer.app.place import named, position_axes, say
 from explorer.app.session import t
 from explorer.pure.figures import band_lines, grouped_bars, heatmap
 from explorer.pure.views import trained_models as view

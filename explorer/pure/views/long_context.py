@@ -375,7 +375,7 @@ def _band(indices: list[int]) -> Phrase:
 
 def band_table(curves: ScalingCurves) -> dict[str, list]:
     """Per method, how many pairs are left alone, interpolated and blended, and the attention factor:
-    columns (header text key -> cells) for explorer.app.layout.table."""
+    columns (header text key -> cells) for explorer.app.place.table."""
     methods = curves.methods
     columns: dict[str, list] = {"long_context.band_method": [method_phrase(name) for name in methods]}
     for band in ("kept", "interpolated", "blended"):

@@ -1,7 +1,7 @@
 """What a view says, in no language yet: a Phrase is a text key and its arguments (numbers, strings, or
 Phrases, put into words first; a tuple of Phrases is listed); a Metric is a label, a formatted value and an
 optional tooltip. Views return them so that the claims they make are tested without Streamlit; the page turns
-them into text in the visitor's language (explorer.app.layout)."""
+them into text in the visitor's language (explorer.app.place)."""
 
 from __future__ import annotations
 

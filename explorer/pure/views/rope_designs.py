@@ -130,7 +130,7 @@ def _band(at: Band) -> str:
 
 
 def scheme_table(data: Curves, factor: float) -> dict[str, list]:
-    """Per scheme, the seed mean and min-max at 1x and at `factor`: columns for explorer.app.layout.table."""
+    """Per scheme, the seed mean and min-max at 1x and at `factor`: columns for explorer.app.place.table."""
     base, here = at_factor(data.curves, 1.0), at_factor(data.curves, factor)
     shown = [c.encoding for c in data.curves if (c.encoding, "none") in here]
     return {"rope_designs.scheme_column": [scheme_phrase(s) for s in shown],

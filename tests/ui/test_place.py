@@ -1,4 +1,4 @@
-"""explorer.app.layout: knob rows (a narrowed range narrows the default; knobs beside each other), and a view's
+"""explorer.app.place: knob rows (a narrowed range narrows the default; knobs beside each other), and a view's
 Phrases, Metrics and tables said in the visitor's language."""
 
 from streamlit.testing.v1 import AppTest
@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 def _knobs():
     import streamlit as st
 
-    from explorer.app.layout import knob_row
+    from explorer.app.place import knob_row
 
     # the images page's grid: row and col are declared 0..31 with defaults 3 and 5, narrowed to the image
     height, width, row, col = knob_row("images_and_video", "height", "width", "row", "col",
@@ -28,7 +28,7 @@ def test_a_narrowed_range_narrows_the_default_and_the_row_reads_left_to_right():
 
 
 def _said():
-    from explorer.app.layout import metric_row, say, table
+    from explorer.app.place import metric_row, say, table
     from explorer.pure.views.phrases import metric, phrase
 
     import streamlit as st

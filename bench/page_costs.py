@@ -19,7 +19,7 @@ import statistics
 import time
 
 from explorer.pure.knobs import heaviest
-from explorer.pure.pages import PAGES
+from explorer.pure.sitemap import PAGES
 
 WARM_RERUN_S = {"default": 0.3, "largest": 1.0}
 PAYLOAD_BYTES = {"default": 1_000_000, "largest": 2_000_000}

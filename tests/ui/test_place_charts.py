@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from explorer.app.charts import picked_cell
+from explorer.app.place import picked_cell
 from explorer.pure.exports import figure_csv
 from explorer.pure.figures import PICK_SIDE, heatmap, pick_layer
 from explorer.pure.figures import style
@@ -180,7 +180,7 @@ def test_every_toolbar_message_is_one_plotly_looks_up():
     import streamlit
 
     from explorer.pure import text
-    from explorer.app.charts import toolbar_locale
+    from explorer.app.place import toolbar_locale
     bundle = "".join(path.read_text(errors="ignore")
                      for path in (Path(streamlit.__file__).parent / "static").rglob("*.js"))
     messages = [value for key, value in text.STRINGS["en"].items() if key.startswith("toolbar.")]

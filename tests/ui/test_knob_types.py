@@ -5,7 +5,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.pure.params import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob
+from explorer.pure.knob_types import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob
 
 DIM = IntKnob("dim", 64, 2, 256, 2)
 RATIO = FloatKnob("ratio", 0.5, 0.0, 2.0, 2)
