@@ -12,8 +12,8 @@ ui.enter()
 PAGE = "long_context"
 
 
-def length(n) -> str:
-    return f"{int(n):,}"
+def length(n: int) -> str:
+    return f"{n:,}"
 
 
 ui.page_header(PAGE)
@@ -26,7 +26,7 @@ with more:
 probe = panels.resolve_model(LONG_CONTEXT_PRESETS[0], config_text)
 preset_name = ui.knob(PAGE, "preset", where=top[0], format_func=(lambda v: ui.plain(
     "long_context.preset_replaced", preset=v, model_type=probe.model_type or "?")) if probe.pasted else None)
-target = int(ui.knob(PAGE, "target", where=top[1], format_func=length))
+target = ui.knob(PAGE, "target", where=top[1], format_func=length)
 model = panels.resolve_model(preset_name, config_text)
 if (refused := view.refusal(model, preset_name)) is not None:  # answered next to the box
     more.warning(say(refused))
@@ -36,7 +36,7 @@ focus_choice = ui.knob(PAGE, "focus", where=top[2], format_func=lambda v: ui.pla
 with more:
     cols = st.columns(3)
     original_choice = ui.knob(PAGE, "original", where=cols[0], format_func=lambda v: ui.t(
-        "long_context.original_model", n=model.original) if v == "model" else length(v))
+        "long_context.original_model", n=model.original) if v == "model" else length(int(v)))
     original = model.original if original_choice == "model" else int(original_choice)
     factor_knob = ui.knob(PAGE, "factor", where=cols[1])
     with cols[2]:
@@ -98,7 +98,7 @@ if (yarn := curves.methods.get("yarn")) is not None:
 section("long_context.trap")
 st.latex(r"\mathrm{base}'(n) = \mathrm{base}\cdot\Big(\frac{s\,n}{L} - (s - 1)\Big)^{d/(d-2)},\qquad "
          r"(\mathcal{R}_m^{(T)} q)^\top \mathcal{R}_n^{(P)} k \ne (\mathcal{R}_m^{(T)} q)^\top \mathcal{R}_n^{(T)} k")
-prompt = int(ui.knob(PAGE, "prompt", where=knob_cols[2], format_func=length))
+prompt = ui.knob(PAGE, "prompt", where=knob_cols[2], format_func=length)
 if (trap_args := view.trap_args(setting, curves, prompt, samples, seed)) is not None:
     metrics, result = view.trap_reading(panels.dynamic_trap(*trap_args), trap_args)
     with ui.chart_beside(panels.trap(trap_args), key="dynamic_trap", widths=(3, 1)):

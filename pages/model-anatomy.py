@@ -12,8 +12,8 @@ from explorer.pure.views import model_anatomy as view
 
 ui.enter()
 PAGE = "model_anatomy"
-def length(n) -> str:
-    return f"{int(n):,}"
+def length(n: int) -> str:
+    return f"{n:,}"
 
 
 # the first screen: the title, the knobs (the paste box folded) and the layer strip; the introduction follows
@@ -27,7 +27,7 @@ pasted = panels.pasted_shown(config_text)  # a shown paste takes a place: the me
 names: tuple = ()
 for i in (1, 2, 3):
     names += (ui.knob(PAGE, f"model{i}", where=top[i - 1], format_func=panels.menu_option(names, pasted)),)
-context = int(ui.knob(PAGE, "context", where=top[3], format_func=length))
+context = ui.knob(PAGE, "context", where=top[3], format_func=length)
 data = panels.anatomy(names, config_text, context)
 if data.refused is not None:  # answered next to the box, not at the top of the page
     st.warning(ui.t("model_anatomy.config_refused", detail=data.refused), icon=":material/block:")

@@ -37,7 +37,6 @@ st.subheader(ui.t("precision.scores_header"))
 st.markdown(ui.t("precision.scores_text", window=view.SCORE_WINDOW))
 far, recipe, seed = knob_row(PAGE, "far", "recipe", "seed", widths=[2, 4, 1], far={"format_func": ui.format_base},
                              recipe={"format_func": lambda r: ui.t(view.series_key(r))})
-far = int(far)  # the knob offers positions as numbers; a position is a whole one
 scored = panels.scores(far, recipe, dim, base, seed)
 both, difference = panels.score_maps(far, recipe, dim, base, seed)
 ui.chart(both, key="scores")

@@ -29,7 +29,7 @@ SWEEP_BASES = {e: float(10 ** e) for e in range(2, 10)}
 
 LANG = ChoiceKnob("lang", "en", LANGS)
 # the long-context page: context lengths 2^9 .. 2^20, and the shipped model presets
-CONTEXT_LENGTHS = tuple(float(2 ** e) for e in range(9, 21))
+CONTEXT_LENGTHS = tuple(2 ** e for e in range(9, 21))  # token counts: integers end to end
 LONG_CONTEXT_PRESETS = tuple(name for name, model in _model_presets().items() if model.has_rope)
 ANATOMY_PRESETS = tuple(_model_presets())
 REAL_MODELS = ("smollm2-135m", "gemma-3-270m")  # rope_viz.real's models, the faster first
@@ -127,8 +127,8 @@ PAGE_KNOBS = {
         _own("long_context", ChoiceKnob, "preset", "Llama-3.1-8B", LONG_CONTEXT_PRESETS, heaviest="gemma-7b",
              menu=True),
         _own("long_context", TextKnob, "config", "", max_length=8192),
-        _own("long_context", NumberChoiceKnob, "target", 131072.0, CONTEXT_LENGTHS),
-        _own("long_context", ChoiceKnob, "original", "model", ("model",) + tuple(str(int(n)) for n in CONTEXT_LENGTHS)),
+        _own("long_context", NumberChoiceKnob, "target", 131072, CONTEXT_LENGTHS),
+        _own("long_context", ChoiceKnob, "original", "model", ("model",) + tuple(str(n) for n in CONTEXT_LENGTHS)),
         _own("long_context", FloatKnob, "factor", 0.0, 0.0, 128.0, 1),
         _own("long_context", ChoiceKnob, "focus", "model",
              ("model", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"), menu=True),
@@ -136,7 +136,7 @@ PAGE_KNOBS = {
         _own("long_context", FloatKnob, "beta_slow", 1.0, 0.1, 32.0, 1),  # the page: hi = beta_fast
         _own("long_context", FloatKnob, "low_freq", 1.0, 0.5, 16.0, 1),
         _own("long_context", FloatKnob, "high_freq", 4.0, 1.0, 64.0, 1),  # the page: lo = low_freq + 0.5
-        _own("long_context", NumberChoiceKnob, "prompt", 4096.0, CONTEXT_LENGTHS),
+        _own("long_context", NumberChoiceKnob, "prompt", 4096, CONTEXT_LENGTHS),
         _own("long_context", IntKnob, "samples", 64, 8, 128, 8),
         SEED,
     ),
@@ -148,7 +148,7 @@ PAGE_KNOBS = {
         _own("model_anatomy", ChoiceKnob, "model3", "DeepSeek-V3", ("none",) + ANATOMY_PRESETS,
              label="model", help="model_help", menu=True, heaviest="meta-llama/Llama-4-Scout-17B-16E-Instruct"),
         _own("model_anatomy", TextKnob, "config", "", max_length=16384),
-        _own("model_anatomy", NumberChoiceKnob, "context", 131072.0, CONTEXT_LENGTHS),
+        _own("model_anatomy", NumberChoiceKnob, "context", 131072, CONTEXT_LENGTHS),
     ),
     "real_models": _declare(  # rope_viz.real: the layer and head ranges are SmolLM2's, narrowed for Gemma 3
         _own("real_models", ChoiceKnob, "model", DEFAULT_MODEL, REAL_MODELS, heaviest="gemma-3-270m"),
@@ -171,7 +171,7 @@ PAGE_KNOBS = {
         head_dim(default=128, lo=4), BASE,  # d >= 4: the page follows pair 1, the fastest pair float32 rounds
         _own("precision", IntKnob, "pair", 16, 0, 127, 1),  # the page: hi = dim / 2 - 1
         _own("precision", IntKnob, "start", 4090, 0, 1 << 20, 1),
-        _own("precision", NumberChoiceKnob, "far", 8000.0, tuple(float(p) for p in DEFAULT_FAR_POSITIONS)),
+        _own("precision", NumberChoiceKnob, "far", 8000, tuple(DEFAULT_FAR_POSITIONS)),
         _own("precision", ChoiceKnob, "recipe", "bf16-positions", RECIPES),
         SEED,
         _own("precision", BoolKnob, "timing", False),

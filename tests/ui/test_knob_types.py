@@ -71,3 +71,16 @@ def test_coerce_repairs_session_values_after_a_range_change():
     assert narrow.coerce((1, 5, 30)) == ((1,), True)
     assert narrow.coerce((7, 9)) == ((0, 1), True)
     assert IntKnob("pair", 0, 0, 3).coerce(31) == (3, True)
+
+
+def test_knobs_of_lengths_and_positions_hold_integers():
+    """A context length, a prompt length or a position is a whole number from the URL to the view: the knob's
+    options and default are ints, and a URL value is read back as the int option (no float cast later)."""
+    from explorer.pure.knobs import PAGE_KNOBS
+
+    for page, name in (("long_context", "target"), ("long_context", "prompt"), ("model_anatomy", "context"),
+                       ("precision", "far")):
+        spec = PAGE_KNOBS[page][name]
+        assert all(type(option) is int for option in spec.options) and type(spec.default) is int, (page, name)
+        value, replaced = spec.parse("131072.0")
+        assert type(value) is int and value in spec.options, (page, name, value)

@@ -73,7 +73,7 @@ def _check(config_text: str) -> view.PageModel:
 def test_any_config_is_used_or_refused_and_used_ones_compute(config_text):
     model = _check(config_text)
     if model.pasted:
-        for target in (int(CONTEXT_LENGTHS[0]), int(CONTEXT_LENGTHS[-1])):
+        for target in (CONTEXT_LENGTHS[0], CONTEXT_LENGTHS[-1]):
             curves = view.scaling_curves(model, target, model.original, target / model.original, 128.0, 0.1,
                                          16.0, 64.0)
             assert set(curves.methods) | set(curves.skipped) >= set(view.METHODS) - {"longrope"}
