@@ -49,7 +49,7 @@ def test_play_animates_in_the_browser_without_talking_to_the_server(page, open_a
     page.wait_for_timeout(1200)
     label_after, paths_after = clock_state(page)
     sent_while_playing = len(sent) - sent_before
-    page.locator(CLOCKS).locator(".updatemenu-button").nth(1).click()  # ⏸ Pause
+    page.locator(CLOCKS).locator(".updatemenu-button").nth(1).click()  # ❚❚ Pause
 
     assert label_after != label_before, "the position label did not move while playing"
     assert paths_after != paths_before, "the clock hands did not turn while playing"

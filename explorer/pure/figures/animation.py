@@ -30,10 +30,11 @@ def animation_controls(frame_names: list[str], *, play: str, pause: str, slider_
             "type": "buttons", "direction": "left", **buttons_at,
             "pad": {"r": 10, "t": 10}, "showactive": False,
             # Plotly has no current frame before its first animation: "play" from a figure opened at frame
-            # `active` plays the frames from there on (from the start once it stands on the last one)
+            # `active` plays the frames from there on (from the start once it stands on the last one). The
+            # pause sign is two bars (U+275A, in DejaVu): the pause symbol U+23F8 needs an emoji font.
             "buttons": [{"label": f"▶ {play}", "method": "animate",
                          "args": [frame_names[active:] if 0 < active < len(frame_names) - 1 else None, playing]},
-                        {"label": f"⏸ {pause}", "method": "animate", "args": [[None], still]}],
+                        {"label": f"❚❚ {pause}", "method": "animate", "args": [[None], still]}],
         }],
         "sliders": [{
             "active": active, "x": 0.0 if buttons_on_top else 0.22, "len": 1.0 if buttons_on_top else 0.78,
