@@ -43,8 +43,11 @@ AXISLESS = {"frequency_clocks": {"clocks"}, "model_anatomy": {"strip"}, "real_mo
 TIMING = {"precision": "timing", "linear_attention": "timings"}
 # charts left out at the ends of the knobs' ranges
 NOT_AT_THE_EXTREMES = {"long_context": {"dynamic_trap"}}
-# the extremes each page is opened at: both ends of every knob, and the corners worth their own look
-EXTREMES = {page: [lightest(page), heaviest(page)] for page in TOPICS} | {
+# the extremes each page is opened at: both ends of every knob, and the corners worth their own look; not the
+# real-models page (its heaviest text is read live by the model, minutes) nor the check page (its knobs plant
+# a bug, and the notice that says so is what the page is for)
+EXTREMES = {page: [lightest(page), heaviest(page)] for page in TOPICS
+            if page not in ("real_models", "check_implementation")} | {
     "complex_numbers": [lightest("complex_numbers"), heaviest("complex_numbers"),
                         {"a": "0", "b": "0", "theta": "0", "w_mod": "1", "w_angle": "0"}],  # z at the origin
     "phase_cancellation": [lightest("phase_cancellation"), heaviest("phase_cancellation"),
@@ -328,7 +331,7 @@ def test_opens_in_chinese(page):
     IN_CHINESE.get(page, lambda at: None)(at)
 
 
-@pytest.mark.parametrize("page, params", [(page, params) for page in TOPICS for params in EXTREMES[page]],
+@pytest.mark.parametrize("page, params", [(page, params) for page in EXTREMES for params in EXTREMES[page]],
                          ids=lambda value: value if isinstance(value, str) else "")
 def test_opens_at_the_extremes(page, params):
     at = open_at_extremes(page, params, expected_charts(page, params))
