@@ -341,3 +341,8 @@ def test_opens_at_the_extremes(page, params):
 def test_every_page_is_in_the_tables():
     assert set(CHARTS) == set(TOPICS)
     assert set(IN_CHINESE) | set(AT_THE_EXTREMES) <= set(TOPICS)
+
+
+def test_a_chart_missing_from_the_page_fails_the_lookup():
+    with pytest.raises(AssertionError, match="no chart 'nowhere' on the page, only"):
+        chart(opened("long_term_decay"), "nowhere")
