@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 from pathlib import Path
 
 import numpy as np
+from streamlit.runtime.state.common import user_key_from_element_id
 from streamlit.testing.v1 import AppTest
 
 from explorer.pure.sitemap import TOPICS, script
@@ -27,9 +29,42 @@ def open_page(page: str, params: dict | None = None, lang: str = "en", timeout: 
     return at
 
 
+_OPENED: dict[tuple, AppTest] = {}
+
+
+def opened(page: str, params: dict | None = None, lang: str = "en") -> AppTest:
+    """The page opened with these URL query parameters in this language, run once for the whole test run
+    and shared: only for tests that read the page. A test that clicks, types or changes a widget (or
+    changes the environment before the run) opens its own copy with open_page. The app's own settings in
+    the environment (ROPE_VIZ_*) are part of what makes a run the same."""
+    key = (page, lang, tuple(sorted((name, str(value)) for name, value in (params or {}).items())),
+           tuple(sorted((name, value) for name, value in os.environ.items() if name.startswith("ROPE_VIZ"))))
+    if key not in _OPENED:
+        _OPENED[key] = open_page(page, params, lang)
+    return _OPENED[key]
+
+
 def chart_specs(at: AppTest) -> list[dict]:
     """The plotly figure spec of every chart on the page, in order."""
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def chart_keys(at: AppTest) -> list[str]:
+    """The key each chart on the page was drawn with (`explorer.app.place.chart(fig, key=...)`), in order:
+    Streamlit keeps the key at the end of the chart element's id."""
+    return [user_key_from_element_id(el.proto.id) for el in at.get("plotly_chart")]
+
+
+def charts(at: AppTest) -> dict[str, dict]:
+    """{key: plotly figure spec} of every chart on the page."""
+    return {key: json.loads(el.proto.spec) for key, el in zip(chart_keys(at), at.get("plotly_chart"))}
+
+
+def chart(at: AppTest, key: str) -> dict:
+    """The plotly figure spec of the chart drawn with `key`; fails, naming the keys there are, if none is."""
+    drawn = charts(at)
+    assert key in drawn, f"no chart {key!r} on the page, only {sorted(drawn)}"
+    return drawn[key]
 
 
 def spec_array(field) -> np.ndarray:
@@ -63,6 +98,12 @@ def axis_titles(spec: dict) -> list[str]:
             if k.startswith(("xaxis", "yaxis")) and isinstance(v, dict) and v.get("title", {}).get("text")]
 
 
+def arrow_tips(spec: dict) -> dict[str, tuple[float, float]]:
+    """{legend name: (x, y) of the arrow tip} for the arrow traces of a figure spec (two points from the origin)."""
+    return {tr["name"]: (tr["x"][1], tr["y"][1]) for tr in spec["data"]
+            if isinstance(tr.get("x"), list) and len(tr["x"]) == 2 and tr["x"][0] == 0.0 and tr["y"][0] == 0.0}
+
+
 def has_cjk(text: str) -> bool:
     return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
@@ -79,28 +120,15 @@ def check_clean(at: AppTest) -> None:
     assert not at.get("error"), "the page shows an error element"
 
 
-def open_defaults(page: str, charts: int) -> tuple[AppTest, list[dict]]:
-    """Open a page at its defaults: it runs cleanly and draws `charts` charts, each with a title and
-    at least two axis titles. Returns the run and its chart specs."""
-    at = open_page(page)
-    check_clean(at)
-    specs = chart_specs(at)
-    assert len(specs) == charts
-    for spec in specs:
-        assert spec["layout"]["title"]["text"] and len(axis_titles(spec)) >= 2, spec["layout"].get("title")
-    return at, specs
-
-
-def open_at_extremes(page: str, params: dict, charts: int) -> tuple[AppTest, list[dict]]:
-    """Open a page with knobs at the ends of their ranges: it runs cleanly, needs no notice, draws
-    `charts` charts and sends under 2 MB of chart JSON. Returns the run and its chart specs."""
-    at = open_page(page, params)
+def open_at_extremes(page: str, params: dict, charts: list[str]) -> AppTest:
+    """Open a page (shared, read-only) with knobs at the ends of their ranges: it runs cleanly, needs no notice,
+    draws the charts with the keys `charts`, in order, and sends under 2 MB of chart JSON."""
+    at = opened(page, params)
     check_clean(at)
     assert not at.warning, [w.value for w in at.warning]
-    specs = chart_specs(at)
-    assert len(specs) == charts
+    assert chart_keys(at) == list(charts)
     assert chart_payload(at) < 2_000_000
-    return at, specs
+    return at
 
 
 def open_hostile_link(page: str, params: dict, repaired: dict[str, str], notices: int) -> AppTest:

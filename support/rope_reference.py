@@ -14,7 +14,8 @@ math.cos / math.sin directly), never from the code under test.
   tensors of any size (a pair at a time, each pair's cos and sin written out), with an optional scale
   on cos and sin.
 - ``hand_pe``: the sinusoidal encoding written with math.sin / math.cos; ``hand_bf16``: float32 rounded to
-  bfloat16 on the bit pattern; ``seeded_randn``: reproducible normal samples drawn in float64.
+  bfloat16 on the bit pattern; ``seeded_randn``: reproducible normal samples drawn in float64;
+  ``hand_rotation_2x2``: the 2x2 rotation of one pair.
 """
 
 from __future__ import annotations
@@ -109,6 +110,11 @@ def loop_rotation_matrix(position: float, dim: int, base: float = 10000.0,
         mat[a][a], mat[a][b] = c, -s
         mat[b][a], mat[b][b] = s, c
     return torch.tensor(mat, dtype=torch.float64)
+
+
+def hand_rotation_2x2(angle: float) -> np.ndarray:
+    """The 2x2 matrix that turns a pair by `angle`, written with math.cos / math.sin."""
+    return np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
 
 
 def hand_layout_permutation(dim: int) -> list[int]:

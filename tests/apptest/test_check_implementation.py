@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from rope_viz import conformance
-from support.apptest import chart_specs, has_cjk, open_page, page_text
+from support.apptest import chart, chart_keys, has_cjk, open_page, opened, page_text
 
 pytestmark = pytest.mark.slow
 
@@ -17,20 +17,19 @@ def _table(at):
 
 
 def test_defaults_find_the_planted_base_in_the_local_layers_only():
-    at = open_page("check_implementation")
+    at = opened("check_implementation")
     assert not at.exception
     frame = _table(at)
     assert list(frame["Result"]) == ["fail", "pass"]  # Gemma 3's sliding kind, then its global kind
     assert frame["Diagnosis"][0].startswith("base — 1,000,000 instead")
     assert [w.value for w in at.warning] == ["1 of 2 kinds of layer fail."]
-    specs = chart_specs(at)
-    assert len(specs) == 2 and [trace["name"] for trace in specs[0]["data"]] == ["this implementation",
-                                                                                  "the matched bug"]
+    assert chart_keys(at) == ["position_0", "pair_0"]
+    assert [trace["name"] for trace in chart(at, "position_0")["data"]] == ["this implementation", "the matched bug"]
     assert "[vllm #29111](https://github.com/vllm-project/vllm/issues/29111)" in page_text(at)
 
 
 def test_the_page_in_chinese():
-    at = open_page("check_implementation", {"demo": "none"}, lang="zh")
+    at = opened("check_implementation", {"demo": "none"}, lang="zh")
     assert not at.exception and not at.warning
     assert has_cjk(page_text(at)) and list(_table(at)["结果"]) == ["通过", "通过"]
 
@@ -57,6 +56,6 @@ def test_uploads_are_judged_and_a_hostile_one_is_refused():
 
 
 def test_a_demo_bug_the_model_cannot_have_is_said():
-    at = open_page("check_implementation", {"demo": "proportional"})
+    at = opened("check_implementation", {"demo": "proportional"})
     assert not at.exception
     assert "can occur" in at.info[0].value and list(_table(at)["Result"]) == ["pass", "pass"]

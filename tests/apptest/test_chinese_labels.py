@@ -8,7 +8,7 @@ import re
 import pytest
 
 from explorer.pure.sitemap import TOPICS
-from support.apptest import chart_specs, open_page
+from support.apptest import charts, opened
 
 KNOBS = ("slider", "select_slider", "selectbox", "multiselect", "radio", "checkbox", "toggle", "number_input",
          "text_input", "button")
@@ -52,12 +52,12 @@ def chart_labels(spec: dict) -> list[str]:
 
 @pytest.mark.parametrize("page", TOPICS)
 def test_no_english_word_in_chinese_labels(page):
-    at = open_page(page, lang="zh")
+    at = opened(page, lang="zh")
     left = {}
-    for i, spec in enumerate(chart_specs(at)):
+    for key, spec in charts(at).items():
         for label in chart_labels(spec):
             if english_words(label):
-                left[f"chart {i}: {label}"] = english_words(label)
+                left[f"chart {key}: {label}"] = english_words(label)
     for formula in at.get("latex") if hasattr(at, "get") else []:
         for label in latex_labels(formula.value):
             if english_words(label):

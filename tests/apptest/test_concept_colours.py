@@ -5,7 +5,7 @@ import pytest
 
 from explorer.pure import text
 from explorer.pure.figures.style import CONCEPTS, PALETTE, concept_color
-from support.apptest import chart_specs, open_page
+from support.apptest import charts, opened
 
 pytestmark = pytest.mark.slow
 
@@ -73,8 +73,8 @@ def test_concepts_that_meet_in_a_chart_never_share_a_colour():
 def test_every_page_draws_a_concept_in_its_colour(lang):
     seen = {}
     for page, legend_keys in PAGES:
-        at = open_page(page, lang=lang)
-        drawn = [(trace.get("name"), trace.get("line", {}).get("color")) for spec in chart_specs(at)
+        at = opened(page, lang=lang)
+        drawn = [(trace.get("name"), trace.get("line", {}).get("color")) for spec in charts(at).values()
                  for trace in spec["data"] if trace.get("line", {}).get("color")]
         for concept, key in legend_keys.items():
             name = text.text(key, lang)

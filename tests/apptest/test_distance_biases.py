@@ -1,15 +1,13 @@
 """The distance-biases page through AppTest: expected scores, ALiBi lines and T5 buckets against formulas
-written out here, the comparison table's Toeplitz verdicts and numbers, extremes, Chinese and hostile links."""
+written out here, the comparison table's Toeplitz verdicts and numbers
+(opening in Chinese and at the extremes: test_every_page)."""
 
 import math
 
 import numpy as np
-import pytest
 import torch
 
-from explorer.pure.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_defaults, open_page, page_text,
-                             spec_array)
+from support.apptest import chart, opened, page_text, spec_array
 
 
 def hand_means(dim, base, distances, weights=None, samples=64, seed=0):
@@ -48,8 +46,8 @@ def t5_bucket(offset, bidirectional=True, num_buckets=32, max_distance=128):
 
 
 def test_defaults_draw_the_curves_against_hand_formulas():
-    at, specs = open_defaults("distance_biases", charts=5)
-    expected = specs[0]["data"]
+    at = opened("distance_biases")
+    expected = chart(at, "expected")["data"]
     r = spec_array(expected[0]["x"])
     assert r[0] == 0 and r[-1] == 512 and len(r) <= 256
     picks = [0, 1, 50, len(r) - 1]
@@ -57,22 +55,23 @@ def test_defaults_draw_the_curves_against_hand_formulas():
     zeta = lambda i, dist: ((2 * i / 64 + 0.4) / 1.4) ** (dist / 512)  # noqa: E731
     np.testing.assert_allclose(spec_array(expected[1]["y"])[picks], hand_means(64, 1e4, r[picks], zeta), rtol=1e-5)
     assert np.all(spec_array(expected[2]["y"]) == 0)
-    alibi = specs[1]["data"]
+    alibi = chart(at, "alibi")["data"]
     assert len(alibi) == 8
     steps = spec_array(alibi[0]["x"])
     for h, trace in enumerate(alibi):
         np.testing.assert_allclose(spec_array(trace["y"]), -(2.0 ** (-(h + 1))) * steps, rtol=1e-6)
-    offsets = spec_array(specs[2]["data"][0]["x"])
+    buckets = chart(at, "t5_buckets")["data"][0]
+    offsets = spec_array(buckets["x"])
     assert offsets[0] == -512 and offsets[-1] == 512
-    np.testing.assert_array_equal(spec_array(specs[2]["data"][0]["y"]), [t5_bucket(int(o)) for o in offsets])
+    np.testing.assert_array_equal(spec_array(buckets["y"]), [t5_bucket(int(o)) for o in offsets])
     table = torch.randn(32, generator=torch.Generator().manual_seed(1), dtype=torch.float64).numpy()
-    np.testing.assert_allclose(spec_array(specs[3]["data"][0]["y"]), table[[t5_bucket(int(o)) for o in offsets]],
-                               rtol=1e-6)
+    np.testing.assert_allclose(spec_array(chart(at, "t5_bias")["data"][0]["y"]),
+                               table[[t5_bucket(int(o)) for o in offsets]], rtol=1e-6)
     assert "table is **random**" in page_text(at)
 
 
 def test_the_table_says_which_depend_on_the_offset_only():
-    at = open_page("distance_biases")
+    at = opened("distance_biases")
     table = at.table[0].value
     verdicts = dict(zip(table.index, table["Depends on m − n only"]))
     assert verdicts == {"RoPE": "yes", "xPos": "yes", "ALiBi (head 1)": "yes", "T5 (random table)": "yes",
@@ -92,24 +91,8 @@ def test_the_table_says_which_depend_on_the_offset_only():
 
 
 def test_t5_decoder_buckets_and_a_short_l():
-    at = open_page("distance_biases", {"bidirectional": 0, "max_r": 32, "num_buckets": 16, "max_distance": 40})
-    offsets = spec_array(chart_specs(at)[2]["data"][0]["x"])
+    at = opened("distance_biases", {"bidirectional": 0, "max_r": 32, "num_buckets": 16, "max_distance": 40})
+    offsets = spec_array(chart(at, "t5_buckets")["data"][0]["x"])
     buckets = [t5_bucket(int(o), bidirectional=False, num_buckets=16, max_distance=40) for o in offsets]
-    np.testing.assert_array_equal(spec_array(chart_specs(at)[2]["data"][0]["y"]), buckets)
+    np.testing.assert_array_equal(spec_array(chart(at, "t5_buckets")["data"][0]["y"]), buckets)
     assert all(b == 0 for o, b in zip(offsets, buckets) if o > 0)
-
-
-@pytest.mark.parametrize("params", [lightest("distance_biases"), heaviest("distance_biases")])
-def test_extreme_knobs(params):
-    at, specs = open_at_extremes("distance_biases", params, charts=5)
-    assert len(specs[1]["data"]) == int(params["heads"])
-    assert len(at.table[0].value) == 6
-
-
-def test_chinese():
-    at = open_page("distance_biases", lang="zh")
-    assert has_cjk(page_text(at))
-    for spec in chart_specs(at):
-        assert has_cjk(" ".join(axis_titles(spec))) and has_cjk(spec["layout"]["title"]["text"])
-    table = at.table[0].value
-    assert all(has_cjk(name) for name in table.columns)

@@ -1,20 +1,15 @@
-"""The frequency-clocks page through AppTest: defaults, extremes, Chinese, hostile links."""
+"""The frequency-clocks page through AppTest: defaults (opening in Chinese and at the extremes: test_every_page)."""
 
 import math
 
 import pytest
 
-from explorer.pure.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text,
-                             spec_array)
+from support.apptest import chart, metrics, open_page, opened, page_text
 
 
-def test_defaults_draw_the_clock_animation(assert_clean):
-    at = open_page("frequency_clocks")
-    assert_clean(at)
-    specs = chart_specs(at)
-    assert len(specs) == 4
-    clocks = specs[0]
+def test_defaults_draw_the_clock_animation():
+    at = opened("frequency_clocks")
+    clocks = chart(at, "clocks")
     # one frame per position 0..64, play/pause buttons and a slider, all client-side
     assert len(clocks["frames"]) == 65
     buttons = clocks["layout"]["updatemenus"][0]["buttons"]
@@ -25,8 +20,6 @@ def test_defaults_draw_the_clock_animation(assert_clean):
     assert clocks["layout"]["updatemenus"][0]["y"] > 1  # the play button sits above the clocks
     hand = clocks["data"][len(clocks["frames"][0]["data"])]  # the first hand, after the circles
     assert math.atan2(hand["y"][1], hand["x"][1]) == pytest.approx(math.remainder(10 * 1.0, 2 * math.pi), abs=1e-5)
-    for spec in specs[1:]:
-        assert len(axis_titles(spec)) >= 2
     assert at.query_params["dim"] == "64" and at.query_params["base"] == "10000"
     # pairs 0..8 turn at least once in 64 positions: 2π · 10000^(2i/64) <= 64 up to i = 8 (2π · 10 ≈ 62.8)
     assert "**9** of the 32 pairs complete at least one full turn" in page_text(at)
@@ -39,46 +32,22 @@ def test_defaults_draw_the_clock_animation(assert_clean):
 def test_moving_the_position_moves_the_animation():
     at = open_page("frequency_clocks", {"m": 3})
     at.slider(key="frequency_clocks.m").set_value(40).run()
-    clocks = chart_specs(at)[0]
+    clocks = chart(at, "clocks")
     assert clocks["layout"]["sliders"][0]["active"] == 40 and at.query_params["m"] == "40"
     assert metrics(at)["Angle turned"] == "40 × 1 = 40 rad"
 
 
 def test_hand_angles_follow_m_theta():
-    at = open_page("frequency_clocks", {"dim": 8, "base": 100, "max_pos": 16, "pairs": "1"})
-    frame = chart_specs(at)[0]["frames"][5]
+    at = opened("frequency_clocks", {"dim": 8, "base": 100, "max_pos": 16, "pairs": "1"})
+    frame = chart(at, "clocks")["frames"][5]
     x, y = frame["data"][0]["x"][1], frame["data"][0]["y"][1]
     expected = 5 * 100 ** (-2 / 8)  # m * theta_1 by hand
     assert math.atan2(y, x) == pytest.approx(math.remainder(expected, 2 * math.pi), abs=1e-5)
 
 
-@pytest.mark.parametrize("params", [
-    lightest("frequency_clocks"),  # d = 2: one pair, positions 0..8
-    heaviest("frequency_clocks"),  # d = 256, positions 0..512, eight clocks from pair 0 to pair 127, m = 512
-])
-def test_extreme_knobs(params):
-    _, specs = open_at_extremes("frequency_clocks", params, charts=4)
-    dim, base, max_pos = int(params["dim"]), float(params["base"]), int(params["max_pos"])
-    pairs = [int(i) for i in params["pairs"].split(",")]
-    clocks = specs[0]
-    assert len(clocks["frames"]) == max_pos + 1
-    assert len(clocks["frames"][-1]["data"]) == len(pairs)  # one hand per chosen pair
-    for hand, i in zip(clocks["frames"][-1]["data"], pairs):  # the last frame: position max_pos
-        expected = max_pos * base ** (-2 * i / dim)
-        drawn = math.atan2(hand["y"][1], hand["x"][1])
-        assert math.remainder(drawn - expected, 2 * math.pi) == pytest.approx(0.0, abs=1e-5)
-    assert spec_array(specs[1]["data"][0]["z"]).shape == (max_pos + 1, dim // 2)
-
-
 def test_a_small_head_gets_only_the_default_clocks_that_exist(assert_clean):
-    at = open_page("frequency_clocks", {"dim": 4})  # the usual pairs 0, 1, 2: d = 4 has only pairs 0 and 1
+    at = opened("frequency_clocks", {"dim": 4})  # the usual pairs 0, 1, 2: d = 4 has only pairs 0 and 1
     assert_clean(at)
     assert not at.warning
     assert at.query_params["pairs"] == "0,1"
-    assert len(chart_specs(at)[0]["frames"][0]["data"]) == 2
-
-
-def test_chinese():
-    at = open_page("frequency_clocks", lang="zh")
-    assert has_cjk(page_text(at))
-    assert has_cjk(" ".join(axis_titles(chart_specs(at)[2])))
+    assert len(chart(at, "clocks")["frames"][0]["data"]) == 2

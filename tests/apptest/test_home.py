@@ -5,14 +5,15 @@ import math
 import numpy as np
 import pytest
 
-from support.apptest import chart_specs, check_clean, has_cjk, open_page, spec_array
+from support.apptest import chart, chart_keys, check_clean, has_cjk, opened, spec_array
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_home_shows_the_clocks_in_motion(lang):
-    at = open_page("home", lang=lang)
+    at = opened("home", lang=lang)
     check_clean(at)
-    (spec,) = chart_specs(at)
+    assert chart_keys(at) == ["motion"]
+    spec = chart(at, "motion")
     assert len(spec["frames"]) == 65  # positions 0..64, played in the browser
     assert (has_cjk(spec["layout"]["title"]["text"])) == (lang == "zh")
     # the hands open at position 10: hand i at the angle 10 * 10000^(-2i/64), written out here

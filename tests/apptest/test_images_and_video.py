@@ -1,15 +1,13 @@
 """The images-and-video page through AppTest: score maps, row-break metrics, the shift test and the
-multimodal sequence against sums of cosines and position ids written out here, extremes, Chinese and
-hostile links."""
+multimodal sequence against sums of cosines and position ids written out here, and hostile links
+(opening in Chinese and at the extremes: test_every_page)."""
 
 import numpy as np
 import pytest
 import torch
 
-from explorer.pure.knobs import heaviest, lightest
 from rope_viz.analysis import random_tokens
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_defaults, open_page,
-                             page_text, spec_array)
+from support.apptest import chart, metrics, opened, page_text, spec_array
 
 
 def pair_weights(dim, seed):
@@ -62,19 +60,19 @@ def hand_ids(text, h, w, frames, rule):
 
 
 def test_defaults_draw_three_maps_that_match_the_sums_of_cosines():
-    at, specs = open_defaults("images_and_video", charts=5)
+    at = opened("images_and_video")
     w = pair_weights(64, 0)
     axial = np.array([[axial_score(w, 1e4, (3, 5), (r, c)) for c in range(12)] for r in range(8)])
     raster = np.array([[rope_score(w, 1e4, 3 * 12 + 5, r * 12 + c) for c in range(12)] for r in range(8)])
     mrope = np.array([[mrope_score(w, 1e4, (8, 12, 12), (0, 3, 5), (0, r, c)) for c in range(12)] for r in range(8)])
-    maps = specs[0]["data"]
+    maps = chart(at, "maps")["data"]
     for drawn, expected in zip((maps[0], maps[2], maps[4]), (axial, raster, mrope)):
         np.testing.assert_allclose(spec_array(drawn["z"]), expected, rtol=1e-5, atol=1e-4)
     assert maps[1]["x"] == [5] and maps[1]["y"] == [3]  # the query is marked
     # the M-RoPE map again, minus its mean, on a scale of its own from -max|offset| to +max|offset|
-    close = spec_array(specs[1]["data"][0]["z"])
+    close = spec_array(chart(at, "mrope")["data"][0]["z"])
     np.testing.assert_allclose(close, mrope - mrope.mean(), atol=1e-5)
-    scale = specs[1]["layout"]["coloraxis"]
+    scale = chart(at, "mrope")["layout"]["coloraxis"]
     assert scale["cmin"] == pytest.approx(-np.abs(mrope - mrope.mean()).max()) and scale["cmax"] == -scale["cmin"]
     shown = metrics(at)
     assert shown["Between its row means"] == f"{np.ptp(mrope.mean(axis=1)):.3g}"
@@ -93,9 +91,9 @@ def test_defaults_draw_three_maps_that_match_the_sums_of_cosines():
 
 
 def test_the_pattern_moves_with_the_query():
-    at = open_page("images_and_video", {"row": 1, "col": 2})
+    at = opened("images_and_video", {"row": 1, "col": 2})
     w = pair_weights(64, 0)
-    drawn = spec_array(chart_specs(at)[0]["data"][0]["z"])
+    drawn = spec_array(chart(at, "maps")["data"][0]["z"])
     np.testing.assert_allclose(drawn, [[axial_score(w, 1e4, (1, 2), (r, c)) for c in range(12)] for r in range(8)],
                                rtol=1e-5, atol=1e-4)
     assert drawn.argmax() == 1 * 12 + 2
@@ -103,16 +101,15 @@ def test_the_pattern_moves_with_the_query():
 
 @pytest.mark.parametrize("rule,page_rule", [("spatial", "spatial_extent"), ("largest", "largest_id")])
 def test_multimodal_ids_and_scores(rule, page_rule):
-    at = open_page("images_and_video", {"resume": page_rule})
-    specs = chart_specs(at)
+    at = opened("images_and_video", {"resume": page_rule})
     ids = hand_ids(4, 3, 4, 6, rule)
-    rows = specs[2]["data"]
+    rows = chart(at, "position_ids")["data"]
     for axis in range(3):
         np.testing.assert_array_equal(spec_array(rows[axis]["y"]), ids[axis])
     w = pair_weights(64, 0)
     scores = np.array([[mrope_score(w, 1e4, (8, 12, 12), ids[:, a], ids[:, b]) for b in range(96)] for a in range(96)])
-    np.testing.assert_allclose(spec_array(specs[4]["data"][0]["z"]), scores, rtol=1e-5, atol=1e-4)
-    bars = specs[3]["data"]
+    np.testing.assert_allclose(spec_array(chart(at, "scores")["data"][0]["z"]), scores, rtol=1e-5, atol=1e-4)
+    bars = chart(at, "sections")["data"]
     assert [len(spec_array(bar["y"])) for bar in bars] == [8, 12, 12]
     text = page_text(at)
     # the video's frames are 12..17; the following text resumes at 12 + max(3, 4) = 16 or at 17 + 1 = 18
@@ -122,25 +119,8 @@ def test_multimodal_ids_and_scores(rule, page_rule):
 
 
 def test_rules_agree_without_overlap():
-    at = open_page("images_and_video", {"frames": 2})
+    at = opened("images_and_video", {"frames": 2})
     assert "No video token reaches" in page_text(at)
-    at = open_page("images_and_video", {"frames": 0})
+    at = opened("images_and_video", {"frames": 0})
     assert "There is no video" in page_text(at)
-    assert len(spec_array(chart_specs(at)[2]["data"][0]["y"])) == 4 + 12 + 4
-
-
-@pytest.mark.parametrize("params", [lightest("images_and_video"), heaviest("images_and_video")])
-def test_extreme_knobs(params):
-    _, specs = open_at_extremes("images_and_video", params, charts=5)
-    height, width = int(params["height"]), int(params["width"])
-    assert spec_array(specs[0]["data"][0]["z"]).shape == (height, width)
-    assert spec_array(specs[1]["data"][0]["z"]).shape == (height, width)
-    assert max(spec_array(specs[4]["data"][0]["z"]).shape) <= 256
-
-
-def test_chinese():
-    at = open_page("images_and_video", lang="zh")
-    assert has_cjk(page_text(at))
-    for spec in chart_specs(at):
-        assert has_cjk(" ".join(axis_titles(spec))) and has_cjk(spec["layout"]["title"]["text"])
-    assert all(has_cjk(m.label) for m in at.metric)
+    assert len(spec_array(chart(at, "position_ids")["data"][0]["y"])) == 4 + 12 + 4

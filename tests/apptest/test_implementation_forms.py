@@ -1,6 +1,6 @@
 """The implementation page through AppTest: the worked example against math.cos/sin, the method
-comparison and its cached timings, layouts, partial rotary, unrotated V; extremes, Chinese,
-hostile links and the matrix method over the size budget."""
+comparison and its cached timings, layouts, partial rotary, unrotated V; the matrix
+method over the size budget (opening in Chinese and at the extremes: test_every_page)."""
 
 import math
 
@@ -11,20 +11,15 @@ import torch
 from explorer.pure.knobs import heaviest, lightest
 from explorer.pure.views import implementation_forms as view
 from rope_viz.analysis import random_tokens
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text,
-                             spec_array)
-
-CHARTS = ("worked", "costs", "pairs", "partial", "values")
-
+from support.apptest import chart, metrics, open_page, opened, page_text, spec_array
 
 def hand_rotation(q1, q2, theta, m):
     c, s = math.cos(m * theta), math.sin(m * theta)
     return q1 * c - q2 * s, q1 * s + q2 * c
 
 
-def test_defaults_show_the_worked_example(assert_clean):
-    at = open_page("implementation_forms")
-    assert_clean(at)
+def test_defaults_show_the_worked_example():
+    at = opened("implementation_forms")
     first, second = hand_rotation(1.0, 2.0, 0.5, 1)
     shown = metrics(at)
     assert shown["q′₁"] == f"{first:.5f}" == "-0.08127"
@@ -37,20 +32,15 @@ def test_defaults_show_the_worked_example(assert_clean):
     info = " ".join(el.value for el in at.info)
     assert "2.2366" in info and f"{math.hypot(0.0812, 2.2366):.4f}" in info and "2.23607" in info
     # the arrow of the rotated vector ends at the hand-computed point
-    arrow = chart_specs(at)[0]["data"][2]
+    arrow = chart(at, "worked")["data"][2]
     assert arrow["x"][1] == pytest.approx(first, abs=1e-9) and arrow["y"][1] == pytest.approx(second, abs=1e-9)
     assert at.query_params["q1"] == "1" and at.query_params["theta"] == "0.5" and at.query_params["m"] == "1"
     assert at.query_params["rotary_dim"] == "32"  # a quarter of the pairs of d = 64 by default
 
 
-def test_defaults_draw_every_chart_with_titles():
-    at = open_page("implementation_forms")
-    specs = chart_specs(at)
-    assert len(specs) == len(CHARTS)
-    for spec in specs:
-        assert spec["layout"]["title"]["text"]
-        assert len(axis_titles(spec)) >= 2
-    costs = specs[1]
+def test_defaults_compare_the_methods_and_their_costs():
+    at = opened("implementation_forms")
+    costs = chart(at, "costs")
     assert costs["layout"]["yaxis"]["type"] == "log"
     assert len(costs["data"][0]["x"]) == 4
     # one row per method in the cost table, six method pairs agreeing to float32 rounding
@@ -61,7 +51,7 @@ def test_defaults_draw_every_chart_with_titles():
 
 
 def test_layout_and_value_numbers():
-    at = open_page("implementation_forms")
+    at = opened("implementation_forms")
     shown = metrics(at)
     assert float(shown["rotated q: interleaved vs half"]) > 0.1
     assert float(shown["scores, same weights"]) > 0.1
@@ -76,7 +66,7 @@ def test_layout_and_value_numbers():
         c, s = math.cos(100 * 10000 ** (-2 * i / 64)), math.sin(100 * 10000 ** (-2 * i / 64))
         a, b = v0[2 * i], v0[2 * i + 1]
         moved = max(moved, abs(a * c - b * s - a), abs(a * s + b * c - b))
-    values = chart_specs(at)[4]
+    values = chart(at, "values")
     rotated = next(tr for tr in values["data"] if tr["name"] == "V rotated by its position")
     assert spec_array(rotated["y"])[0] == pytest.approx(moved, rel=1e-4)
     plain = next(tr for tr in values["data"] if tr["name"] == "V not rotated (RoPE as used)")
@@ -84,8 +74,8 @@ def test_layout_and_value_numbers():
 
 
 def test_partial_rotary_leaves_the_tail_alone():
-    at = open_page("implementation_forms", {"dim": 16, "rotary_dim": 6, "pos": 7})
-    spec = chart_specs(at)[3]
+    at = opened("implementation_forms", {"dim": 16, "rotary_dim": 6, "pos": 7})
+    spec = chart(at, "partial")
     rotated, passed = (spec_array(trace["y"]) for trace in spec["data"])
     assert spec_array(spec["data"][0]["x"]).tolist() == [0, 1, 2, 3, 4, 5]
     assert spec_array(spec["data"][1]["x"]).tolist() == list(range(6, 16))
@@ -129,29 +119,11 @@ def test_the_extremes_are_the_ends_of_the_old_ranges():
                                           "shift": "4096"}
 
 
-@pytest.mark.parametrize("params", [lightest("implementation_forms"), heaviest("implementation_forms")])
-def test_extreme_knobs(params):
-    at, specs = open_at_extremes("implementation_forms", params, charts=len(CHARTS))
-    first, second = hand_rotation(*(float(params[name]) for name in ("q1", "q2", "theta", "m")))
-    assert metrics(at)["q′₁"] == f"{first:.5f}" and metrics(at)["q′₂"] == f"{second:.5f}"
-    dim, rotary_dim = int(params["dim"]), int(params["rotary_dim"])
-    rotated, passed = (spec_array(trace["y"]) for trace in specs[3]["data"])
-    assert len(rotated) == rotary_dim and len(passed) == dim - rotary_dim
-    assert len(spec_array(specs[4]["data"][0]["y"])) == int(params["seq"])
-
-
-def test_chinese():
-    at = open_page("implementation_forms", lang="zh")
-    assert has_cjk(page_text(at))
-    assert all(has_cjk(" ".join(axis_titles(spec))) for spec in chart_specs(at)[1:])
-    assert has_cjk(" ".join(el.value for el in at.info))
-
-
 def test_matrix_over_the_budget_is_left_out(monkeypatch, assert_clean):
     monkeypatch.setenv("ROPE_VIZ_MAX_ELEMENTS", "100000")  # 40 x 48 x 48 = 92,160 fits, 64 x 48 x 48 does not
     at = open_page("implementation_forms", {"seq": 64, "dim": 48})
     assert_clean(at)
     assert any("left out of the comparison" in w.value for w in at.warning)
-    costs = chart_specs(at)[1]
+    costs = chart(at, "costs")
     assert "Matrix R·x" not in costs["data"][0]["x"] and "Fast path" in costs["data"][0]["x"]
     assert len(costs["data"][0]["x"]) == 3

@@ -1,5 +1,5 @@
 """The linear-attention page through AppTest: outputs and denominators against an O(n^2) computation
-written here with numpy, counted costs, extremes, Chinese and hostile links."""
+written here with numpy, counted costs (opening in Chinese and at the extremes: test_every_page)."""
 
 import re
 
@@ -7,10 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.pure.knobs import heaviest, lightest
 from rope_viz.analysis import random_tokens
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_defaults, open_page,
-                             page_text, spec_array)
+from support.apptest import axis_titles, chart, chart_keys, metrics, open_page, opened, page_text, spec_array
 from support.rope_reference import pair_rope
 
 
@@ -37,15 +35,15 @@ def hand_attention(seq, dim, base, phi, seed):
 
 
 def test_defaults_draw_outputs_denominators_and_costs():
-    at, specs = open_defaults("linear_attention", charts=5)
+    at = opened("linear_attention")
     softmax, linear, den, den_rot = hand_attention(256, 64, 100.0, "elu", 0)
-    np.testing.assert_allclose(spec_array(specs[1]["data"][0]["z"]), softmax, rtol=1e-4, atol=1e-6)
-    np.testing.assert_allclose(spec_array(specs[2]["data"][0]["z"]), linear, rtol=1e-4, atol=1e-6)
-    channel = specs[3]["data"]
+    np.testing.assert_allclose(spec_array(chart(at, "softmax_output")["data"][0]["z"]), softmax, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(spec_array(chart(at, "linear_output")["data"][0]["z"]), linear, rtol=1e-4, atol=1e-6)
+    channel = chart(at, "channel")["data"]
     np.testing.assert_allclose(spec_array(channel[0]["y"]), softmax[:, 0], rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(spec_array(channel[1]["y"]), linear[:, 0], rtol=1e-4, atol=1e-6)
-    np.testing.assert_allclose(spec_array(specs[0]["data"][0]["y"]), den, rtol=1e-5)
-    np.testing.assert_allclose(spec_array(specs[0]["data"][1]["y"]), den_rot, rtol=1e-5)
+    np.testing.assert_allclose(spec_array(chart(at, "denominators")["data"][0]["y"]), den, rtol=1e-5)
+    np.testing.assert_allclose(spec_array(chart(at, "denominators")["data"][1]["y"]), den_rot, rtol=1e-5)
     shown = metrics(at)
     assert float(shown["Smallest unrotated sum"]) == pytest.approx(den.min(), rel=1e-3)
     assert float(shown["Smallest rotated sum"]) == pytest.approx(den_rot.min(), rel=1e-3)
@@ -59,8 +57,8 @@ def test_defaults_draw_outputs_denominators_and_costs():
 
 
 def test_costs_are_the_counted_multiply_adds():
-    at = open_page("linear_attention", {"seq": 512, "dim": 32})
-    costs = chart_specs(at)[4]
+    at = opened("linear_attention", {"seq": 512, "dim": 32})
+    costs = chart(at, "costs")
     n = spec_array(costs["data"][0]["x"])
     assert n[0] == 16 and n[-1] == 16384
     np.testing.assert_allclose(spec_array(costs["data"][0]["y"]), n * n * (32 + 32), rtol=1e-6)  # Q K^T, then @ V
@@ -70,64 +68,42 @@ def test_costs_are_the_counted_multiply_adds():
 
 
 def test_a_small_base_drives_rotated_denominators_below_zero():
-    at = open_page("linear_attention", {"seq": 64, "dim": 8, "base": 10, "seed": 2, "channel": 5})
+    at = opened("linear_attention", {"seq": 64, "dim": 8, "base": 10, "seed": 2, "channel": 5})
     _, linear, den, den_rot = hand_attention(64, 8, 10.0, "elu", 2)
     nonpositive = int((den_rot <= 0).sum())
     assert nonpositive > 0 and den.min() > 0
     assert metrics(at)["Rotated sums ≤ 0"] == f"{nonpositive} of 64"
     assert "flip the sign of the output" in page_text(at)
-    np.testing.assert_allclose(spec_array(chart_specs(at)[3]["data"][1]["y"]), linear[:, 5], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(spec_array(chart(at, "channel")["data"][1]["y"]), linear[:, 5], rtol=1e-4, atol=1e-6)
 
 
 def test_relu_queries_without_features_are_left_blank():
-    at = open_page("linear_attention", {"seq": 32, "dim": 2, "phi": "relu", "seed": 1})
+    at = opened("linear_attention", {"seq": 32, "dim": 2, "phi": "relu", "seed": 1})
     _, linear, den, _ = hand_attention(32, 2, 100.0, "relu", 1)
     zero = int((den == 0).sum())
     assert zero > 0  # with d = 2, a quarter of the queries have both entries <= 0
     assert f"{zero} of the 32 queries have φ(q) = 0" in at.info[0].value
-    shown = spec_array(chart_specs(at)[2]["data"][0]["z"])
+    shown = spec_array(chart(at, "linear_output")["data"][0]["z"])
     assert np.isnan(shown).any(axis=1).sum() == zero
     np.testing.assert_allclose(shown, linear, rtol=1e-4, atol=1e-6)  # NaN where the page is blank
 
 
 def test_measured_timings_when_asked(assert_clean):
-    at = open_page("linear_attention", {"dim": 8, "timing": 1})
+    at = opened("linear_attention", {"dim": 8, "timing": 1})
     assert_clean(at)
-    specs = chart_specs(at)
-    assert len(specs) == 6
-    timings = specs[5]
+    assert len(chart_keys(at)) == 6
+    timings = chart(at, "timings")
     assert spec_array(timings["data"][0]["x"]).tolist() == [256, 1024, 4096]
     for trace in timings["data"]:
         assert np.all(spec_array(trace["y"]) > 0)
     assert len(axis_titles(timings)) == 2
 
 
-@pytest.mark.parametrize(
-    "params",
-    [lightest("linear_attention"), heaviest("linear_attention"), {**lightest("linear_attention"), "phi": "relu"}],
-)
-def test_extreme_knobs(params):
-    _, specs = open_at_extremes("linear_attention", params, charts=6 if params["timing"] == "1" else 5)
-    seq, dim = int(params["seq"]), int(params["dim"])
-    heat = spec_array(specs[2]["data"][0]["z"])
-    assert heat.shape == (min(seq, 256), dim)  # thinned rows for drawing
-    assert len(spec_array(specs[0]["data"][0]["y"])) == seq  # statistics keep every position
-    assert np.all(spec_array(specs[0]["data"][0]["y"]) >= 0)
-
-
 def test_positions_are_m_and_n_as_on_every_page():
     """The query sits at m and the keys at n (the pair index i and the sequence length N keep their own letters)."""
-    formulas = " ".join(formula.value for formula in open_page("linear_attention").get("latex"))
+    formulas = " ".join(formula.value for formula in opened("linear_attention").get("latex"))
     assert r"\mathcal{R}_{n-m}" in formulas and r"\sum_{n=1}^{N}" in formulas, formulas
     assert not re.search(r"_\{?[ij]\b", formulas), formulas
-
-
-def test_chinese():
-    at = open_page("linear_attention", lang="zh")
-    assert has_cjk(page_text(at))
-    specs = chart_specs(at)
-    assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
-    assert has_cjk(" ".join(m.label for m in at.metric))
 
 
 def test_the_try_button_makes_the_denominator_fail_and_the_link_follows():

@@ -1,5 +1,6 @@
 """The long-context page through AppTest: scale factors, unseen angles and the softmax row against
-formulas written here with numpy, extremes, Chinese, pasted configs and hostile links."""
+formulas written here with numpy, pasted configs (opening in Chinese and
+at the extremes: test_every_page)."""
 
 import json
 import math
@@ -7,9 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from explorer.pure.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_defaults, open_page,
-                             page_text, spec_array)
+from support.apptest import chart, chart_keys, metrics, opened, page_text, spec_array
 
 LLAMA31_BASE, LLAMA31_DIM, LLAMA31_L = 500000.0, 128, 8192
 
@@ -40,9 +39,9 @@ def unseen(trained_theta, original, new_theta, target):
 
 
 def test_defaults_draw_every_section():
-    at, specs = open_defaults("long_context", charts=7)
+    at = opened("long_context")
     s = 131072 / LLAMA31_L
-    factors = {trace["name"]: spec_array(trace["y"]) for trace in specs[0]["data"]}
+    factors = {trace["name"]: spec_array(trace["y"]) for trace in chart(at, "factors")["data"]}
     np.testing.assert_allclose(factors["PI (linear)"], np.full(64, s), rtol=1e-6)
     np.testing.assert_allclose(factors["Llama 3"], llama3_factors(LLAMA31_BASE, LLAMA31_DIM, LLAMA31_L, s), rtol=1e-5)
     ntk = factors["NTK-aware"]
@@ -59,17 +58,18 @@ def test_defaults_draw_every_section():
     assert f"{0.1 * math.log(s) + 1:.4f}" in text  # YaRN's attention factor in the band table
     assert float(shown["Largest score shift"]) > 0  # keys cached at 4,096 with plain RoPE, the query stretched
     # the trained range is shaded on both score charts
-    assert specs[3]["layout"]["shapes"][0]["x1"] == LLAMA31_L
+    scores = chart(at, "scores_free")
+    assert scores["layout"]["shapes"][0]["x1"] == LLAMA31_L
     # the score charts: distances log-spaced from 0 to 131,072 on a log axis, as many as the caption says
-    distances = spec_array(specs[3]["data"][0]["x"])
-    assert distances[0] == 0 and distances[-1] == 131072 and specs[3]["layout"]["xaxis"]["type"] == "log"
+    distances = spec_array(scores["data"][0]["x"])
+    assert distances[0] == 0 and distances[-1] == 131072 and scores["layout"]["xaxis"]["type"] == "log"
     assert np.sum(distances <= 100) > np.sum(distances >= 131072 - 100)  # dense in the first decades
     assert f"{len(distances)} distances, each the mean over" in text
 
 
 def test_softmax_row_is_the_share_of_the_largest_weights_with_the_entropy_shown():
-    at = open_page("long_context", {"target": 2048, "preset": "Qwen2.5-7B-Instruct + YaRN"})
-    row = chart_specs(at)[5]
+    at = opened("long_context", {"target": 2048, "preset": "Qwen2.5-7B-Instruct + YaRN"})
+    row = chart(at, "softmax_row")
     assert row["layout"]["xaxis"]["type"] == "log"
     shown = metrics(at)
     without, with_factor, flat = row["data"]
@@ -93,39 +93,26 @@ def test_a_pasted_longrope_config_adds_its_factors():
               "original_max_position_embeddings": 1024, "rope_theta": 10000.0,
               "rope_scaling": {"type": "longrope", "short_factor": [1.0] * 8,
                                "long_factor": [float(2 + i) for i in range(8)]}}
-    at = open_page("long_context", {"config": json.dumps(config), "target": 8192})
+    at = opened("long_context", {"config": json.dumps(config), "target": 8192})
     assert not at.warning
-    factors = {trace["name"]: spec_array(trace["y"]) for trace in chart_specs(at)[0]["data"]}
+    factors = {trace["name"]: spec_array(trace["y"]) for trace in chart(at, "factors")["data"]}
     np.testing.assert_allclose(factors["LongRoPE"], np.arange(2, 10), rtol=1e-6)
     assert "pasted config" in page_text(at)
 
 
 @pytest.mark.parametrize("config", ['{"hidden_size": 64', '{"hidden_size": 64, "num_attention_heads": 3}', "[1, 2]"])
 def test_a_bad_config_gives_a_notice_and_the_preset(config):
-    at = open_page("long_context", {"config": config})
+    at = opened("long_context", {"config": config})
     assert not at.exception
     assert len(at.warning) == 1 and "was not used" in at.warning[0].value
     assert "Llama-3.1-8B (preset)" in page_text(at)
-    assert len(chart_specs(at)) == 7
-
-
-@pytest.mark.parametrize("params", [lightest("long_context"), heaviest("long_context")])
-def test_extreme_knobs(params):
-    open_at_extremes("long_context", params, charts=6)
-
-
-def test_chinese():
-    at = open_page("long_context", lang="zh")
-    assert has_cjk(page_text(at))
-    specs = chart_specs(at)
-    assert all(has_cjk(spec["layout"]["title"]["text"]) for spec in specs)
-    assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
-    assert has_cjk(" ".join(m.label for m in at.metric))
+    assert chart_keys(at) == ["factors", "wavelengths", "angles", "scores_free", "scores_tied", "softmax_row",
+                              "dynamic_trap"]
 
 
 def test_the_method_in_focus_is_drawn_strong_and_the_others_faint():
-    at = open_page("long_context", {"focus": "yarn"})
-    factors = chart_specs(at)[0]["data"]
+    at = opened("long_context", {"focus": "yarn"})
+    factors = chart(at, "factors")["data"]
     strong = [t["name"] for t in factors if t.get("opacity", 1) == 1]
     faint = [t["name"] for t in factors if t.get("opacity", 1) < 1]
     assert strong == ["YaRN"]

@@ -8,7 +8,7 @@ import pytest
 
 import rope_viz
 
-from support.apptest import chart_specs, open_page, paste_past_the_limit, spec_array
+from support.apptest import chart, open_page, opened, paste_past_the_limit, spec_array
 
 PASTED = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 65536,
           "rope_theta": 500000.0, "rope_scaling": {"rope_type": "llama3", "factor": 4.0, "low_freq_factor": 2.0,
@@ -16,18 +16,18 @@ PASTED = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
 
 
 def test_a_valid_paste_is_named_in_the_menu_and_draws_its_own_factor():
-    at = open_page("long_context", {"config": json.dumps(PASTED), "target": 65536})
+    at = opened("long_context", {"config": json.dumps(PASTED), "target": 65536})
     assert not at.exception and not at.warning
     menu = at.selectbox(key="long_context.preset")
     assert all(option.endswith("(replaced by pasted: llama)") for option in menu.options)
-    factors = {trace["name"]: spec_array(trace["y"]) for trace in chart_specs(at)[0]["data"]}
+    factors = {trace["name"]: spec_array(trace["y"]) for trace in chart(at, "factors")["data"]}
     assert factors["the model's own"][-1] == pytest.approx(4.0)  # the config's factor, not T / L = 4 by chance:
     assert factors["the model's own"][0] == pytest.approx(1.0)   # its bands keep the fast pairs
     assert not np.allclose(factors["the model's own"], factors["Llama 3"])  # the sliders' bands are 1 and 4
 
 
 def test_a_refused_paste_is_answered_inside_the_box_expander():
-    at = open_page("long_context", {"config": '{"model_type": "llama", "num_attention_heads": 3}'})
+    at = opened("long_context", {"config": '{"model_type": "llama", "num_attention_heads": 3}'})
     assert not at.exception
     inside = at.expander[0].warning
     assert len(inside) == 1 and "was not used" in inside[0].value and "hidden_size" in inside[0].value
@@ -59,7 +59,7 @@ GEMMA4 = {"model_type": "gemma4_text", "hidden_size": 256, "num_attention_heads"
 def test_gemma4_pasted_its_proportional_rope_is_not_called_longrope_and_the_menu_is_plain_text():
     """Gemma 4's rope type "proportional" is no method of this page: the notice says so and does not blame
     LongRoPE's factor lists; the menu (plain text, not Markdown) names the model with no code-span backticks."""
-    at = open_page("long_context", {"config": json.dumps(GEMMA4)})
+    at = opened("long_context", {"config": json.dumps(GEMMA4)})
     assert not at.exception and not at.warning
     menu = at.selectbox(key="long_context.preset").options
     rotary = [name for name in rope_viz.model_presets() if rope_viz.preset(name).has_rope]  # the menu's presets

@@ -1,5 +1,5 @@
 """The long-term decay page through AppTest: the bound and the sampled means against formulas
-written here in float64, the measured ripple, extremes, Chinese and hostile links."""
+written here in float64, the measured ripple (opening in Chinese and at the extremes: test_every_page)."""
 
 import re
 
@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from explorer.pure.knobs import heaviest, lightest
-from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_defaults, open_page, page_text,
-                             spec_array)
+from support.apptest import chart, charts, opened, spec_array
 
 
 def hand_bound(dim, base, distances):
@@ -29,8 +28,8 @@ def ripple_text(at) -> str:
 
 
 def test_defaults_draw_the_bound_sweep_and_the_measured_means():
-    at, specs = open_defaults("long_term_decay", charts=2)
-    bound = specs[0]["data"]
+    at = opened("long_term_decay")
+    bound = chart(at, "bound")["data"]
     # the chosen base 10,000 plus the sweep 10^5 and 10^6 (10^4 is the chosen one, drawn once)
     assert [t["name"] for t in bound] == ["base 10,000 (chosen)", "base 100,000", "base 1,000,000"]
     assert [t["line"]["dash"] for t in bound] == ["solid", "dash", "dash"]
@@ -40,14 +39,14 @@ def test_defaults_draw_the_bound_sweep_and_the_measured_means():
     for trace, base in zip(bound, (1e4, 1e5, 1e6)):
         assert spec_array(trace["y"])[[0, 1, 37, 500, 1024]] == pytest.approx(
             hand_bound(128, base, [0, 1, 37, 500, 1024]), rel=1e-5)
-    assert [t["name"] for t in specs[1]["data"]] == ["independent q, k", "q = k"]
+    assert [t["name"] for t in chart(at, "empirical")["data"]] == ["independent q, k", "q = k"]
     assert dict(at.query_params) | {"lang": "en"} == {
         "lang": "en", "dim": "128", "base": "10000", "max_r": "1024", "log_x": "1", "sweep": "4,5,6",
         "samples": "64", "seed": "0"}
 
 
 def test_measured_ripple_matches_an_independent_count():
-    at = open_page("long_term_decay", {"dim": 16, "base": 10000, "max_r": 256})
+    at = opened("long_term_decay", {"dim": 16, "base": 10000, "max_r": 256})
     bound = hand_bound(16, 10000.0, range(257))
     steps = np.diff(bound)
     rises = int((steps > 1e-9 * np.abs(bound).max()).sum())
@@ -55,18 +54,18 @@ def test_measured_ripple_matches_an_independent_count():
     text = ripple_text(at)
     assert f"**{rises}** of the 256 steps" in text
     assert f"at r = {int(bound.argmin())}" in text
-    np.testing.assert_allclose(spec_array(chart_specs(at)[0]["data"][0]["y"]), bound, rtol=1e-5)
+    np.testing.assert_allclose(spec_array(chart(at, "bound")["data"][0]["y"]), bound, rtol=1e-5)
 
 
 def test_two_dimensions_give_a_flat_bound_with_no_ripple():
-    at = open_page("long_term_decay", {"dim": 2, "max_r": 64, "sweep": "4"})
+    at = opened("long_term_decay", {"dim": 2, "max_r": 64, "sweep": "4"})
     assert "**0** of the 64 steps" in ripple_text(at)
-    np.testing.assert_allclose(spec_array(chart_specs(at)[0]["data"][0]["y"]), 1.0, rtol=1e-6)
+    np.testing.assert_allclose(spec_array(chart(at, "bound")["data"][0]["y"]), 1.0, rtol=1e-6)
 
 
 def test_sampled_means_follow_the_cosine_sum():
-    at = open_page("long_term_decay", {"dim": 16, "base": 100, "max_r": 64, "samples": 128, "seed": 3})
-    free, tied = chart_specs(at)[1]["data"]
+    at = opened("long_term_decay", {"dim": 16, "base": 100, "max_r": 64, "samples": 128, "seed": 3})
+    free, tied = chart(at, "empirical")["data"]
     r = spec_array(free["x"])
     assert r.tolist() == list(range(65))  # every integer distance fits
     # E[q . R_r k] = sum_i E[h_i] cos(r theta_i): E[h_i] = 2 * (1/2)^2 for independent entries,
@@ -78,14 +77,13 @@ def test_sampled_means_follow_the_cosine_sum():
 
 
 def test_log_axis_spreads_the_sampled_distances_geometrically():
-    at = open_page("long_term_decay", {"max_r": 4096, "log_x": 1})
-    specs = chart_specs(at)
-    assert all(spec["layout"]["xaxis"]["type"] == "log" for spec in specs)
-    r = spec_array(specs[1]["data"][0]["x"])
+    at = opened("long_term_decay", {"max_r": 4096, "log_x": 1})
+    assert all(spec["layout"]["xaxis"]["type"] == "log" for spec in charts(at).values())
+    r = spec_array(chart(at, "empirical")["data"][0]["x"])
     assert r[0] == 0 and r[-1] == 4096 and len(r) <= 256
     assert np.all(np.diff(r) > 0) and np.all(r == np.round(r))
     assert (r <= 16).sum() >= 10  # dense near the start, where a log axis has room
-    assert len(spec_array(specs[0]["data"][0]["y"])) == 4097  # the bound itself keeps every integer
+    assert len(spec_array(chart(at, "bound")["data"][0]["y"])) == 4097  # the bound itself keeps every integer
 
 
 def test_the_extremes_are_the_ends_of_the_ranges():
@@ -100,24 +98,3 @@ def test_the_extremes_are_the_ends_of_the_ranges():
     }
     assert heaviest("long_term_decay") == {"dim": "256", "base": "10000000", "max_r": "4096", "log_x": "1",
                                  "sweep": "2,3,5,6,8,9", "samples": "128", "seed": "999"}
-
-
-# both ends, each with the distance axis both ways (log_x changes the sampled grid, not the cost)
-@pytest.mark.parametrize("params", [lightest("long_term_decay"), {**lightest("long_term_decay"), "log_x": "1"},
-                                    heaviest("long_term_decay"), {**heaviest("long_term_decay"), "log_x": "0"}])
-def test_extreme_knobs(params):
-    _, specs = open_at_extremes("long_term_decay", params, charts=2)
-    assert len(specs[0]["data"]) == 1 + len(params["sweep"].split(","))  # no sweep base equals the chosen one
-    chosen = spec_array(specs[0]["data"][0]["y"])
-    assert len(chosen) == int(params["max_r"]) + 1
-    assert chosen[0] == pytest.approx((int(params["dim"]) / 2 + 1) / 2, rel=1e-6)
-    r = spec_array(specs[1]["data"][0]["x"])
-    assert r[0] == 0 and r[-1] == int(params["max_r"]) and len(r) <= 256
-
-
-def test_chinese():
-    at = open_page("long_term_decay", lang="zh")
-    assert has_cjk(page_text(at))
-    specs = chart_specs(at)
-    assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
-    assert has_cjk(specs[0]["data"][0]["name"])

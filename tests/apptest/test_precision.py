@@ -1,14 +1,12 @@
 """The precision page through AppTest: the drawn angle errors, staircase and scores against numpy float32 /
-float16 arithmetic and bfloat16 rounding written here, extremes, Chinese and hostile links."""
+float16 arithmetic and bfloat16 rounding written here (opening in Chinese and at the extremes: test_every_page)."""
 
 import numpy as np
 import pytest
 import torch
 
-from explorer.pure.knobs import heaviest, lightest
 from rope_viz.analysis import random_attention_inputs
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text,
-                             spec_array)
+from support.apptest import chart, chart_keys, metrics, opened, spec_array
 from support.rope_reference import hand_bf16, pair_rope
 
 DIM, BASE = 128, 10000.0
@@ -31,26 +29,21 @@ def hand_curve(ends, pair, cast, dim=DIM, base=BASE):
     return error.max(axis=1)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def default_page():
-    return open_page("precision")
+    return opened("precision")
 
 
-def test_defaults_run_clean_with_seven_charts(default_page, assert_clean):
-    assert_clean(default_page)
+def test_defaults_need_no_notice(default_page):
     assert not default_page.warning
-    specs = chart_specs(default_page)
-    assert len(specs) == 7
-    for spec in specs:
-        assert spec["layout"]["title"]["text"] and len(axis_titles(spec)) >= 2
     assert dict(default_page.query_params) == {"lang": "en", "dim": "128", "base": "10000", "pair": "16",
                                                "start": "4090", "far": "8000", "recipe": "bf16-positions",
                                                "seed": "0", "timing": "0"}
 
 
-@pytest.mark.parametrize("chart, pair", [(0, 1), (1, 16)])
-def test_error_curves_against_float32_arithmetic(default_page, chart, pair):
-    spec = chart_specs(default_page)[chart]
+@pytest.mark.parametrize("key, pair", [("fastest_pair", 1), ("chosen_pair", 16)])
+def test_error_curves_against_float32_arithmetic(default_page, key, pair):
+    spec = chart(default_page, key)
     assert [trace["name"] for trace in spec["data"]] == RECIPE_NAMES
     assert spec["layout"]["xaxis"]["type"] == "log" and spec["layout"]["yaxis"]["type"] == "log"
     ends = spec_array(spec["data"][0]["x"]).astype(np.int64)
@@ -71,13 +64,12 @@ def test_error_curves_against_float32_arithmetic(default_page, chart, pair):
 
 
 def test_staircase_is_the_bfloat16_cast(default_page):
-    specs = chart_specs(default_page)
-    positions = specs[2]["data"]
+    positions = chart(default_page, "staircase")["data"]
     m = spec_array(positions[0]["x"])
     assert m[0] == 4090 and m[-1] == 4140 and len(m) == 51
     np.testing.assert_array_equal(spec_array(positions[1]["y"]), hand_bf16(m.astype(np.float32)))
     np.testing.assert_array_equal(spec_array(positions[2]["y"]), m.astype(np.float16).astype(np.float64))
-    angle = spec_array(specs[3]["data"][1]["y"])  # pair 16 at the bfloat16 position
+    angle = spec_array(chart(default_page, "staircase_angle")["data"][1]["y"])  # pair 16 at the bfloat16 position
     theta = BASE ** (-32.0 / DIM)
     used = (hand_bf16(m.astype(np.float32)) * np.float32(theta)).astype(np.float64)  # a float32 product
     np.testing.assert_allclose(angle, np.remainder(used + np.pi, 2 * np.pi) - np.pi, atol=1e-6)
@@ -87,7 +79,6 @@ def test_staircase_is_the_bfloat16_cast(default_page):
 
 
 def test_scores_exact_and_with_bfloat16_positions(default_page):
-    specs = chart_specs(default_page)
     x, w_q, w_k = random_attention_inputs(64, DIM, seed=0, dtype=torch.float64)
     q, k = (x @ w_q).numpy(), (x @ w_k).numpy()
     far = np.arange(8000 - 63, 8001, dtype=np.float64)
@@ -96,10 +87,11 @@ def test_scores_exact_and_with_bfloat16_positions(default_page):
     collapsed = pair_rope(q, cast, BASE) @ pair_rope(k, cast, BASE).T
     near = np.arange(64, dtype=np.float64)
     at_start = pair_rope(q, near, BASE) @ pair_rope(k, near, BASE).T
-    grid = specs[4]["data"]
+    grid = chart(default_page, "scores")["data"]
     np.testing.assert_allclose(spec_array(grid[0]["z"]), exact, rtol=1e-4, atol=1e-3)
     np.testing.assert_allclose(spec_array(grid[1]["z"]), collapsed, atol=0.02 * np.abs(exact).max())
-    np.testing.assert_allclose(spec_array(specs[5]["data"][0]["z"]), collapsed - exact, atol=0.02 * np.abs(exact).max())
+    difference = spec_array(chart(default_page, "difference")["data"][0]["z"])
+    np.testing.assert_allclose(difference, collapsed - exact, atol=0.02 * np.abs(exact).max())
     shown = metrics(default_page)
     assert float(shown["Largest score error"]) == pytest.approx(np.abs(collapsed - exact).max(), rel=0.02)
     assert float(shown["Shift residual, recipe"]) == pytest.approx(np.abs(at_start - collapsed).max(), rel=0.05)
@@ -108,12 +100,12 @@ def test_scores_exact_and_with_bfloat16_positions(default_page):
 
 
 def test_fix_chart_marks_where_float64_angles_pay(default_page):
-    spec = chart_specs(default_page)[6]
+    spec = chart(default_page, "fix")
     traces = {trace["name"]: spec_array(trace["y"]) for trace in spec["data"]}
     assert list(traces) == ["bfloat16 rounding level", "bf16 positions", "bf16 tables", "fp32", "fp64"]
     colour = {trace["name"]: trace["line"]["color"] for trace in spec["data"]}
     assert all(trace["line"]["color"] == colour[trace["name"]]  # one colour per recipe in every chart
-               for trace in chart_specs(default_page)[0]["data"] if trace["name"] in colour)
+               for trace in chart(default_page, "fastest_pair")["data"] if trace["name"] in colour)
     ends = spec_array(spec["data"][1]["x"])
     level = traces["bfloat16 rounding level"]
     assert np.all(level == level[0]) and 2.0 ** -10 < level[0] < 2.0 ** -7
@@ -127,40 +119,22 @@ def test_fix_chart_marks_where_float64_angles_pay(default_page):
 
 
 def test_a_pair_past_the_head_is_narrowed_with_a_notice():
-    at = open_page("precision", {"dim": 8, "pair": 20})
+    at = opened("precision", {"dim": 8, "pair": 20})
     assert len(at.warning) == 1 and at.query_params["pair"] == "3"
-    assert chart_specs(at)[1]["layout"]["title"]["text"].startswith("Pair 3")
+    assert chart(at, "chosen_pair")["layout"]["title"]["text"].startswith("Pair 3")
 
 
 def test_timing_when_asked(assert_clean):
-    at = open_page("precision", {"dim": 8, "timing": 1})
+    at = opened("precision", {"dim": 8, "timing": 1})
     assert_clean(at)
-    specs = chart_specs(at)
-    assert len(specs) == 8
-    bars = spec_array(specs[7]["data"][0]["y"])
+    assert len(chart_keys(at)) == 8
+    bars = spec_array(chart(at, "timing")["data"][0]["y"])
     assert len(bars) == 3 and np.all(bars > 0)
     assert float(metrics(at)["float64 ÷ float32"].rstrip("×")) > 0
 
 
-@pytest.mark.parametrize("params", [lightest("precision"), heaviest("precision")])
-def test_extreme_knobs(params):
-    _, specs = open_at_extremes("precision", params, charts=8 if params["timing"] == "1" else 7)
-    start = int(params["start"])
-    assert spec_array(specs[2]["data"][0]["x"])[0] == start
-    assert spec_array(specs[4]["data"][0]["z"]).shape == (64, 64)
-
-
-def test_chinese():
-    at = open_page("precision", lang="zh")
-    assert has_cjk(page_text(at))
-    specs = chart_specs(at)
-    assert all(has_cjk(spec["layout"]["title"]["text"]) for spec in specs)
-    assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs)
-    assert all(has_cjk(m.label) for m in at.metric)
-
-
 def test_an_unreadable_pair_on_a_small_head_falls_back_inside_it():
     """The pair's range depends on d: a pair the link garbles falls back to a pair this head has."""
-    at = open_page("precision", {"dim": "-0", "pair": "\u202e64"})
+    at = opened("precision", {"dim": "-0", "pair": "\u202e64"})
     assert not at.exception and at.query_params["dim"] == "4" and at.query_params["pair"] == "1"
     assert len(at.warning) == 2

@@ -11,7 +11,7 @@ from explorer.pure import questions as quiz
 
 from explorer.pure import text
 from explorer.pure.sitemap import TOPICS, script
-from support.apptest import ROOT, chart_specs, check_clean, open_page
+from support.apptest import ROOT, chart, check_clean, open_page, opened
 
 
 def open_presenting(page: str, flag: str = "1") -> AppTest:
@@ -65,7 +65,7 @@ def test_a_wrong_then_a_right_choice_get_their_feedback(lang):
 
 
 def test_the_raster_question_in_chinese_follows_the_width():
-    at = open_page("images_and_video", {"width": 9, "height": 5}, lang="zh")
+    at = opened("images_and_video", {"width": 9, "height": 5}, lang="zh")
     check_clean(at)
     radio = question_radio(at, "images_and_video", "raster_rows")
     assert radio.value is None and "9" in radio.options
@@ -112,7 +112,7 @@ def test_numbers_follow_the_knobs_on_the_phase_page():
 
 def test_every_topic_with_questions_shows_them_unanswered():
     for page in sorted(quiz.page_questions()):
-        at = open_page(page)
+        at = opened(page)
         check_clean(at)
         shown = [r for r in at.radio if (r.key or "").startswith(f"quiz.{page}_")]
         assert len(shown) == len(quiz.page_questions()[page]), page
@@ -121,7 +121,7 @@ def test_every_topic_with_questions_shows_them_unanswered():
 
 
 def test_presenter_flag_enlarges_charts_and_folds_the_intro():
-    plain = open_page("long_term_decay")
+    plain = opened("long_term_decay")
     at = open_presenting("long_term_decay")
     check_clean(at)
     assert at.query_params.get("present") == "1"
@@ -131,11 +131,11 @@ def test_presenter_flag_enlarges_charts_and_folds_the_intro():
     assert intro in [m.value for m in plain.markdown]
     (expander,) = [e for e in at.expander if e.label == text.text("common.explain_more")]
     assert intro in [m.value for m in expander.markdown]
-    before, after = chart_specs(plain)[0]["layout"], chart_specs(at)[0]["layout"]
+    before, after = chart(plain, "bound")["layout"], chart(at, "bound")["layout"]
     assert after["font"]["size"] > before["font"]["size"] and after["height"] > before["height"]
     assert after["title"]["font"]["size"] > before["title"]["font"]["size"]
     # the cached figures are shared: drawing the enlarged copy left them as they were
-    assert chart_specs(open_page("long_term_decay"))[0]["layout"]["font"]["size"] == before["font"]["size"]
+    assert chart(open_page("long_term_decay"), "bound")["layout"]["font"]["size"] == before["font"]["size"]
 
 
 def test_a_bad_presenter_flag_is_repaired_with_a_notice():

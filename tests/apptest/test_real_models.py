@@ -1,4 +1,4 @@
-"""The real-models page through AppTest: the recorded example at the defaults, Chinese, outside text in the box
+"""The real-models page through AppTest: the recorded example at the defaults, outside text in the box
 and in the link shown as text (the charts' token labels too), a long text cut with a notice, and a model whose
 package is missing answered with its pip command."""
 
@@ -9,19 +9,16 @@ import pytest
 from explorer.pure.views import real_models as view
 from rope_viz.real import SOURCES
 from rope_viz.real import weights
-from support.apptest import chart_specs, check_clean, has_cjk, metrics, open_page, page_text
+from support.apptest import chart, chart_keys, check_clean, metrics, open_page, opened, page_text
 
 pytestmark = pytest.mark.slow
 HOSTILE = "<img src=x onerror=alert(1)> **bold** $x$ [a](http://x.io)"
 
 
 def test_defaults_show_the_recorded_example():
-    at = open_page("real_models")
-    check_clean(at)
+    at = opened("real_models")
     assert not at.warning
-    specs = chart_specs(at)
-    assert len(specs) == 7  # attention map, layer strip, head roles, offsets, pair shares, traps, long context
-    assert specs[1]["data"][0]["text"] == [["full-attention"] * 30]  # SmolLM2: 30 global layers
+    assert chart(at, "strip")["data"][0]["text"] == [["full-attention"] * 30]  # SmolLM2: 30 global layers
     recorded = json.loads(view.SHIPPED.read_text())["entries"]
     prose = next(e["measured"] for e in recorded if (e["name"], e["example"]) == ("smollm2-135m", "prose"))
     text = page_text(at)
@@ -30,22 +27,15 @@ def test_defaults_show_the_recorded_example():
         in text
 
 
-def test_chinese():
-    at = open_page("real_models", lang="zh")
-    check_clean(at)
-    assert has_cjk(at.title[0].value) and all(has_cjk(s["layout"]["title"]["text"]) for s in chart_specs(at))
-    assert "奈特" in page_text(at)
-
-
 @pytest.mark.parametrize("where", ["link", "box"])
 def test_outside_text_stays_text(where):
     if where == "link":
-        at = open_page("real_models", {"text": HOSTILE})
+        at = opened("real_models", {"text": HOSTILE})
     else:
         at = open_page("real_models")
         at.text_area(key="real_models.text").input(HOSTILE).run()
     check_clean(at)
-    attention = chart_specs(at)[0]
+    attention = chart(at, "attention")
     labels = attention["layout"]["xaxis"]["ticktext"] + [c for row in attention["data"][0]["text"] for c in row]
     assert any("&lt;" in label for label in labels) and not any("<" in label for label in labels)
     for line in page_text(at).splitlines():  # outside text reaches sentences only inside inline code spans
@@ -66,14 +56,15 @@ def test_a_missing_package_gives_its_pip_command(monkeypatch):
     at = open_page("real_models", {"model": "gemma-3-270m", "example": "code"})
     check_clean(at)
     assert any(SOURCES["gemma-3-270m"].pip in w.value for w in at.warning)
-    assert len(chart_specs(at)) == 7  # recorded: strip, roles, offsets, shares, kinds, traps, long context
+    # recorded: strip, roles, offsets, shares, kinds, traps, long context
+    assert chart_keys(at) == ["strip", "roles", "offsets", "shares", "kinds", "traps", "long"]
     at = open_page("real_models", {"model": "gemma-3-270m", "text": "a text of my own"})
     check_clean(at)
-    assert any(SOURCES["gemma-3-270m"].pip in w.value for w in at.warning) and not chart_specs(at)
+    assert any(SOURCES["gemma-3-270m"].pip in w.value for w in at.warning) and not chart_keys(at)
 
 
 def test_a_one_token_text_falls_back_to_the_example():
-    at = open_page("real_models", {"text": "a"})
+    at = opened("real_models", {"text": "a"})
     check_clean(at)
     (said,) = at.warning
     assert "1 token" in said.value and "at least 2" in said.value
@@ -81,7 +72,7 @@ def test_a_one_token_text_falls_back_to_the_example():
 
 
 def test_a_spread_text_read_by_pi_gives_back_the_plain_loss():
-    at = open_page("real_models", {"text": "The cat sat on the mat because it was warm.", "spacing": "32"})
+    at = opened("real_models", {"text": "The cat sat on the mat because it was warm.", "spacing": "32"})
     check_clean(at)
     shown = metrics(at)
     assert shown["PI (linear)"] == shown["Loss, not spread"] != shown["no scaling"]

@@ -1,5 +1,5 @@
 """The relative-attention page through AppTest: defaults, a score checked by hand, the thinned
-2048-position view, extremes, Chinese, hostile links."""
+2048-position view (opening in Chinese and at the extremes: test_every_page)."""
 
 import math
 import re
@@ -8,10 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.pure.knobs import heaviest, lightest
 from rope_viz.analysis import random_projections, random_tokens
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_page, page_text,
-                             spec_array, url_values)
+from support.apptest import chart, charts, metrics, opened, page_text, spec_array, url_values
 
 KNOBS = ("seq", "dim", "base", "content", "shift", "causal", "seed", "m", "n")
 
@@ -32,15 +30,10 @@ def hand_score(q, k, m, n, dim, base):
     return total
 
 
-def test_defaults(assert_clean):
-    at = open_page("relative_attention")
-    assert_clean(at)
-    specs = chart_specs(at)
-    assert [s["data"][0]["type"] for s in specs] == ["heatmap", "scatter", "heatmap", "heatmap"]
-    for spec in specs:
-        assert spec["layout"]["title"]["text"]
-        assert len(axis_titles(spec)) >= 2
-    assert spec_array(specs[0]["data"][0]["z"]).shape == (128, 128)
+def test_defaults():
+    at = opened("relative_attention")
+    assert [s["data"][0]["type"] for s in charts(at).values()] == ["heatmap", "scatter", "heatmap", "heatmap"]
+    assert spec_array(chart(at, "scores")["data"][0]["z"]).shape == (128, 128)
     assert len(at.latex) >= 2
     values = metric_numbers(at)
     largest = values["Largest |score|, for scale"]
@@ -54,12 +47,12 @@ def test_defaults(assert_clean):
 
 def test_scores_match_a_hand_dot_product_and_the_profile_their_diagonals():
     seq, dim, base, seed = 16, 8, 100.0, 3
-    at = open_page(
+    at = opened(
         "relative_attention", {"seq": seq, "dim": dim, "base": base, "content": "random", "seed": seed, "shift": 5}
     )
-    specs = chart_specs(at)
-    z = spec_array(specs[0]["data"][0]["z"])
-    assert list(spec_array(specs[0]["data"][0]["x"])) == list(range(seq))
+    scores, profile = chart(at, "scores"), chart(at, "profile")
+    z = spec_array(scores["data"][0]["z"])
+    assert list(spec_array(scores["data"][0]["x"])) == list(range(seq))
     x = random_tokens(seq, dim, seed=seed, dtype=torch.float64)
     w_q, w_k = random_projections(dim, dim, seed=seed, dtype=torch.float64)
     for m, n in [(0, 0), (5, 2), (2, 5), (15, 0), (9, 9)]:
@@ -67,8 +60,8 @@ def test_scores_match_a_hand_dot_product_and_the_profile_their_diagonals():
         k = [sum(x[n, r].item() * w_k[r, c].item() for r in range(dim)) for c in range(dim)]
         assert z[m, n] == pytest.approx(hand_score(q, k, m, n, dim, base), rel=1e-4, abs=1e-5)
     # the band chart: offsets -15..15, the mean of each diagonal m - n = r, min and max around it
-    high, low, mean = (spec_array(specs[1]["data"][i]["y"]) for i in range(3))
-    offsets = spec_array(specs[1]["data"][2]["x"])
+    high, low, mean = (spec_array(profile["data"][i]["y"]) for i in range(3))
+    offsets = spec_array(profile["data"][2]["x"])
     assert list(offsets) == list(range(-(seq - 1), seq))
     for r in (-15, -3, 0, 7):
         diagonal = [z[m, m - r] for m in range(seq) if 0 <= m - r < seq]
@@ -82,8 +75,8 @@ def test_scores_match_a_hand_dot_product_and_the_profile_their_diagonals():
 
 def test_the_chosen_cell_is_read_by_hand_and_marked_on_both_charts():
     seq, dim, base, seed, m, n = 16, 8, 100.0, 3, 11, 4
-    at = open_page("relative_attention", {"seq": seq, "dim": dim, "base": base, "content": "random", "seed": seed,
-                                "m": m, "n": n})
+    at = opened("relative_attention", {"seq": seq, "dim": dim, "base": base, "content": "random", "seed": seed,
+                                       "m": m, "n": n})
     x = random_tokens(seq, dim, seed=seed, dtype=torch.float64)
     w_q, w_k = random_projections(dim, dim, seed=seed, dtype=torch.float64)
     q = [sum(x[m, r].item() * w_q[r, c].item() for r in range(dim)) for c in range(dim)]
@@ -91,63 +84,33 @@ def test_the_chosen_cell_is_read_by_hand_and_marked_on_both_charts():
     expected = hand_score(q, k, m, n, dim, base)
     shown = re.search(r"A\(11, 4\) = (-?[0-9.e+-]+)\. Its diagonal, offset m − n = 7, holds 9 cells", page_text(at))
     assert shown and float(shown.group(1)) == pytest.approx(expected, rel=1e-3), page_text(at)
-    specs = chart_specs(at)
-    ring = [trace for trace in specs[0]["data"] if (trace.get("marker") or {}).get("symbol") == "square-open"]
+    scores, profile = chart(at, "scores"), chart(at, "profile")
+    ring = [trace for trace in scores["data"] if (trace.get("marker") or {}).get("symbol") == "square-open"]
     assert [(list(spec_array(t["x"])), list(spec_array(t["y"]))) for t in ring] == [([n], [m])]
     # the dotted diagonal runs from row 7 (key 0) to row 15 (key 8): every cell with m - n = 7
-    diagonal = [t for t in specs[0]["data"] if (t.get("line") or {}).get("dash") == "dot"]
+    diagonal = [t for t in scores["data"] if (t.get("line") or {}).get("dash") == "dot"]
     assert [(list(spec_array(t["x"])), list(spec_array(t["y"]))) for t in diagonal] == [([0, 8], [7, 15])]
     # every cell can be picked (16 positions, fewer than the pick layer's limit) and carries its score
-    pick = next(t for t in specs[0]["data"] if t.get("meta") == "pick layer")
-    z = spec_array(specs[0]["data"][0]["z"])
+    pick = next(t for t in scores["data"] if t.get("meta") == "pick layer")
+    z = spec_array(scores["data"][0]["z"])
     cells = [(int(a), int(b)) for a, b in zip(spec_array(pick["y"]), spec_array(pick["x"]))]
     assert sorted(cells) == [(a, b) for a in range(seq) for b in range(seq)]
     assert spec_array(pick["customdata"]) == pytest.approx(np.array([z[a, b] for a, b in cells]))
-    marker = [t for t in specs[1]["data"] if (t.get("marker") or {}).get("symbol") == "square-open"]
+    marker = [t for t in profile["data"] if (t.get("marker") or {}).get("symbol") == "square-open"]
     assert [list(spec_array(marker[0]["x"])), marker[0]["y"][0]] == [[m - n], pytest.approx(expected, rel=1e-3)]
-    assert [shape["x0"] for shape in specs[1]["layout"]["shapes"]] == [m - n]
+    assert [shape["x0"] for shape in profile["layout"]["shapes"]] == [m - n]
     assert url_values(at, ("m", "n")) == {"m": "11", "n": "4"}
 
 
 def test_the_chosen_cell_stays_inside_a_shorter_sequence():
-    at = open_page("relative_attention", {"seq": 8, "m": 100, "n": 3})
+    at = opened("relative_attention", {"seq": 8, "m": 100, "n": 3})
     assert url_values(at, ("m", "n")) == {"m": "7", "n": "3"}
     assert "A(7, 3) = " in page_text(at)
 
 
 def test_causal_weights_are_rows_of_a_softmax():
-    at = open_page("relative_attention", {"seq": 24, "dim": 16, "causal": 1})
-    weights = spec_array(chart_specs(at)[3]["data"][0]["z"])
+    at = opened("relative_attention", {"seq": 24, "dim": 16, "causal": 1})
+    weights = spec_array(chart(at, "weights")["data"][0]["z"])
     assert np.allclose(weights.sum(axis=1), 1.0, atol=1e-5)
     assert np.all(weights[np.triu_indices(24, k=1)] == 0.0)
     assert weights[0, 0] == pytest.approx(1.0)
-
-
-@pytest.mark.parametrize("content", ["same", "random"])
-def test_largest_knobs_draw_thinned_heatmaps_with_exact_diagonals(content):
-    params = {**heaviest("relative_attention"), "content": content}
-    assert params["seq"] == "2048" and params["causal"] == "1"
-    at, specs = open_at_extremes("relative_attention", params, charts=4)
-    z = spec_array(specs[0]["data"][0]["z"])
-    assert z.shape == (256, 256)
-    assert list(spec_array(specs[0]["data"][0]["y"])[:3]) == [0, 8, 16]  # original positions label the axes
-    if content == "same":
-        spread = max(np.ptp(np.diagonal(z, offset=r)) for r in range(-255, 256))
-        assert spread < 1e-4 * np.abs(z).max()  # the thinned matrix is still Toeplitz
-    assert len(spec_array(specs[1]["data"][2]["x"])) == 2 * 2048 - 1  # the profile uses every offset
-    assert "2048 × 2048" in page_text(at)
-
-
-@pytest.mark.parametrize("content", ["same", "random"])
-def test_smallest_knobs(content):
-    params = {**lightest("relative_attention"), "content": content}
-    assert params["shift"] == "0"
-    at, _ = open_at_extremes("relative_attention", params, charts=4)
-    assert metric_numbers(at)["Largest residual"] == 0.0  # a shift of 0 changes nothing at all
-
-
-def test_chinese():
-    at = open_page("relative_attention", lang="zh")
-    assert has_cjk(page_text(at))
-    assert all(has_cjk(" ".join(axis_titles(spec))) for spec in chart_specs(at))
-    assert all(has_cjk(m.label) for m in at.metric)

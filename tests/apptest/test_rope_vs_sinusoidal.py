@@ -1,15 +1,13 @@
 """The RoPE-versus-sinusoidal page through AppTest: defaults, the table, terms, residuals and
-lengths checked against loops written here, extremes, Chinese, hostile links."""
+lengths checked against loops written here (opening in Chinese and at the extremes: test_every_page)."""
 
 import math
 
 import pytest
 import torch
 
-from explorer.pure.knobs import heaviest, lightest
 from rope_viz.analysis import random_projections, random_tokens
-from support.apptest import (axis_titles, chart_specs, has_cjk, open_at_extremes, open_page, page_text, spec_array,
-                             url_values)
+from support.apptest import chart, charts, opened, spec_array, url_values
 from support.rope_reference import hand_pe
 
 SMALL = {"seq": 8, "dim": 4, "base": 100, "seed": 2, "shift": 3}
@@ -34,15 +32,12 @@ def hand_logit(xm, xn, m, n, w_q, w_k, dim, base) -> float:
     return sum(a * b for a, b in zip(q, k))
 
 
-def test_defaults(assert_clean):
-    at = open_page("rope_vs_sinusoidal")
-    assert_clean(at)
-    specs = chart_specs(at)
-    assert [len(s["data"]) for s in specs] == [1, 3, 4, 2, 3]  # table, band, 4 terms, 2 residuals, 3 lengths
-    for spec in specs:
-        assert spec["layout"]["title"]["text"]
-        assert len(axis_titles(spec)) >= 2
-    assert spec_array(specs[0]["data"][0]["z"]).shape == (64, 64)
+def test_defaults():
+    at = opened("rope_vs_sinusoidal")
+    # table, band, 4 terms, 2 residuals, 3 lengths
+    assert {key: len(s["data"]) for key, s in charts(at).items()} == {
+        "table": 1, "pe_dot": 3, "terms": 4, "shift": 2, "norms": 3}
+    assert spec_array(chart(at, "table")["data"][0]["z"]).shape == (64, 64)
     assert len(at.latex) >= 3
     cells = table_cells(at)
     assert float(cells["shift"][0]) < 1e-3 < 1.0 < float(cells["shift"][1])
@@ -54,21 +49,20 @@ def test_defaults(assert_clean):
 
 def test_small_view_against_hand_loops():
     seq, dim, base, seed, shift = (SMALL[k] for k in ("seq", "dim", "base", "seed", "shift"))
-    at = open_page("rope_vs_sinusoidal", SMALL)
-    specs = chart_specs(at)
+    at = opened("rope_vs_sinusoidal", SMALL)
     # the encoding table, cell by cell
-    table = spec_array(specs[0]["data"][0]["z"])
+    table = spec_array(chart(at, "table")["data"][0]["z"])
     for m in range(seq):
         assert table[m] == pytest.approx(hand_pe([m], dim, base)[0].tolist(), abs=1e-6)
     # PE(m).PE(n) at offset r is sum_t cos(r θ_t)
-    mean = spec_array(specs[1]["data"][2]["y"])
+    mean = spec_array(chart(at, "pe_dot")["data"][2]["y"])
     for r in range(-(seq - 1), seq):
         expected = sum(math.cos(r * base ** (-2 * t / dim)) for t in range(dim // 2))
         assert mean[r + seq - 1] == pytest.approx(expected, abs=1e-5)
     # the four panels add up to the additive logits of one repeated token
     x = random_tokens(seq, dim, same=True, seed=seed, dtype=torch.float64).tolist()
     w_q, w_k = (w.tolist() for w in random_projections(dim, dim, seed=seed, dtype=torch.float64))
-    total = sum(spec_array(trace["z"]) for trace in specs[2]["data"])
+    total = sum(spec_array(trace["z"]) for trace in chart(at, "terms")["data"])
     for m, n in [(0, 0), (3, 1), (1, 6), (7, 7)]:
         assert total[m, n] == pytest.approx(hand_logit(x[m], x[n], m, n, w_q, w_k, dim, base), rel=1e-4, abs=1e-4)
     # the shift test on random tokens: the sinusoidal residual by hand, RoPE's at rounding level
@@ -78,33 +72,12 @@ def test_small_view_against_hand_loops():
                    for m in range(seq) for n in range(seq))
     cells = table_cells(at)
     assert float(cells["shift"][1]) == pytest.approx(residual, rel=2e-3)
-    assert spec_array(specs[3]["data"][1]["z"]).max() == pytest.approx(residual, rel=1e-4)
+    assert spec_array(chart(at, "shift")["data"][1]["z"]).max() == pytest.approx(residual, rel=1e-4)
     assert float(cells["shift"][0]) < 1e-5 * residual
     # lengths: |x + p_m| of the repeated token by hand, |R_m x| = |x|
     token = random_tokens(1, dim, seed=seed, dtype=torch.float64)[0].tolist()
-    lengths = {trace["name"]: spec_array(trace["y"]) for trace in specs[4]["data"]}
+    lengths = {trace["name"]: spec_array(trace["y"]) for trace in chart(at, "norms")["data"]}
     for m in range(seq):
         assert lengths["|x + p<sub>m</sub>| (sinusoidal)"][m] == pytest.approx(
             math.sqrt(sum((a + b) ** 2 for a, b in zip(token, hand_pe([m], dim, base)[0].tolist()))), rel=1e-5)
         assert lengths["|R<sub>m</sub> x| (RoPE)"][m] == pytest.approx(math.sqrt(sum(a * a for a in token)), rel=1e-5)
-
-
-@pytest.mark.parametrize("params", [lightest("rope_vs_sinusoidal"), heaviest("rope_vs_sinusoidal")])
-def test_extreme_knobs(params):
-    at, specs = open_at_extremes("rope_vs_sinusoidal", params, charts=5)
-    cells = table_cells(at)
-    assert cells["relative"][0] == "yes"
-    if params["shift"] == "0":
-        assert cells["shift"] == ("0", "0")  # moving by nothing changes nothing, for both
-    else:
-        assert spec_array(specs[2]["data"][0]["z"]).shape == (128, 128)  # drawn 1 in 8
-        assert cells["relative"][1] == "no"
-
-
-def test_chinese():
-    at = open_page("rope_vs_sinusoidal", lang="zh")
-    assert has_cjk(page_text(at))
-    assert all(has_cjk(" ".join(axis_titles(spec))) for spec in chart_specs(at))
-    frame = at.table[0].value
-    assert all(has_cjk(c) for c in frame.columns)
-    assert list(frame.iloc[2, 1:]) == ["是", "否"]

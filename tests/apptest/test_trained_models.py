@@ -1,6 +1,6 @@
 """The trained-models page through AppTest, on a stand-in grid trained for a few steps in a temporary folder
 (support.toy_standin): accuracy lines and seed bands against the JSON read here, attention maps against the
-model's own forward pass, extremes, Chinese, hostile links, a live run in the chart and a refused second run."""
+model's own forward pass, a live run in the chart and a refused second run."""
 
 import json
 
@@ -9,10 +9,8 @@ import pytest
 import torch
 
 from explorer.app import live_budget
-from explorer.pure.knobs import heaviest, lightest
 from rope_viz import toy
-from support.apptest import (axis_titles, chart_specs, has_cjk, metrics, open_at_extremes, open_defaults, open_page,
-                             page_text, spec_array)
+from support.apptest import chart, chart_keys, metrics, open_page, opened, page_text, spec_array
 from support.toy_standin import standin_folder
 
 
@@ -32,10 +30,11 @@ def accuracies(folder, task, encoding, scaling):
 
 
 def test_defaults_draw_accuracy_maps_and_locked_heads(standin):
-    at, specs = open_defaults("trained_models", charts=4)
-    lines = {t["name"]: t for t in specs[0]["data"] if t.get("name")}
+    at = opened("trained_models")
+    accuracy = chart(at, "accuracy")
+    lines = {t["name"]: t for t in accuracy["data"] if t.get("name")}
     assert list(lines) == ["RoPE", "RoPE + PI", "RoPE + NTK", "RoPE + YaRN", "sinusoidal", "ALiBi", "NoPE"]
-    traces = specs[0]["data"]
+    traces = accuracy["data"]
     shown = (("rope", "none", "RoPE"), ("rope", "yarn", "RoPE + YaRN"), ("alibi", "none", "ALiBi"))
     for encoding, scaling, name in shown:
         acc = accuracies(standin, "recall", encoding, scaling)
@@ -44,7 +43,7 @@ def test_defaults_draw_accuracy_maps_and_locked_heads(standin):
         np.testing.assert_allclose(spec_array(traces[i - 1]["y"]), acc.min(axis=0), rtol=1e-5)  # band, low edge
         np.testing.assert_allclose(spec_array(traces[i - 2]["y"]), acc.max(axis=0), rtol=1e-5)  # band, high edge
         np.testing.assert_allclose(spec_array(traces[i]["x"]), [32, 48, 64, 128, 256])
-    assert [s["x0"] for s in specs[0]["layout"]["shapes"]] == [32]  # the training length
+    assert [s["x0"] for s in accuracy["layout"]["shapes"]] == [32]  # the training length
     rope, alibi = accuracies(standin, "recall", "rope", "none"), accuracies(standin, "recall", "alibi", "none")
     text = page_text(at)
     assert f"RoPE {100 * rope.mean(axis=0)[3]:.0f}%" in text and f"ALiBi {100 * alibi.mean(axis=0)[3]:.0f}%" in text
@@ -54,8 +53,9 @@ def test_defaults_draw_accuracy_maps_and_locked_heads(standin):
     tokens = toy.make_batch("recall", 1, 32, seed=0)[0]
     with torch.no_grad():
         _, maps = model(tokens, return_attention=True)
-    np.testing.assert_allclose(spec_array(specs[1]["data"][0]["z"]), maps[0][0, 0].numpy(), rtol=1e-4, atol=1e-6)
-    long = spec_array(specs[2]["data"][0]["z"])
+    short = spec_array(chart(at, "map_short")["data"][0]["z"])
+    np.testing.assert_allclose(short, maps[0][0, 0].numpy(), rtol=1e-4, atol=1e-6)
+    long = spec_array(chart(at, "map_long")["data"][0]["z"])
     assert long.shape == (128, 128)
     np.testing.assert_allclose(long.sum(axis=1), 1.0, rtol=1e-4)
     top = np.arange(32) - maps[0][0, 0].numpy().argmax(axis=1)
@@ -68,29 +68,13 @@ def test_defaults_draw_accuracy_maps_and_locked_heads(standin):
                                      "train_seed": "0"}
 
 
-@pytest.mark.parametrize("params", [lightest("trained_models"), heaviest("trained_models")])
-def test_extreme_knobs(params):
-    _, specs = open_at_extremes("trained_models", params, charts=4)
-    factor = float(params["factor"])
-    assert spec_array(specs[2]["data"][0]["z"]).shape == (round(32 * factor),) * 2
-
-
 def test_missing_results_still_offer_training(monkeypatch, tmp_path, assert_clean):
     monkeypatch.setenv(live_budget.RESULTS_ENV, str(tmp_path))
     at = open_page("trained_models")
     assert_clean(at)
     assert "no grid.json" in at.info[0].value
-    assert not chart_specs(at)
+    assert not chart_keys(at)
     assert at.button(key="trained_models.start_button")
-
-
-def test_chinese():
-    at = open_page("trained_models", lang="zh")
-    assert has_cjk(page_text(at))
-    specs = chart_specs(at)
-    assert all(has_cjk(spec["layout"]["title"]["text"]) for spec in specs)
-    assert all(has_cjk(" ".join(axis_titles(spec))) for spec in specs[:1] + specs[3:])
-    assert has_cjk(" ".join(m.label for m in at.metric))
 
 
 def test_a_live_run_joins_the_chart_and_a_second_start_is_refused():
@@ -98,9 +82,10 @@ def test_a_live_run_joins_the_chart_and_a_second_start_is_refused():
     started, _ = live_budget.start(config, "visitor")
     assert started and live_budget.wait(120)
     at = open_page("trained_models", {"task": "offset", "scalings": 0})
-    names = [t.get("name") for t in chart_specs(at)[0]["data"]]
+    accuracy = chart(at, "accuracy")
+    names = [t.get("name") for t in accuracy["data"]]
     assert "a recent live run: NoPE, trained at 16, seed 5" in names
-    assert sorted(s["x0"] for s in chart_specs(at)[0]["layout"]["shapes"]) == [16, 32]
+    assert sorted(s["x0"] for s in accuracy["layout"]["shapes"]) == [16, 32]
     assert "A recent run NoPE, offset, trained at 16, seed 5: 5 steps" in page_text(at)
     busy, _ = live_budget.start(live_budget.live_config("recall", "alibi", 16, 1, steps=100_000), "someone else")
     assert busy

@@ -25,14 +25,24 @@ def test_every_language_has_the_same_keys():
         path.stem for path in (ROOT / "explorer" / "pure" / "text" / "zh").glob("*.toml")}
 
 
-@pytest.mark.parametrize("key", sorted(ENGLISH))
-def test_both_languages_present_with_the_same_placeholders(key):
-    # (symbol-only labels such as "z·w" or "90°" are the same in both languages)
-    english, chinese = ENGLISH[key], text.STRINGS["zh"][key]
-    assert isinstance(english, str) and isinstance(chinese, str), key
-    assert english.strip() and chinese.strip(), key
-    if "\\" not in english:  # LaTeX strings use braces for grouping and are never formatted
-        assert _fields(english) == _fields(chinese), key
+def test_every_string_is_text_in_both_languages():
+    failing = [key for key in sorted(ENGLISH)
+               if not (isinstance(ENGLISH[key], str) and isinstance(text.STRINGS["zh"][key], str))]
+    assert not failing, failing
+
+
+def test_no_string_is_blank_in_either_language():
+    failing = [key for key in sorted(ENGLISH)
+               if not (str(ENGLISH[key]).strip() and str(text.STRINGS["zh"][key]).strip())]
+    assert not failing, failing
+
+
+def test_both_languages_have_the_same_placeholders():
+    # (symbol-only labels such as "z·w" or "90°" are the same in both languages); LaTeX strings use braces for
+    # grouping and are never formatted
+    failing = {key: (_fields(ENGLISH[key]), _fields(text.STRINGS["zh"][key])) for key in sorted(ENGLISH)
+               if "\\" not in ENGLISH[key] and _fields(ENGLISH[key]) != _fields(text.STRINGS["zh"][key])}
+    assert not failing, failing
 
 
 def test_every_literal_key_used_by_the_app_exists():
