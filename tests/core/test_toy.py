@@ -270,6 +270,7 @@ def test_shipped_weights_load_and_reproduce_their_accuracy():
     assert again["accuracy"] == pytest.approx(shipped["accuracy"], abs=0.01)
 
 
+@pytest.mark.slow  # a fresh interpreter imports torch: outside the quick lane, like tests/ui/test_imports.py
 def test_importing_rope_viz_leaves_the_toy_package_out():
     import subprocess
     import sys

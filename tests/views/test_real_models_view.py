@@ -21,6 +21,7 @@ def short():
     return view.compute("smollm2-135m", SHORT)
 
 
+@pytest.mark.slow  # loads SmolLM2 and runs it: outside the quick lane
 def test_the_attention_map_is_causal_and_each_row_sums_to_one(short):
     found = view.attention_map("smollm2-135m", short.reading.ids, 2)
     weights = found.weights.astype(np.float64)
@@ -29,6 +30,7 @@ def test_the_attention_map_is_causal_and_each_row_sums_to_one(short):
     np.testing.assert_array_equal(found.kept, np.arange(len(short.reading.ids)))
 
 
+@pytest.mark.slow  # loads SmolLM2 and runs it: outside the quick lane
 def test_head_roles_and_losses_match_a_hand_reading(short):
     ids = torch.tensor(short.reading.ids)
     lm = real_model("smollm2-135m")
@@ -63,6 +65,7 @@ def test_quarters_labels_and_directions():
     assert [view.loss_words(1.0, v) for v in (1.2, 0.8, 1.001)] == ["up", "down", "same"]
 
 
+@pytest.mark.slow  # loads SmolLM2 and runs it: outside the quick lane
 def test_the_profile_scales_each_head_and_the_bound_to_one(short):
     found = view.profile(short, 3)
     assert found.reach == len(short.reading.ids) - 1
@@ -83,6 +86,7 @@ def test_a_recorded_example_matches_a_fresh_measurement():
     np.testing.assert_allclose(recorded.shares, fresh.shares, rtol=1e-4, atol=1e-7)
 
 
+@pytest.mark.slow  # loads SmolLM2 and runs it: outside the quick lane
 def test_spread_positions_read_by_pi_at_the_same_factor_give_the_plain_loss(short):
     spaced = dict(view.spaced_losses("smollm2-135m", short.reading.ids, 32))
     assert spaced["linear"] == pytest.approx(short.loss, abs=1e-5)  # positions 32 i / 32 = i: the same angles
