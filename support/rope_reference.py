@@ -168,3 +168,25 @@ def seeded_randn(*shape, seed: int = 0, dtype: torch.dtype = torch.float64) -> t
     """Normal samples of `shape` from a generator seeded with `seed`, drawn in float64 and cast to dtype."""
     generator = torch.Generator().manual_seed(seed)
     return torch.randn(*shape, generator=generator, dtype=torch.float64).to(dtype)
+
+
+def hand_mean_scores(dim: int, base: float, distances, samples: int, seed: int, *, tied: bool = False,
+                     weights=None) -> np.ndarray:
+    """Mean over `samples` draws of sum_i w_i(r) * (pair i of q) . (pair i of k turned by r * base^(-2i/d)),
+    for each distance r, with q and k drawn as the decay pages draw them (torch.rand, float64, q then k from
+    one generator; k = q when `tied`), turned with math.cos and math.sin pair by pair. `weights(i, r)` scales
+    pair i at distance r (xPos's factor); none means 1."""
+    gen = torch.Generator().manual_seed(seed)
+    q = torch.rand(samples, dim, generator=gen, dtype=torch.float64).numpy()
+    k = q if tied else torch.rand(samples, dim, generator=gen, dtype=torch.float64).numpy()
+    means = []
+    for r in distances:
+        total = 0.0
+        for i in range(dim // 2):
+            a = float(r) * base ** (-2.0 * i / dim)
+            c, s = math.cos(a), math.sin(a)
+            k0, k1 = k[:, 2 * i], k[:, 2 * i + 1]
+            pair = (q[:, 2 * i] * (k0 * c - k1 * s) + q[:, 2 * i + 1] * (k0 * s + k1 * c)).mean()
+            total += pair * (1.0 if weights is None else weights(i, r))
+        means.append(total)
+    return np.array(means)

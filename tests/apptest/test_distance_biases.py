@@ -8,25 +8,7 @@ import numpy as np
 import torch
 
 from support.apptest import chart, opened, page_text, spec_array
-
-
-def hand_means(dim, base, distances, weights=None, samples=64, seed=0):
-    """Mean over samples of sum_i w_i(r) * (pair i of q) . (pair i of k turned by r * base^(-2i/d)),
-    with q, k drawn as the decay page draws them (torch.rand, float64, q then k from one generator)."""
-    gen = torch.Generator().manual_seed(seed)
-    q = torch.rand(samples, dim, generator=gen, dtype=torch.float64).numpy()
-    k = torch.rand(samples, dim, generator=gen, dtype=torch.float64).numpy()
-    out = []
-    for r in distances:
-        total = 0.0
-        for i in range(dim // 2):
-            a = r * base ** (-2.0 * i / dim)
-            c, s = math.cos(a), math.sin(a)
-            k0, k1 = k[:, 2 * i], k[:, 2 * i + 1]
-            pair = (q[:, 2 * i] * (k0 * c - k1 * s) + q[:, 2 * i + 1] * (k0 * s + k1 * c)).mean()
-            total += pair * (1.0 if weights is None else weights(i, r))
-        out.append(total)
-    return np.array(out)
+from support.rope_reference import hand_mean_scores
 
 
 def t5_bucket(offset, bidirectional=True, num_buckets=32, max_distance=128):
@@ -51,9 +33,11 @@ def test_defaults_draw_the_curves_against_hand_formulas():
     r = spec_array(expected[0]["x"])
     assert r[0] == 0 and r[-1] == 512 and len(r) <= 256
     picks = [0, 1, 50, len(r) - 1]
-    np.testing.assert_allclose(spec_array(expected[0]["y"])[picks], hand_means(64, 1e4, r[picks]), rtol=1e-5)
+    rope = hand_mean_scores(64, 1e4, r[picks], 64, 0)
+    np.testing.assert_allclose(spec_array(expected[0]["y"])[picks], rope, rtol=1e-5)
     zeta = lambda i, dist: ((2 * i / 64 + 0.4) / 1.4) ** (dist / 512)  # noqa: E731
-    np.testing.assert_allclose(spec_array(expected[1]["y"])[picks], hand_means(64, 1e4, r[picks], zeta), rtol=1e-5)
+    xpos = hand_mean_scores(64, 1e4, r[picks], 64, 0, weights=zeta)
+    np.testing.assert_allclose(spec_array(expected[1]["y"])[picks], xpos, rtol=1e-5)
     assert np.all(spec_array(expected[2]["y"]) == 0)
     alibi = chart(at, "alibi")["data"]
     assert len(alibi) == 8

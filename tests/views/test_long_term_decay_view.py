@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-import torch
 
 from explorer.pure.views import long_term_decay as view
 from explorer.pure.views.phrases import phrase
+from support.rope_reference import hand_mean_scores
 
 
 def hand_bound(dim, base, distances):
@@ -23,24 +23,6 @@ def hand_bound(dim, base, distances):
             total += abs(s)
         out.append(total / (dim // 2))
     return np.array(out)
-
-
-def hand_scores(dim, base, distances, samples, seed, tied):
-    """Mean of q . R_r k over the view's draws (torch.rand, float64, q then k from one generator), with
-    pair i of k turned by r * base^(-2i/d) using cos and sin."""
-    gen = torch.Generator().manual_seed(seed)
-    q = torch.rand(samples, dim, generator=gen, dtype=torch.float64).numpy()
-    k = q if tied else torch.rand(samples, dim, generator=gen, dtype=torch.float64).numpy()
-    means = []
-    for r in distances:
-        total = 0.0
-        for i in range(dim // 2):
-            a = r * base ** (-2.0 * i / dim)
-            c, s = np.cos(a), np.sin(a)
-            k0, k1 = k[:, 2 * i], k[:, 2 * i + 1]
-            total += (q[:, 2 * i] * (k0 * c - k1 * s) + q[:, 2 * i + 1] * (k0 * s + k1 * c)).sum()
-        means.append(total / samples)
-    return np.array(means)
 
 
 @pytest.mark.parametrize("dim, base, max_r", [(16, 10000.0, 256), (8, 100.0, 64), (128, 1e6, 40)])
@@ -69,7 +51,7 @@ def test_sampled_means_at_every_distance_when_they_fit(tied):
     means = view.sampled_means(8, 100.0, 40, 16, 5, log_x=False)
     assert means.distances.tolist() == list(range(41))
     assert all(getattr(means, name).dtype == np.float32 for name in ("distances", "free", "tied"))
-    expected = hand_scores(8, 100.0, range(41), 16, 5, tied)
+    expected = hand_mean_scores(8, 100.0, range(41), 16, 5, tied=tied)
     np.testing.assert_allclose(means.tied if tied else means.free, expected, rtol=1e-5, atol=1e-5)
 
 
@@ -83,7 +65,7 @@ def test_sampled_distances_when_they_do_not_fit(log_x):
         assert r[:17].tolist() == list(range(17))
     else:  # evenly spaced: steps of 4096 / 255, rounded
         np.testing.assert_allclose(r, np.round(np.linspace(0, 4096, 256)), atol=0)
-    expected = hand_scores(4, 10000.0, r[[0, 1, 100, -1]].astype(np.float64), 8, 0, False)
+    expected = hand_mean_scores(4, 10000.0, r[[0, 1, 100, -1]].astype(np.float64), 8, 0, tied=False)
     np.testing.assert_allclose(means.free[[0, 1, 100, -1]], expected, rtol=1e-5, atol=1e-5)
 
 
