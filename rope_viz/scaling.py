@@ -87,6 +87,16 @@ def _original_context(params: Mapping, rope_type: str, max_position_embeddings) 
     return _context(value, _where("original_max_position_embeddings"))
 
 
+def _factor_or_ratio(params: Mapping, rope_type: str, max_position_embeddings, original: int) -> float:
+    """s: `factor`, else max_position_embeddings / L (DeepSeek's and Phi-3's convention)."""
+    factor = _real(params, "factor")
+    if factor is None:
+        if max_position_embeddings is None:
+            raise ValueError(f"{_where('factor')} (or max_position_embeddings) is required for rope_type {rope_type!r}")
+        factor = max_position_embeddings / original
+    return factor
+
+
 def _factor_list(params: Mapping, key: str, half: int) -> torch.Tensor:
     value = params.get(key)
     if value is None:
@@ -155,11 +165,7 @@ def _yarn(dim, base, params, max_position_embeddings, seq_len):
     max_position_embeddings / L (DeepSeek's convention).
     """
     original = _original_context(params, "yarn", max_position_embeddings)
-    factor = _real(params, "factor")
-    if factor is None:
-        if max_position_embeddings is None:
-            raise ValueError(f"{_where('factor')} (or max_position_embeddings) is required for rope_type 'yarn'")
-        factor = max_position_embeddings / original
+    factor = _factor_or_ratio(params, "yarn", max_position_embeddings, original)
     mscale = _real(params, "mscale", allow_zero=True)
     mscale_all_dim = _real(params, "mscale_all_dim", allow_zero=True)
     attention_factor = _real(params, "attention_factor")
@@ -203,11 +209,7 @@ def _longrope(dim, base, params, max_position_embeddings, seq_len):
     original = _original_context(params, "longrope", max_position_embeddings)
     short_factor = _factor_list(params, "short_factor", half)
     long_factor = _factor_list(params, "long_factor", half)
-    factor = _real(params, "factor")
-    if factor is None:
-        if max_position_embeddings is None:
-            raise ValueError(f"{_where('factor')} (or max_position_embeddings) is required for rope_type 'longrope'")
-        factor = max_position_embeddings / original
+    factor = _factor_or_ratio(params, "longrope", max_position_embeddings, original)
     attention_factor = _real(params, "attention_factor")
     if attention_factor is None:
         if factor <= 1.0:
