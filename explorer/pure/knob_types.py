@@ -65,6 +65,16 @@ class _NumberKnob(Knob):
             return self.default, True
         return self.coerce(value)
 
+    def coerce(self, value):
+        allowed = self.nearest(value) if _finite(value) else None
+        if allowed is None:
+            return self.default, True
+        return allowed, allowed != value
+
+    def nearest(self, value):
+        """The allowed value nearest a finite number, or None where there is none."""
+        raise NotImplementedError
+
     def dump(self, value):
         return f"{value:.10g}"
 
@@ -77,18 +87,16 @@ class IntKnob(_NumberKnob):
     hi: int = 100
     step: int = 1
 
-    def coerce(self, value):
-        if not _finite(value):
-            return self.default, True
+    def nearest(self, value):
         snapped = self.lo + round((min(max(value, self.lo), self.hi) - self.lo) / self.step) * self.step
-        snapped = int(min(snapped, self.hi - (self.hi - self.lo) % self.step))
-        return snapped, snapped != value
+        return int(min(snapped, self.hi - (self.hi - self.lo) % self.step))
 
     def dump(self, value):
         return str(value)
 
     def extremes(self):
         return self.lo, self.hi - (self.hi - self.lo) % self.step
+
 
 @dataclass(frozen=True)
 class FloatKnob(_NumberKnob):
@@ -98,11 +106,8 @@ class FloatKnob(_NumberKnob):
     hi: float = 1.0
     digits: int = 3
 
-    def coerce(self, value):
-        if not _finite(value):
-            return self.default, True
-        clamped = round(min(max(float(value), self.lo), self.hi), self.digits)
-        return clamped, clamped != value
+    def nearest(self, value):
+        return round(min(max(float(value), self.lo), self.hi), self.digits)
 
     def extremes(self):
         return self.lo, self.hi
@@ -114,11 +119,10 @@ class NumberChoiceKnob(_NumberKnob):
 
     options: tuple = ()
 
-    def coerce(self, value):
-        if not _finite(value) or value <= 0:
-            return self.default, True
-        nearest = min(self.options, key=lambda opt: abs(math.log(opt) - math.log(value)))
-        return nearest, nearest != value
+    def nearest(self, value):
+        if value <= 0:
+            return None
+        return min(self.options, key=lambda opt: abs(math.log(opt) - math.log(value)))
 
     def extremes(self):
         return min(self.options), max(self.options)
