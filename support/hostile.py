@@ -9,11 +9,11 @@ can forge a `rerun_script` whose widget states give a real widget a value of any
         forged = widget_state(session.widget_id("frequency_clocks.pairs"), int_array_value=[0] * 10**6)
         run = await session.run("frequency-clocks", widget_states=[forged])
 
-`measure()` samples the server's CPU seconds and RSS around a block (before, peak, after),
-`bystander()` opens a light page again and again from its own session and keeps each run's latency, and
-`press_training()` has sessions press the trained-models page's "Train it yourself" button on a clock.
-`python -m support.hostile` starts a server and measures what one (or five) sessions pressing that button
-for a minute cost it and a bystander (the README's reliability figures).
+`measure()` samples the server's CPU seconds and RSS around a block (before, peak, after), `settled()`
+waits until the server is idle, `bystander()` opens a light page again and again from its own session and
+keeps each run's latency, and `press_training()` has sessions press the trained-models page's "Train it
+yourself" button on a clock. `python -m support.hostile` starts a server and measures what one (or five)
+sessions pressing that button for a minute cost it and a bystander (the README's reliability figures).
 """
 
 from __future__ import annotations
@@ -102,6 +102,20 @@ async def measure(server: Server, *, settle_s: float = 0.5, every: float = 0.05)
         cost.cpu_s = after.cpu_s - before.cpu_s
         cost.rss_after_mb = after.rss_mb
         cost.rss_peak_mb = max(sampler.peak_rss_mb or 0.0, after.rss_mb, before.rss_mb)
+
+
+async def settled(server: Server, *, window_s: float = 0.5, idle_cpu_s: float = 0.05,
+                  timeout_s: float = 120.0) -> None:
+    """Wait until the server spends under `idle_cpu_s` CPU seconds in a `window_s` window (or `timeout_s`
+    passes): page runs an earlier block left in flight (a storm's last pages) end before the next measure."""
+    deadline = time.perf_counter() + timeout_s
+    last = usage(server.process.pid).cpu_s
+    while time.perf_counter() < deadline:
+        await asyncio.sleep(window_s)
+        now = usage(server.process.pid).cpu_s
+        if now - last < idle_cpu_s:
+            return
+        last = now
 
 
 @dataclass
