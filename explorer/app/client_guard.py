@@ -7,14 +7,20 @@ method once per process (the router calls it before the first page runs) so that
 and the knob they were sent for shows its default with a notice (`refused(key)`). An upgrade of Streamlit
 must check that the method still exists with this signature: tests/ui/test_widgets.py and the hostile
 protocol tests fail if it does not.
+
+It also refuses the client messages the app offers no control for: `clear_cache` (Streamlit's handler empties every
+session's caches, so any one client could make every visitor's next view, and every real-model measurement, start
+again from nothing) is dropped, with a line in the server's log.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import threading
 
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
+from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.state.common import is_array_value_field_name, unpack_widget_state_value
 from streamlit.runtime.state.session_state import SessionState
 
@@ -89,10 +95,21 @@ def _vetted_widget_states(set_widgets_from_proto):
     return vetted
 
 
+def _refuse_clear_cache(self) -> None:
+    """AppSession's handler of a client's clear_cache message, replaced: nothing is cleared."""
+    _LOG.warning("refused a clear_cache message from session %s: the app offers no such control", self.id)
+
+
+_refuse_clear_cache.vetted = True  # type: ignore[attr-defined]
+_LOG = logging.getLogger(__name__)
+
+
 def install() -> None:
-    """Install the check on every widget value a client sends (once per process)."""
+    """Install the check on every widget value a client sends, and the refusal of the messages the app offers no
+    control for (once per process)."""
     if not getattr(SessionState.set_widgets_from_proto, "vetted", False):
         SessionState.set_widgets_from_proto = _vetted_widget_states(SessionState.set_widgets_from_proto)
+    AppSession._handle_clear_cache_request = _refuse_clear_cache  # type: ignore[method-assign]
 
 
 def start_run() -> None:
