@@ -9,6 +9,13 @@ layout="interleaved")`, `rotary=False`, another `base`, `stopped_pairs`, `recipe
 
 Masks are by index: a query at index i sees keys j <= i (and i - j < sliding_window in sliding layers), whatever
 positions the rotation is given, so shifting every position changes nothing but the angles.
+
+Precision: every pass is float32 by default (what the tests compare with transformers). `precision="bfloat16"` runs
+the projections, the MLP and the output head as bfloat16 matmuls (float32 accumulation; the weights rounded to
+bfloat16 on the fly, so no second copy is kept) while the norms, the rotation, the attention and the losses stay
+float32: on a CPU with bfloat16 instructions (avx512_bf16, AMX) the head of Gemma 3 (262,144 x 640 per token) takes
+a fifth of its float32 time. It is for numbers whose meaning survives that rounding (a trap's loss moving by nats),
+never for the relativity residual (float rounding itself).
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from . import weights as _weights
 
 QUERY_BLOCK = 512  # queries per attention block: a 16k-token forward keeps (heads, 512, 16k) scores at a time
 VOCAB_BLOCK = 32768  # embedding rows turned to float32 at a time for the tied output head (84 MB for Gemma 3)
+PRECISIONS = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 
 
 @dataclass
@@ -97,27 +105,37 @@ class RealModel:
         return self.forward(ids, positions, layers).logits
 
     def forward(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None, *,
-                capture: Sequence[int] = (), rows: slice | None = None, query_shift: int = 0) -> Forward:
+                capture: Sequence[int] = (), rows: slice | None = None, query_shift: int = 0,
+                stop_after: int | None = None) -> Forward:
         """The forward pass, keeping the attention weights and the queries and keys of the layers in capture.
         rows: the positions whose logits are computed (default all; a long input's last few save the head's cost).
         query_shift: queries turn at their position plus this many steps while keys keep theirs (a cache whose
-        positions are off by one: every offset the model sees is wrong by query_shift)."""
+        positions are off by one: every offset the model sees is wrong by query_shift).
+        stop_after: run the layers up to this one only (what capture keeps of them is the same) and compute no
+        logits (an empty tensor)."""
         with self._lock, torch.inference_mode():
-            hidden, out = self._hidden(ids, positions, layers, capture, query_shift)
-            out.logits = self._head(hidden[rows if rows is not None else slice(None)])
+            last = None if stop_after is None else self._layer_index(stop_after)
+            hidden, out = self._hidden(ids, positions, layers, capture, query_shift, last=last)
+            if last is None:
+                out.logits = self._head(hidden[rows if rows is not None else slice(None)])
         return out
 
-    def next_token_losses(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None) -> torch.Tensor:
+    def next_token_losses(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None, *,
+                          query_shift: int = 0, precision: str = "float32") -> torch.Tensor:
         """(seq - 1,) float64: -log p(ids[i + 1] | ids[: i + 1]) in nats at every position i, the head applied a
-        block at a time so a long input never holds (seq, vocab) logits."""
+        block at a time so a long input never holds (seq, vocab) logits. query_shift as in forward; precision:
+        "float32", or "bfloat16" for the matmuls (see the module's docstring)."""
+        if precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {tuple(PRECISIONS)}, got {precision!r}")
         with self._lock, torch.inference_mode():
-            hidden, _ = self._hidden(ids, positions, layers, ())
+            dtype = PRECISIONS[precision]
+            hidden, _ = self._hidden(ids, positions, layers, (), query_shift, dtype=dtype)
             target = self._ids(ids)[1:]
             blocks = [slice(start, start + QUERY_BLOCK) for start in range(0, target.numel(), QUERY_BLOCK)]
-            losses = [next_token_losses(self._head(hidden[rows]), target[rows]) for rows in blocks]
+            losses = [next_token_losses(self._head(hidden[:-1][rows], dtype), target[rows]) for rows in blocks]
         return torch.cat(losses)
 
-    def _hidden(self, ids, positions, layers, capture, query_shift=0):
+    def _hidden(self, ids, positions, layers, capture, query_shift=0, *, dtype=torch.float32, last=None):
         ids = self._ids(ids)
         seq = ids.numel()
         pos = torch.arange(seq, dtype=torch.float64) if positions is None else \
@@ -128,7 +146,7 @@ class RealModel:
         capture = {self._layer_index(i) for i in capture}
         if isinstance(query_shift, bool) or not isinstance(query_shift, int) or not 0 <= query_shift <= seq:
             raise ValueError(f"query_shift must be a whole number in [0, {seq}], got {query_shift!r}")
-        return self._run(ids, pos, layers, capture, query_shift)
+        return self._run(ids, pos, layers[:None if last is None else last + 1], capture, query_shift, dtype)
 
     def _ids(self, ids) -> torch.Tensor:
         ids = torch.as_tensor(ids)
@@ -162,8 +180,14 @@ class RealModel:
         # both models' RMSNorm in float32; the GGUF's Gemma norm weights already hold 1 + w
         return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self._w[name]
 
-    def _run(self, ids, pos, layers, capture, query_shift) -> tuple[torch.Tensor, Forward]:
-        w, seq = self._w, ids.numel()
+    def _linear(self, x: torch.Tensor, name: str, dtype: torch.dtype) -> torch.Tensor:
+        """x @ W.T for the weight `name`, in float32 or as a bfloat16 matmul whose result is float32 again."""
+        if dtype == torch.float32:
+            return x @ self._w[name].T
+        return (x.to(dtype) @ self._w[name].to(dtype).T).float()
+
+    def _run(self, ids, pos, layers, capture, query_shift, dtype) -> tuple[torch.Tensor, Forward]:
+        seq = ids.numel()
         h = self._embedding(ids)
         if self.gemma:
             h = h * torch.tensor(self.config["hidden_size"] ** 0.5, dtype=torch.float32)
@@ -172,9 +196,9 @@ class RealModel:
         for i, layer in enumerate(layers):
             p = f"blk.{i}."
             x = self._norm(h, p + "attn_norm.weight")
-            q = (x @ w[p + "attn_q.weight"].T).view(seq, self.heads, self.head_dim).transpose(0, 1)
-            k = (x @ w[p + "attn_k.weight"].T).view(seq, self.kv_heads, self.head_dim).transpose(0, 1)
-            v = (x @ w[p + "attn_v.weight"].T).view(seq, self.kv_heads, self.head_dim).transpose(0, 1)
+            q = self._linear(x, p + "attn_q.weight", dtype).view(seq, self.heads, self.head_dim).transpose(0, 1)
+            k = self._linear(x, p + "attn_k.weight", dtype).view(seq, self.kv_heads, self.head_dim).transpose(0, 1)
+            v = self._linear(x, p + "attn_v.weight", dtype).view(seq, self.kv_heads, self.head_dim).transpose(0, 1)
             if self.gemma:
                 q, k = self._norm(q, p + "attn_q_norm.weight"), self._norm(k, p + "attn_k_norm.weight")
             if i in capture:
@@ -186,32 +210,36 @@ class RealModel:
             attended, weights = self._attend(q, k, v, index, window, keep=i in capture)
             if i in capture:
                 out.attention[i] = weights
-            a = attended.transpose(0, 1).reshape(seq, self.heads * self.head_dim) @ w[p + "attn_output.weight"].T
+            a = self._linear(attended.transpose(0, 1).reshape(seq, self.heads * self.head_dim),
+                             p + "attn_output.weight", dtype)
             if self.gemma:
                 a = self._norm(a, p + "post_attention_norm.weight")
             h = h + a
             x = self._norm(h, p + "ffn_norm.weight")
-            gate = x @ w[p + "ffn_gate.weight"].T
+            gate = self._linear(x, p + "ffn_gate.weight", dtype)
             gate = F.gelu(gate, approximate="tanh") if self.gemma else F.silu(gate)
-            m = (gate * (x @ w[p + "ffn_up.weight"].T)) @ w[p + "ffn_down.weight"].T
+            m = self._linear(gate * self._linear(x, p + "ffn_up.weight", dtype), p + "ffn_down.weight", dtype)
             if self.gemma:
                 m = self._norm(m, p + "post_ffw_norm.weight")
             h = h + m
         return self._norm(h, "output_norm.weight"), out
 
-    def _embedding(self, rows) -> torch.Tensor:
-        """Rows of the token embedding in float32 (a Q8_0 table is kept as int8 values and per-block scales)."""
+    def _embedding(self, rows, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+        """Rows of the token embedding in float32 or bfloat16 (a Q8_0 table is kept as int8 values and per-block
+        scales: each block of values times its scale, as a view, with no repeated copy of the scales)."""
         if "token_embd.weight" in self._w:
-            return self._w["token_embd.weight"][rows]
+            return self._w["token_embd.weight"][rows].to(dtype)
         values, scale = self._w["token_embd.q8"][rows], self._w["token_embd.scale"][rows]
-        return values.float() * scale.repeat_interleave(values.shape[-1] // scale.shape[-1], dim=-1)
+        blocks = values.to(dtype).view(*values.shape[:-1], scale.shape[-1], -1) * scale.to(dtype)[..., None]
+        return blocks.view(values.shape)
 
-    def _head(self, hidden: torch.Tensor) -> torch.Tensor:
-        """Logits: the output projection, or the embedding (tied), a block of VOCAB_BLOCK rows at a time."""
+    def _head(self, hidden: torch.Tensor, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+        """float32 logits: the output projection, or the embedding (tied), a block of VOCAB_BLOCK rows at a time;
+        dtype bfloat16 multiplies in bfloat16."""
         if "output.weight" in self._w:
-            return hidden @ self._w["output.weight"].T
-        vocab = self.config["vocab_size"]
-        return torch.cat([hidden @ self._embedding(slice(start, start + VOCAB_BLOCK)).T
+            return self._linear(hidden, "output.weight", dtype)
+        vocab, x = self.config["vocab_size"], hidden.to(dtype)
+        return torch.cat([(x @ self._embedding(slice(start, start + VOCAB_BLOCK), dtype).T).float()
                           for start in range(0, vocab, VOCAB_BLOCK)], dim=-1)
 
     def _attend(self, q, k, v, index, window, *, keep: bool):
@@ -244,10 +272,12 @@ class RealModel:
 
 
 def next_token_losses(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    """-log softmax(logits[i])[targets[i]] in nats (float64), one per row: the loss of predicting each next token
-    (logits (n, vocab) at positions 0..n-1 and targets the n tokens that follow them)."""
-    log_probs = torch.log_softmax(logits.double(), dim=-1)
-    return -log_probs.gather(1, targets[:, None].to(torch.int64))[:, 0]
+    """-log softmax(logits[i])[targets[i]] in nats, one per row: the loss of predicting each next token (logits
+    (n, vocab) at positions 0..n-1 and targets the n tokens that follow them). The log-sum-exp is taken in float32
+    (a float64 copy of Gemma 3's 262,144 logits per row cost more than the head's matmul); the result is float64."""
+    logits = logits.float()
+    chosen = logits.gather(1, targets[:, None].to(torch.int64))[:, 0]
+    return (torch.logsumexp(logits, dim=-1) - chosen).double()
 
 
 _MODELS: dict = {}

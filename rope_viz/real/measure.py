@@ -57,15 +57,19 @@ class Relativity:
     top1_doubled: float
 
 
-def relativity(lm: RealModel, ids: torch.Tensor, shift: int) -> Relativity:
+ROW_BLOCK = 32  # logit rows turned to float64 at a time
+
+
+def relativity(lm: RealModel, ids: torch.Tensor, shift: int, doubled_from: Relativity | None = None) -> Relativity:
+    """Three float32 passes: plain, shifted, doubled; doubled_from: a Relativity of the same ids (another shift)
+    whose doubled figures are kept, which saves the doubled pass."""
     seq = ids.numel()
     plain = lm.logits(ids)
     shifted = lm.logits(ids, positions=torch.arange(seq) + shift)
-    doubled = lm.logits(ids, positions=torch.arange(seq) * 2)
-    reference = torch.log_softmax(plain.double(), dim=-1)
 
-    def residual(other):
-        return float((torch.log_softmax(other.double(), dim=-1) - reference).abs().max())
+    def residual(other):  # float64 log-softmax a block of rows at a time: Gemma's (256, 262144) would take 537 MB
+        return max(float((torch.log_softmax(other[rows].double(), -1) - torch.log_softmax(plain[rows].double(), -1))
+                         .abs().max()) for rows in torch.arange(seq).split(ROW_BLOCK))
 
     def loss(logits):
         return float(next_token_losses(logits[:-1], ids[1:]).mean())
@@ -73,6 +77,10 @@ def relativity(lm: RealModel, ids: torch.Tensor, shift: int) -> Relativity:
     def same_top1(other):
         return float((other.argmax(-1) == plain.argmax(-1)).double().mean())
 
+    if doubled_from is not None:
+        return Relativity(shift, residual(shifted), doubled_from.residual_doubled, loss(plain), loss(shifted),
+                          doubled_from.loss_doubled, same_top1(shifted), doubled_from.top1_doubled)
+    doubled = lm.logits(ids, positions=torch.arange(seq) * 2)
     return Relativity(shift, residual(shifted), residual(doubled), loss(plain), loss(shifted), loss(doubled),
                       same_top1(shifted), same_top1(doubled))
 
@@ -101,21 +109,22 @@ def offset_profile(weights: torch.Tensor, max_offset: int) -> torch.Tensor:
     return torch.nn.functional.pad(profile, (0, max_offset - reach), value=float("nan"))
 
 
+PAIR_BLOCK = 16  # pairs scored at a time: (heads, 16, seq, seq) float64, 67 MB for Gemma 3 at 256 tokens
+
+
 def pair_shares(queries: torch.Tensor, keys: torch.Tensor, layout: str, rotary_dim: int) -> torch.Tensor:
     """(heads, rotary_dim / 2) float64: the share of each rotated pair in the head's attention scores, the mean over
     causal (m >= n) query-key pairs of |q_m^(i) . k_n^(i)| (the pair's own 2-D dot product) divided by the sum over
     pairs. queries (heads, seq, head_dim) and keys (kv_heads, seq, head_dim) after the rotation (a query head reads
     key head h // (heads / kv_heads)); pair i is (i, i + d/2) in the "half" layout, (2i, 2i + 1) interleaved."""
-    heads, seq = queries.shape[0], queries.shape[1]
+    heads = queries.shape[0]
     keys = keys.repeat_interleave(heads // keys.shape[0], 0)
     first, second = pair_indices(rotary_dim, layout)
-    causal = torch.ones(seq, seq, dtype=torch.bool).tril()
-    shares = []
-    for a, b in zip(first.tolist(), second.tolist()):
-        q, k = queries[..., [a, b]].double(), keys[..., [a, b]].double()
-        shares.append((q @ k.transpose(1, 2)).abs()[:, causal].mean(-1))
-    stacked = torch.stack(shares, dim=-1)
-    return stacked / stacked.sum(-1, keepdim=True)
+    q = torch.stack((queries[..., first], queries[..., second]), -1).double().transpose(1, 2)  # (heads, pairs, seq, 2)
+    k = torch.stack((keys[..., first], keys[..., second]), -1).double().transpose(1, 2)
+    sums = torch.cat([(q[:, i:i + PAIR_BLOCK] @ k[:, i:i + PAIR_BLOCK].transpose(-1, -2)).abs().tril().sum((-2, -1))
+                      for i in range(0, q.shape[1], PAIR_BLOCK)], dim=1)  # (heads, pairs): |q.k| over m >= n
+    return sums / sums.sum(-1, keepdim=True)
 
 
 @dataclass(frozen=True)
@@ -128,16 +137,28 @@ class Stopped:
     slowest: float
 
 
-def stopped_quarters(lm: RealModel, ids: torch.Tensor) -> Stopped:
+INTERVENTIONS = "bfloat16"
+"""The precision of the matmuls in the interventions' forward passes (stopped quarters, traps: see
+rope_viz.real.decoder): their losses move by tenths of a nat to nats, far above bfloat16's rounding (the loss with
+no intervention, computed the same way, is the baseline each is set against)."""
+
+
+def plain_loss(lm: RealModel, ids: torch.Tensor) -> float:
+    """The mean next-token loss with no intervention, at the interventions' precision: their baseline."""
+    return float(lm.next_token_losses(ids, precision=INTERVENTIONS).mean())
+
+
+def stopped_quarters(lm: RealModel, ids: torch.Tensor, plain: float | None = None) -> Stopped:
+    """plain: plain_loss(lm, ids) when already known."""
     def stopped(which: str):
         layers = []
         for layer in lm.rope.layers:
             pairs = layer.rotary_dim // 2
             quarter = range(pairs // 4) if which == "fastest" else range(pairs - pairs // 4, pairs)
             layers.append(replace(layer, stopped_pairs=tuple(quarter)) if layer.rotary else layer)
-        return float(lm.next_token_losses(ids, layers=layers).mean())
+        return float(lm.next_token_losses(ids, layers=layers, precision=INTERVENTIONS).mean())
 
-    return Stopped(float(lm.next_token_losses(ids).mean()), stopped("fastest"), stopped("slowest"))
+    return Stopped(plain_loss(lm, ids) if plain is None else plain, stopped("fastest"), stopped("slowest"))
 
 
 TRAPS = ("layout", "local_base", "no_rope_layer", "no_rope_all", "bf16_angles", "fp16_angles", "query_ahead")
@@ -179,17 +200,17 @@ PRECISION_START = 4096
 bfloat16 ones on steps of 32. Exact angles give the same losses there as at 0 (relativity)."""
 
 
-def traps(lm: RealModel, ids: torch.Tensor, layer: int = 0) -> dict[str, float]:
-    """{trap: mean next-token loss in nats} for every trap that applies to the model, plus "none" (no trap).
-    layer: the layer no_rope_layer takes RoPE from. The precision traps run at positions PRECISION_START + i."""
-    found = {"none": float(lm.next_token_losses(ids).mean())}
-    for trap in TRAPS:
-        if not applies(lm, trap):
-            continue
-        if trap == "query_ahead":
-            logits = lm.forward(ids, query_shift=1).logits
-            found[trap] = float(next_token_losses(logits[:-1], ids[1:]).mean())
-            continue
-        positions = torch.arange(ids.numel()) + PRECISION_START if trap.endswith("_angles") else None
-        found[trap] = float(lm.next_token_losses(ids, positions, layers=trap_layers(lm, trap, layer)).mean())
+def trap_loss(lm: RealModel, ids: torch.Tensor, trap: str, layer: int = 0) -> float:
+    """The mean next-token loss (nats) with one trap planted, at the interventions' precision. layer: the layer
+    no_rope_layer takes RoPE from. The precision traps run at positions PRECISION_START + i."""
+    positions = torch.arange(ids.numel()) + PRECISION_START if trap.endswith("_angles") else None
+    return float(lm.next_token_losses(ids, positions, layers=trap_layers(lm, trap, layer),
+                                      query_shift=int(trap == "query_ahead"), precision=INTERVENTIONS).mean())
+
+
+def traps(lm: RealModel, ids: torch.Tensor, layer: int = 0, plain: float | None = None) -> dict[str, float]:
+    """{trap: mean next-token loss in nats} for every trap that applies to the model, plus "none" (no trap:
+    plain_loss, or `plain` when already known)."""
+    found = {"none": plain_loss(lm, ids) if plain is None else plain}
+    found.update((trap, trap_loss(lm, ids, trap, layer)) for trap in TRAPS if applies(lm, trap))
     return found
