@@ -10,7 +10,7 @@ from explorer.app.panels import real_models as panels
 from explorer.pure.views import real_models as view
 from explorer.pure.views.phrases import metric
 from rope_viz.real import SOURCES, installed
-from rope_viz.real.measure import PRECISION_START
+from rope_viz.real.measure import INTERVENTIONS, PRECISION_START
 
 ui.enter()
 PAGE = "real_models"
@@ -29,21 +29,22 @@ if not ready:
     st.warning(ui.t("real_models.missing", model=label, pip=SOURCES[name].pip), icon=":material/download:")
     if not panels.available(name, text):
         st.stop()
-with st.spinner(ui.t("real_models.measuring", model=label)):
-    m = panels.measured(name, text)
+reading = panels.reading(name, text) if ready else panels.record(name, text).reading
 if text == own:
     st.caption(ui.t("real_models.own_used"))
-if m.reading.cut:
-    st.info(ui.t("real_models.cut", chars=f"{m.reading.chars:,}", tokens=f"{m.reading.tokens:,}",
-                 max_chars=f"{view.MAX_CHARS:,}", max_tokens=view.MAX_TOKENS, kept=len(m.reading.ids),
-                 last=m.tokens[-1]), icon=":material/content_cut:")
-st.markdown(say(view.summary(m)))
+said = panels.section("said", name, text)
+if reading.cut:
+    st.info(ui.t("real_models.cut", chars=f"{reading.chars:,}", tokens=f"{reading.tokens:,}",
+                 max_chars=f"{view.MAX_CHARS:,}", max_tokens=view.MAX_TOKENS, kept=len(reading.ids),
+                 last=said.tokens[-1]), icon=":material/content_cut:")
+st.markdown(say(view.summary(said)))
 
-layers, heads = len(m.layers), len(m.previous[0])
+layers_facts = panels.facts(name, text)
+layers, heads = len(layers_facts), panels.heads(name, text)
 layer, head = knob_row(PAGE, "layer", "head", layer={"hi": layers - 1}, head={"hi": heads - 1})
 if ready:
-    with st.spinner(ui.t("real_models.measuring", model=label)):
-        ui.chart(panels.attention(name, text, layer, head), key="attention")
+    panels.attention_map(name, reading.ids, layer)
+    ui.chart(panels.attention(name, text, layer, head), key="attention")
     st.caption(ui.t("real_models.map_caption"))
 ui.explain(ui.t(f"{PAGE}.intro", model=label))
 with st.expander(ui.t("real_models.table_header"), icon=":material/table:"):
@@ -51,11 +52,25 @@ with st.expander(ui.t("real_models.table_header"), icon=":material/table:"):
 
 st.subheader(ui.t("real_models.strip_header"))
 ui.chart(panels.strip(name, text), key="strip")
-paragraphs(view.anatomy_lines(m))
+paragraphs(view.anatomy_lines(layers_facts))
+
+st.subheader(ui.t("real_models.roles_header"))
+looks = panels.section("looks", name, text)
+ui.chart(panels.roles(name, text), key="roles")
+st.markdown(say(view.roles_line(looks)))
+ui.chart(panels.offsets(name, text, layer), key="offsets")
+st.markdown(say(view.profile_line(looks, layers_facts, layer)))
+st.caption(ui.t("real_models.bound_caption", reach=view.MAX_OFFSET))
+
+st.subheader(ui.t("real_models.shares_header"))
+ui.chart(panels.shares(name, text, layer), key="shares")
+if len(view.by_kind(looks, layers_facts)) > 1:
+    ui.chart(panels.kinds(name, text), key="kinds")
+paragraphs(view.shares_lines(looks, layers_facts, layer))
 
 st.subheader(ui.t("real_models.relativity_header"))
 shift = ui.knob(PAGE, "shift", format_func=lambda v: f"{v:,}")
-r = m.relativity if shift == view.SHIFT or not ready else panels.relativity_at(name, m.reading.ids, shift)
+r = panels.relativity_at(name, text, shift if ready else view.SHIFT)
 metric_row([metric("real_models.residual_shift", f"{r.residual_shift:.1e}"),
             metric("real_models.residual_doubled", f"{r.residual_doubled:.2f}"),
             metric("real_models.loss_doubled", f"{r.loss_doubled:.3f}", loss=f"{r.loss:.3f}"),
@@ -63,31 +78,19 @@ metric_row([metric("real_models.residual_shift", f"{r.residual_shift:.1e}"),
 paragraphs(view.relativity_lines(r))
 st.markdown(ui.t("real_models.relativity_text"))
 
-st.subheader(ui.t("real_models.roles_header"))
-ui.chart(panels.roles(name, text), key="roles")
-st.markdown(say(view.roles_line(m)))
-ui.chart(panels.offsets(name, text, layer), key="offsets")
-st.markdown(say(view.profile_line(m, layer)))
-st.caption(ui.t("real_models.bound_caption", reach=view.MAX_OFFSET))
-
-st.subheader(ui.t("real_models.shares_header"))
-ui.chart(panels.shares(name, text, layer), key="shares")
-if len(view.by_kind(m)) > 1:
-    ui.chart(panels.kinds(name, text), key="kinds")
-paragraphs(view.shares_lines(m, layer))
-metric_row([metric("real_models.loss_all", f"{m.stopped.loss:.3f}"),
-            metric("real_models.loss_fastest", f"{m.stopped.fastest:.3f}"),
-            metric("real_models.loss_slowest", f"{m.stopped.slowest:.3f}")])
-paragraphs(view.stopped_lines(m.stopped))
-
 st.subheader(ui.t("real_models.traps_header"))
+done = panels.section("interventions", name, text)
+metric_row([metric("real_models.loss_all", f"{done.stopped.loss:.3f}"),
+            metric("real_models.loss_fastest", f"{done.stopped.fastest:.3f}"),
+            metric("real_models.loss_slowest", f"{done.stopped.slowest:.3f}")])
+paragraphs(view.stopped_lines(done.stopped))
 trap_layer = ui.knob(PAGE, "trap_layer", hi=layers - 1)
 live = trap_layer != view.TRAP_LAYER and ready
-no_rope = panels.without_rope_in(name, m.reading.ids, trap_layer) if live else None
+no_rope = panels.without_rope_in(name, reading.ids, trap_layer) if live else None
 shown_layer = trap_layer if live or trap_layer == view.TRAP_LAYER else view.TRAP_LAYER
 ui.chart(panels.traps(name, text, shown_layer, no_rope), key="traps")
-bullets(view.trap_line(trap, shown_layer) for trap in view.traps(m, no_rope) if trap.trap != "none")
-st.markdown(ui.t("real_models.traps_text", start=f"{PRECISION_START:,}"))
+bullets(view.trap_line(trap, shown_layer) for trap in view.traps(done, no_rope) if trap.trap != "none")
+st.markdown(ui.t("real_models.traps_text", start=f"{PRECISION_START:,}", precision=INTERVENTIONS))
 
 st.subheader(ui.t("real_models.long_header"))
 grid = panels.long_context()
@@ -99,10 +102,9 @@ if grid is not None:
     paragraphs(view.passkey_lines(grid))
 spacing = ui.knob(PAGE, "spacing")
 if spacing > 1 and ready:
-    with st.spinner(ui.t("real_models.measuring", model=label)):
-        spaced = panels.spaced_losses(name, m.reading.ids, spacing)
-    metric_row([metric("real_models.unspaced", f"{m.loss:.3f}"),
+    spaced = panels.spaced_losses(name, reading.ids, spacing)
+    metric_row([metric("real_models.unspaced", f"{done.stopped.loss:.3f}"),
                 *(metric(f"real_models.method_{method}", f"{loss:.3f}") for method, loss in spaced.items())])
-st.markdown(ui.t("real_models.spaced_text", spacing=spacing, last=f"{(len(m.reading.ids) - 1) * spacing:,}")
+st.markdown(ui.t("real_models.spaced_text", spacing=spacing, last=f"{(len(reading.ids) - 1) * spacing:,}")
             if spacing > 1 else ui.t("real_models.spaced_text_off"))
 ui.questions(PAGE)

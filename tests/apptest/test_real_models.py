@@ -22,7 +22,7 @@ def test_defaults_show_the_recorded_example():
     recorded = json.loads(view.SHIPPED.read_text())["entries"]
     prose = next(e["measured"] for e in recorded if (e["name"], e["example"]) == ("smollm2-135m", "prose"))
     text = page_text(at)
-    assert f"mean loss on the token that came next is **{prose['loss']:.2f} nats**" in text
+    assert f"mean loss on the token that came next is **{prose['said']['loss']:.2f} nats**" in text
     assert "30 of its 30 layers attend to every earlier token and rotate 64 dims of each head with base 100,000" \
         in text
 

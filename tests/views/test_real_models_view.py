@@ -12,6 +12,7 @@ import torch
 
 from explorer.pure.views import real_models as view
 from rope_viz import real_model
+from rope_viz.real import measure
 
 SHORT = "The cat sat on the mat. The dog sat on the rug."
 
@@ -39,12 +40,12 @@ def test_head_roles_and_losses_match_a_hand_reading(short):
     seq = len(ids)
     previous = [np.mean([weights[h, i, i - 1] for i in range(1, seq)]) for h in range(weights.shape[0])]
     first = [np.mean([weights[h, i, 0] for i in range(1, seq)]) for h in range(weights.shape[0])]
-    np.testing.assert_allclose(short.previous[5], previous, atol=1e-6)
-    np.testing.assert_allclose(short.first[5], first, atol=1e-6)
+    np.testing.assert_allclose(short.looks.previous[5], previous, atol=1e-6)
+    np.testing.assert_allclose(short.looks.first[5], first, atol=1e-6)
     log_probs = torch.log_softmax(run.logits.double(), -1).numpy()
     losses = [-log_probs[i, int(ids[i + 1])] for i in range(seq - 1)]
-    np.testing.assert_allclose(short.losses, losses, atol=1e-4)  # fused vs blockwise attention: float32 rounding
-    assert short.top1 == pytest.approx(np.mean([log_probs[i].argmax() == int(ids[i + 1]) for i in range(seq - 1)]))
+    np.testing.assert_allclose(short.said.losses, losses, atol=1e-4)  # fused vs blockwise attention: float32 rounding
+    assert short.said.top1 == pytest.approx(np.mean([log_probs[i].argmax() == int(ids[i + 1]) for i in range(seq - 1)]))
     assert short.relativity.residual_shift < 1e-3 < 0.1 < short.relativity.residual_doubled
 
 
@@ -67,7 +68,7 @@ def test_quarters_labels_and_directions():
 
 @pytest.mark.slow  # loads SmolLM2 and runs it: outside the quick lane
 def test_the_profile_scales_each_head_and_the_bound_to_one(short):
-    found = view.profile(short, 3)
+    found = view.profile(short.looks, short.layers, 3)
     assert found.reach == len(short.reading.ids) - 1
     np.testing.assert_allclose(np.nanmax(found.heads, -1), 1, rtol=1e-6)
     assert found.bound[0] == pytest.approx(1.0)
@@ -77,20 +78,21 @@ def test_the_profile_scales_each_head_and_the_bound_to_one(short):
 def test_a_recorded_example_matches_a_fresh_measurement():
     recorded = view.shipped()[("smollm2-135m", "list")]
     fresh = view.compute("smollm2-135m", view.EXAMPLES["list"])
-    assert recorded.reading == fresh.reading and recorded.tokens == fresh.tokens
+    assert recorded.reading == fresh.reading and recorded.said.tokens == fresh.said.tokens
     for name in ("loss", "top1"):
-        assert getattr(recorded, name) == pytest.approx(getattr(fresh, name), rel=1e-4)
+        assert getattr(recorded.said, name) == pytest.approx(getattr(fresh.said, name), rel=1e-4)
     for a, b in zip(dataclasses.astuple(recorded.relativity), dataclasses.astuple(fresh.relativity)):
         assert a == pytest.approx(b, rel=1e-3, abs=1e-4)
-    assert dict(recorded.traps) == pytest.approx(dict(fresh.traps), rel=1e-4)
-    np.testing.assert_allclose(recorded.shares, fresh.shares, rtol=1e-4, atol=1e-7)
+    assert dict(recorded.interventions.traps) == pytest.approx(dict(fresh.interventions.traps), rel=1e-4)
+    np.testing.assert_allclose(recorded.looks.shares, fresh.looks.shares, rtol=1e-4, atol=1e-7)
 
 
 @pytest.mark.slow  # loads SmolLM2 and runs it: outside the quick lane
 def test_spread_positions_read_by_pi_at_the_same_factor_give_the_plain_loss(short):
     spaced = dict(view.spaced_losses("smollm2-135m", short.reading.ids, 32))
-    assert spaced["linear"] == pytest.approx(short.loss, abs=1e-5)  # positions 32 i / 32 = i: the same angles
-    assert spaced["none"] > short.loss + 0.1  # every offset 32 times too large
+    plain = short.interventions.stopped.loss  # the same precision as the spread reading
+    assert spaced["linear"] == pytest.approx(plain, abs=1e-5)  # positions 32 i / 32 = i: the same angles
+    assert spaced["none"] > plain + 0.1  # every offset 32 times too large
     grid = view.long_context()
     assert grid.context == 8192 and grid.starts[-1] >= grid.context and set(grid.losses) >= {"none", "linear", "yarn"}
 
@@ -117,3 +119,20 @@ def test_the_recorded_file_reads_back_to_what_writing_it_gives():
     for entry in doc["entries"]:
         written = view._rounded(dataclasses.asdict(recorded[(entry["name"], entry["example"])]))
         assert json.loads(json.dumps(written, ensure_ascii=False)) == entry["measured"]
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+def test_pair_shares_match_a_loop_over_pairs_and_causal_cells(layout):
+    torch.manual_seed(0)
+    heads, kv_heads, seq, dim, rotary = 4, 2, 9, 12, 8
+    queries, keys = torch.randn(heads, seq, dim), torch.randn(kv_heads, seq, dim)
+    found = measure.pair_shares(queries, keys, layout, rotary).numpy()
+    pairs = [(i, i + rotary // 2) if layout == "half" else (2 * i, 2 * i + 1) for i in range(rotary // 2)]
+    expected = np.zeros((heads, len(pairs)))
+    for h in range(heads):
+        k = keys[h // (heads // kv_heads)].double().numpy()
+        q = queries[h].double().numpy()
+        for p, (a, b) in enumerate(pairs):
+            cells = [abs(q[m, a] * k[n, a] + q[m, b] * k[n, b]) for m in range(seq) for n in range(m + 1)]
+            expected[h, p] = np.mean(cells)
+    np.testing.assert_allclose(found, expected / expected.sum(-1, keepdims=True), rtol=1e-12)

@@ -1,36 +1,105 @@
-"""RoPE in real models: the cached measurements (keyed by the model's name and the text, never by a model object:
-the models are process-wide, rope_viz.real.real_model) and the labelled figures drawn from them."""
+"""RoPE in real models: the measurements, section by section (each keyed by the model's name, the section and the
+token ids, never by a model object: the models are process-wide, rope_viz.real.real_model), and the labelled figures
+drawn from them.
+
+A shipped example's sections come from its record (results/real/examples.json) at once. A visitor's own text is
+measured through the server's one queue (explorer.app.heavy), a section at a time, in the page's order: each is
+drawn as soon as its numbers exist, and the same section asked by many sessions is measured once and kept."""
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from explorer.app import heavy
 from explorer.app.cache import cached, figure
+from explorer.app.job_queue import QUEUE
 from explorer.pure.figures import bar_chart, heatmap, heatmap_grid, layer_strip, line_chart, marked_lines, token_map
 from explorer.pure.knobs import format_base
 from explorer.app.session import t
 from explorer.pure.views import real_models as view
 
-measured = cached(view.measure, max_entries=16)
-attention_map = cached(view.attention_map, max_entries=16)
-relativity_at = cached(view.relativity_at, max_entries=16)
-without_rope_in = cached(view.without_rope_in, max_entries=32)
 recorded = cached(view.shipped, max_entries=1)
 reading = cached(view.read, max_entries=32)
+layer_facts = cached(view.layer_facts, max_entries=2)
+head_count = cached(view.head_count, max_entries=2)
 long_context = cached(view.long_context, max_entries=1)
-spaced_losses = cached(view.spaced_losses, max_entries=16)
+SECTIONS: dict[str, Callable[[str, tuple[int, ...]], Any]] = {
+    "said": view.said, "looks": view.looks, "interventions": view.interventions,
+    "relativity": functools.partial(view.relativity_at, shift=view.SHIFT)}
+
+
+def record(name: str, text: str) -> view.Measured | None:
+    """The recorded measurement of a shipped example, or None."""
+    example = next((k for k, v in view.EXAMPLES.items() if v == text), None)
+    return recorded().get((name, example)) if example else None
 
 
 def available(name: str, text: str) -> bool:
     """Whether the numbers of `text` can be shown without the model (a recorded example)."""
-    return (name, next((k for k, v in view.EXAMPLES.items() if v == text), None)) in recorded()
+    return record(name, text) is not None
+
+
+def _queued(key: Hashable, fn: Callable[[], Any], what: str, *, wait: bool) -> Any:
+    """fn's result through the queue (this session waits, seeing its place), or, with wait=False (inside a cached
+    figure, after the page has waited for it), the kept result, computed here only if it has been dropped since."""
+    if wait:
+        return heavy.run(f"{key[0]}:{key[1]}", key, fn, what=t(f"real_models.section_{what}"))
+    hit, value = QUEUE.cached(key)
+    return value if hit else fn()
+
+
+def section(kind: str, name: str, text: str, *, wait: bool = True) -> Any:
+    """One of SECTIONS for `text`: recorded, or measured in the queue."""
+    found = record(name, text)
+    if found is not None:
+        return getattr(found, kind)
+    ids = reading(name, text).ids
+    return _queued((name, kind, ids), functools.partial(SECTIONS[kind], name, ids), kind, wait=wait)
+
+
+def facts(name: str, text: str) -> tuple[view.LayerFacts, ...]:
+    found = record(name, text)
+    return found.layers if found is not None else layer_facts(name)
+
+
+def heads(name: str, text: str) -> int:
+    found = record(name, text)
+    return len(found.looks.previous[0]) if found is not None else head_count(name)
+
+
+def attention_map(name: str, ids: tuple[int, ...], layer: int, *, wait: bool = True) -> view.AttentionMap:
+    return _queued((name, "map", ids, layer), functools.partial(view.attention_map, name, ids, layer), "map",
+                   wait=wait)
+
+
+def relativity_at(name: str, text: str, shift: int) -> view.Relativity:
+    default = section("relativity", name, text)
+    if shift == view.SHIFT:
+        return default
+    ids = reading(name, text).ids
+    return _queued((name, "relativity", ids, shift),
+                   functools.partial(view.relativity_at, name, ids, shift, default), "relativity", wait=True)
+
+
+def without_rope_in(name: str, ids: tuple[int, ...], layer: int) -> float:
+    return _queued((name, "no_rope", ids, layer), functools.partial(view.without_rope_in, name, ids, layer),
+                   "interventions", wait=True)
+
+
+def spaced_losses(name: str, ids: tuple[int, ...], spacing: int) -> dict[str, float]:
+    return _queued((name, "spaced", ids, spacing), functools.partial(view.spaced_losses, name, ids, spacing),
+                   "spaced", wait=True)
 
 
 def predictions_table(name: str, text: str) -> pd.DataFrame:
     """Each token, the model's most likely next token after it, its probability, and the loss of the token that
     came (plain text cells: a table shows them as they are)."""
-    m = measured(name, text)
+    m = section("said", name, text, wait=False)
     losses = [f"{loss:.2f}" for loss in m.losses] + [""]
     return pd.DataFrame({t("real_models.col_token"): [view.token_label(x, 24) for x in m.tokens],
                          t("real_models.col_guess"): [view.token_label(x, 24) for x in m.guesses],
@@ -40,21 +109,21 @@ def predictions_table(name: str, text: str) -> pd.DataFrame:
 
 @figure
 def strip(name: str, text: str):
-    m = measured(name, text)
-    found = view.strip(m)
+    layers = facts(name, text)
+    found = view.strip(layers)
     kinds = {kind: t(f"model_anatomy.kind_{kind}") for kind in ("full_attention", "sliding_attention")}
     scales = {t("model_anatomy.strip_base"): (found.bases, {v: format_base(v) for v in np.unique(found.bases)}),
               t("model_anatomy.strip_dims"): (found.dims, {float(v): str(int(v)) for v in np.unique(found.dims)})}
     return layer_strip(found.kinds, kinds, scales, kind_title=t("model_anatomy.strip_attention"),
-                       nothing=t("model_anatomy.strip_no_rope"), x=np.arange(len(m.layers)),
+                       nothing=t("model_anatomy.strip_no_rope"), x=np.arange(len(layers)),
                        y=[t("real_models.strip_row")],
                        title=t("real_models.strip_title"), x_title=t("model_anatomy.layer_axis"))
 
 
 @figure
 def attention(name: str, text: str, layer: int, head: int):
-    m = measured(name, text)
-    found = attention_map(name, m.reading.ids, layer)
+    m = section("said", name, text, wait=False)
+    found = attention_map(name, reading(name, text).ids, layer, wait=False)
     tokens = [view.token_label(m.tokens[i]) for i in found.kept]
     weights = found.weights[head]
     beyond_first = float(weights[:, 1:].max()) if weights.shape[1] > 1 else 1.0  # a sink's column saturates
@@ -65,7 +134,7 @@ def attention(name: str, text: str, layer: int, head: int):
 
 @figure
 def roles(name: str, text: str):
-    m = measured(name, text)
+    m = section("looks", name, text, wait=False)
     panels = {t("real_models.previous_panel"): np.array(m.previous, np.float32),
               t("real_models.first_panel"): np.array(m.first, np.float32)}
     heads = np.arange(len(m.previous[0]))
@@ -77,7 +146,7 @@ def roles(name: str, text: str):
 
 @figure
 def offsets(name: str, text: str, layer: int):
-    found = view.profile(measured(name, text), layer)
+    found = view.profile(section("looks", name, text, wait=False), facts(name, text), layer)
     series = {t("real_models.head_line", head=h): found.heads[h] for h in range(len(found.heads))}
     bound = t("real_models.bound_line")
     return line_chart(found.offsets, {**series, bound: found.bound}, dashed=(bound,),
@@ -87,7 +156,7 @@ def offsets(name: str, text: str, layer: int):
 
 @figure
 def shares(name: str, text: str, layer: int):
-    found = np.array(measured(name, text).shares[layer], np.float32)
+    found = np.array(section("looks", name, text, wait=False).shares[layer], np.float32)
     return heatmap(found, x=np.arange(found.shape[1]), y=np.arange(found.shape[0]), colorscale="Viridis", zmid=None,
                    title=t("real_models.shares_title", layer=layer), x_title=t("real_models.pair_axis"),
                    y_title=t("real_models.head_axis"), colorbar_title=t("real_models.share"))
@@ -95,10 +164,10 @@ def shares(name: str, text: str, layer: int):
 
 @figure
 def kinds(name: str, text: str):
-    m = measured(name, text)
-    bases = {x.attention: x.base for x in m.layers}
+    layers = facts(name, text)
+    bases = {x.attention: x.base for x in layers}
     series = {t(f"real_models.kind_{kind}", base=format_base(bases[kind])): values.mean(0).astype(np.float32)
-              for kind, values in view.by_kind(m).items()}
+              for kind, values in view.by_kind(section("looks", name, text, wait=False), layers).items()}
     pairs = np.arange(len(next(iter(series.values()))))
     return line_chart(pairs, series, title=t("real_models.kinds_title"), x_title=t("real_models.pair_axis"),
                       y_title=t("real_models.share"))
@@ -106,7 +175,7 @@ def kinds(name: str, text: str):
 
 @figure
 def traps(name: str, text: str, trap_layer: int, no_rope_loss: float | None):
-    found = view.traps(measured(name, text), no_rope_loss)
+    found = view.traps(section("interventions", name, text, wait=False), no_rope_loss)
     labels = [t(f"real_models.trap_{x.trap}", layer=trap_layer) for x in found]
     return bar_chart(labels, np.array([x.loss for x in found], np.float32), text=[f"{x.loss:.2f}" for x in found],
                      title=t("real_models.traps_title"), x_title=t("real_models.trap_axis"),

@@ -22,8 +22,9 @@ from rope_viz.analysis import decay_bound
 from rope_viz import real_model
 from rope_viz.real import NAMES
 from rope_viz.real.long_context import scaled_layers
-from rope_viz.real.measure import (TRAPS, Relativity, Stopped, head_roles, offset_profile, pair_shares,
-                                   predictions, relativity, stopped_quarters, trap_layers)
+from rope_viz.real.measure import (TRAPS, Relativity, Stopped, head_roles, offset_profile, pair_shares, plain_loss,
+                                   predictions, relativity, stopped_quarters, trap_loss)
+from rope_viz.real.measure import INTERVENTIONS
 from rope_viz.real.measure import traps as measure_traps
 
 from explorer.pure.views.phrases import Phrase, counted, phrase
@@ -95,34 +96,56 @@ class LayerFacts(NamedTuple):
 
 
 @dataclass(frozen=True)
-class Measured:
-    """Everything measured on one text in one model (plain values; tuples nest as layers x heads x ...).
+class Said:
+    """What the model predicts on the text (one float32 pass): tokens, each token's text; guesses / guess_probs, the
+    most likely next token after each position and its probability; losses, nats of each actual next token (one
+    fewer); loss, their mean; top1, the share of positions whose most likely next token came."""
 
-    tokens: each token's text; guesses / guess_probs: the most likely next token after each position and its
-    probability; losses: nats of each actual next token (one fewer); loss: their mean; top1: the share of positions
-    whose most likely next token came; relativity (at SHIFT); previous / first: (layers, heads) mean weight on the
-    previous and on the first token; profiles: (layers, heads, MAX_OFFSET + 1) mean weight by offset; shares:
-    (layers, heads, pairs) each pair's share of |q.k|; stopped; traps: (trap, mean loss) with "none" first and
-    no_rope_layer taken from layer TRAP_LAYER; label: the model's name to show; layers: each layer's LayerFacts, so
-    that the recorded numbers are drawn without the model."""
-
-    name: str
-    label: str
-    layers: tuple[LayerFacts, ...]
-    reading: Reading
     tokens: tuple[str, ...]
     guesses: tuple[str, ...]
     guess_probs: tuple[float, ...]
     losses: tuple[float, ...]
     loss: float
     top1: float
-    relativity: Relativity
+
+
+@dataclass(frozen=True)
+class Looks:
+    """Where the heads look and which pairs they use (one float32 pass keeping every layer's attention): previous /
+    first, (layers, heads) mean weight on the previous and on the first token; profiles, (layers, heads,
+    MAX_OFFSET + 1) mean weight by offset; shares, (layers, heads, pairs) each pair's share of |q.k|; tokens, how
+    many the text has."""
+
+    tokens: int
     previous: tuple
     first: tuple
     profiles: tuple
     shares: tuple
+
+
+@dataclass(frozen=True)
+class Interventions:
+    """The interventions' losses (bfloat16 matmuls: rope_viz.real.measure.INTERVENTIONS): stopped quarters, and
+    traps as (trap, mean loss) with "none" first and no_rope_layer taken from layer TRAP_LAYER."""
+
     stopped: Stopped
     traps: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
+class Measured:
+    """Everything measured on one text in one model, section by section (plain values; tuples nest as layers x
+    heads x ...): label, the model's name to show; layers, each layer's LayerFacts, so that the recorded numbers are
+    drawn without the model; relativity at SHIFT."""
+
+    name: str
+    label: str
+    layers: tuple[LayerFacts, ...]
+    reading: Reading
+    said: Said
+    looks: Looks
+    relativity: Relativity
+    interventions: Interventions
 
 
 def _nested(values: list | tuple) -> tuple:
@@ -134,41 +157,64 @@ def _tensor_tuple(tensor: torch.Tensor) -> tuple:
     return _nested(tensor.double().tolist())
 
 
-def compute(name: str, text: str) -> Measured:
-    """Measure `text` (cut as `read` cuts it) in model `name`: about fifteen forward passes."""
-    lm, reading = real_model(name), read(name, text)
-    ids = torch.tensor(reading.ids, dtype=torch.int64)
+def layer_facts(name: str) -> tuple[LayerFacts, ...]:
+    return tuple(LayerFacts(x.attention, int(x.window or 0), float(x.base), int(x.rotary_dim))
+                 for x in real_model(name).rope.layers)
+
+
+def head_count(name: str) -> int:
+    return int(real_model(name).heads)
+
+
+def said(name: str, ids: tuple[int, ...]) -> Said:
+    """One float32 pass: the predictions (the page's first measured section)."""
+    lm, tensor = real_model(name), torch.tensor(ids)
+    found = predictions(lm.logits(tensor), tensor, k=1)
+    top1 = float((found.top_ids[:-1, 0] == tensor[1:]).double().mean()) if len(ids) > 1 else 0.0
+    return Said(tuple(lm.token_texts(tensor)), tuple(lm.token_texts(found.top_ids[:, 0])),
+                _nested(found.top_probs[:, 0].tolist()), _nested(found.losses.tolist()), found.loss, top1)
+
+
+def looks(name: str, ids: tuple[int, ...]) -> Looks:
+    """One float32 pass keeping every layer's attention, queries and keys (no logits)."""
+    lm, tensor = real_model(name), torch.tensor(ids)
     layers = range(len(lm.rope.layers))
-    run = lm.forward(ids, capture=layers)
-    said = predictions(run.logits, ids, k=1)
+    run = lm.forward(tensor, capture=layers, stop_after=layers[-1])
     previous, first = head_roles(run.attention, len(layers))
     rotary = lm.rope.layers
     shares = [pair_shares(run.queries[i], run.keys[i], rotary[i].layout, rotary[i].rotary_dim) for i in layers]
-    top1 = float((said.top_ids[:-1, 0] == ids[1:]).double().mean()) if ids.numel() > 1 else 0.0
-    facts = tuple(LayerFacts(x.attention, int(x.window or 0), float(x.base), int(x.rotary_dim)) for x in rotary)
-    return Measured(name, lm.label, facts, reading, tuple(lm.token_texts(ids)),
-                    tuple(lm.token_texts(said.top_ids[:, 0])),
-                    _nested(said.top_probs[:, 0].tolist()), _nested(said.losses.tolist()), said.loss, top1,
-                    relativity(lm, ids, SHIFT), _tensor_tuple(previous), _tensor_tuple(first),
-                    tuple(_tensor_tuple(offset_profile(run.attention[i], MAX_OFFSET)) for i in layers),
-                    tuple(_tensor_tuple(s) for s in shares), stopped_quarters(lm, ids),
-                    tuple(measure_traps(lm, ids, TRAP_LAYER).items()))
+    return Looks(len(ids), _tensor_tuple(previous), _tensor_tuple(first),
+                 tuple(_tensor_tuple(offset_profile(run.attention[i], MAX_OFFSET)) for i in layers),
+                 tuple(_tensor_tuple(s) for s in shares))
+
+
+def interventions(name: str, ids: tuple[int, ...]) -> Interventions:
+    """The stopped quarters and the traps: about ten passes with bfloat16 matmuls, one baseline shared."""
+    lm, tensor = real_model(name), torch.tensor(ids)
+    plain = plain_loss(lm, tensor)
+    return Interventions(stopped_quarters(lm, tensor, plain),
+                         tuple(measure_traps(lm, tensor, TRAP_LAYER, plain).items()))
+
+
+def compute(name: str, text: str) -> Measured:
+    """Measure `text` (cut as `read` cuts it) in model `name`, every section."""
+    reading = read(name, text)
+    return Measured(name, real_model(name).label, layer_facts(name), reading, said(name, reading.ids),
+                    looks(name, reading.ids), relativity_at(name, reading.ids, SHIFT),
+                    interventions(name, reading.ids))
 
 
 def _from_json(entry: dict) -> Measured:
-    fields = dict(entry)
-    fields["reading"] = Reading(tuple(entry["reading"]["ids"]), *(entry["reading"][k] for k in
-                                                                  ("chars", "kept_chars", "tokens")))
-    fields["relativity"] = Relativity(**entry["relativity"])
-    fields["stopped"] = Stopped(**entry["stopped"])
-    for key in ("tokens", "guesses"):
-        fields[key] = tuple(entry[key])
-    for key in ("guess_probs", "losses", "previous", "first", "profiles", "shares"):
-        fields[key] = _nested(entry[key])
-    fields["traps"] = tuple((trap, float(loss)) for trap, loss in entry["traps"])
-    fields["layers"] = tuple(LayerFacts(kind, int(window), float(base), int(dims)) for kind, window, base, dims in
-                             entry["layers"])
-    return Measured(**fields)
+    said_, looks_, done = entry["said"], entry["looks"], entry["interventions"]
+    return Measured(
+        entry["name"], entry["label"],
+        tuple(LayerFacts(kind, int(window), float(base), int(dims)) for kind, window, base, dims in entry["layers"]),
+        Reading(tuple(entry["reading"]["ids"]), *(entry["reading"][k] for k in ("chars", "kept_chars", "tokens"))),
+        Said(tuple(said_["tokens"]), tuple(said_["guesses"]), _nested(said_["guess_probs"]), _nested(said_["losses"]),
+             float(said_["loss"]), float(said_["top1"])),
+        Looks(int(looks_["tokens"]), *(_nested(looks_[key]) for key in ("previous", "first", "profiles", "shares"))),
+        Relativity(**entry["relativity"]),
+        Interventions(Stopped(**done["stopped"]), tuple((trap, float(loss)) for trap, loss in done["traps"])))
 
 
 def shipped() -> dict[tuple[str, str], Measured]:
@@ -180,11 +226,10 @@ def shipped() -> dict[tuple[str, str], Measured]:
             if EXAMPLES.get(key) == e["text"]}
 
 
-def measure(name: str, text: str) -> Measured:
-    """The recorded measurement when `text` is a shipped example, else a live one."""
+def recorded(name: str, text: str) -> Measured | None:
+    """The recorded measurement when `text` is a shipped example, else None."""
     example = next((key for key, value in EXAMPLES.items() if value == text), None)
-    recorded = shipped().get((name, example)) if example else None
-    return recorded if recorded is not None else compute(name, text)
+    return shipped().get((name, example)) if example else None
 
 
 def _rounded(value):
@@ -215,21 +260,22 @@ class AttentionMap:
 
 
 def attention_map(name: str, ids: tuple[int, ...], layer: int) -> AttentionMap:
+    """The layers up to `layer` only, no logits: a fraction of a pass."""
     lm = real_model(name)
-    weights = lm.forward(torch.tensor(ids), capture=[layer]).attention[layer]
+    weights = lm.forward(torch.tensor(ids), capture=[layer], stop_after=layer).attention[layer]
     step = max(1, math.ceil(len(ids) / MAP_SIDE))
     kept = np.arange(0, len(ids), step)
     return AttentionMap(weights[:, kept][:, :, kept].numpy().astype(np.float32), kept.astype(np.int32))
 
 
-def relativity_at(name: str, ids: tuple[int, ...], shift: int) -> Relativity:
-    return relativity(real_model(name), torch.tensor(ids), shift)
+def relativity_at(name: str, ids: tuple[int, ...], shift: int, doubled_from: Relativity | None = None) -> Relativity:
+    """Every position shifted by `shift`, and doubled (or the doubled figures of `doubled_from`, the same text)."""
+    return relativity(real_model(name), torch.tensor(ids), shift, doubled_from)
 
 
 def without_rope_in(name: str, ids: tuple[int, ...], layer: int) -> float:
-    """Mean next-token loss with RoPE taken from one layer."""
-    lm = real_model(name)
-    return float(lm.next_token_losses(torch.tensor(ids), layers=trap_layers(lm, "no_rope_layer", layer)).mean())
+    """Mean next-token loss with RoPE taken from one layer (at the interventions' precision)."""
+    return trap_loss(real_model(name), torch.tensor(ids), "no_rope_layer", layer)
 
 
 # ---------------------------------------------------------------------------------------------- what it says
@@ -243,17 +289,17 @@ def loss_words(before: float, after: float) -> str:
     return "same" if abs(after - before) < 0.005 else ("up" if after > before else "down")
 
 
-def summary(m: Measured) -> Phrase:
-    tokens = len(m.reading.ids)
+def summary(m: Said) -> Phrase:
+    tokens = len(m.tokens)
     return phrase("real_models.summary", tokens=tokens, loss=f"{m.loss:.2f}", perplexity=f"{math.exp(m.loss):,.1f}",
                   top1=f"{m.top1:.0%}", hardest=m.tokens[int(np.argmax(m.losses)) + 1] if m.losses else "",
                   hardest_loss=f"{max(m.losses, default=0.0):.1f}")
 
 
-def anatomy_lines(m: Measured) -> tuple[Phrase, ...]:
+def anatomy_lines(layers: tuple[LayerFacts, ...]) -> tuple[Phrase, ...]:
     """One sentence per kind of layer: how many, their window, base and rotated dims."""
-    kinds = Counter(m.layers).items()
-    return tuple(counted(f"real_models.anatomy_{kind}", count, number=count, layers=len(m.layers), window=f"{window:,}",
+    kinds = Counter(layers).items()
+    return tuple(counted(f"real_models.anatomy_{kind}", count, number=count, layers=len(layers), window=f"{window:,}",
                         base=f"{base:,.0f}", dims=dims) for (kind, window, base, dims), count in kinds)
 
 
@@ -265,7 +311,7 @@ def relativity_lines(r: Relativity) -> tuple[Phrase, Phrase]:
                    top1=f"{r.top1_doubled:.0%}"))
 
 
-def roles_line(m: Measured) -> Phrase:
+def roles_line(m: Looks) -> Phrase:
     previous, first = np.array(m.previous), np.array(m.first)
     layer, head = np.unravel_index(int(previous.argmax()), previous.shape)
     sinks = int((first > 0.5).sum())
@@ -286,19 +332,19 @@ class Profile:
     reach: int
 
 
-def profile(m: Measured, layer: int) -> Profile:
-    base, rotary_dim = m.layers[layer].base, m.layers[layer].rotary_dim
+def profile(m: Looks, layers: tuple[LayerFacts, ...], layer: int) -> Profile:
+    base, rotary_dim = layers[layer].base, layers[layer].rotary_dim
     weights = np.array(m.profiles[layer], dtype=np.float64)
     offsets = np.arange(MAX_OFFSET + 1)
     bound = decay_bound(rotary_dim, base, torch.tensor(offsets, dtype=torch.float64)).numpy()
     scaled = weights / np.nanmax(weights, axis=-1, keepdims=True)
     near = np.nansum(weights[:, :3], -1) / np.nansum(weights, -1)
-    reach = min(MAX_OFFSET, len(m.reading.ids) - 1)
+    reach = min(MAX_OFFSET, m.tokens - 1)
     return Profile(offsets, scaled.astype(np.float32), (bound / bound[0]).astype(np.float32), near, reach)
 
 
-def profile_line(m: Measured, layer: int) -> Phrase:
-    found = profile(m, layer)
+def profile_line(m: Looks, layers: tuple[LayerFacts, ...], layer: int) -> Phrase:
+    found = profile(m, layers, layer)
     head = int(found.near.argmax())
     return phrase("real_models.profile_line", layer=layer, head=head, near=f"{found.near[head]:.0%}",
                   far=f"{found.near.min():.0%}", reach=found.reach, bound=f"{found.bound[found.reach]:.0%}")
@@ -310,10 +356,10 @@ def quarter_shares(shares: np.ndarray) -> tuple[float, float]:
     return float(shares[..., :quarter].sum(-1).mean()), float(shares[..., -quarter:].sum(-1).mean())
 
 
-def shares_lines(m: Measured, layer: int) -> tuple[Phrase, ...]:
+def shares_lines(m: Looks, layers: tuple[LayerFacts, ...], layer: int) -> tuple[Phrase, ...]:
     fast, slow = quarter_shares(np.array(m.shares[layer]))
     lines = [phrase("real_models.shares_line", layer=layer, fast=f"{fast:.0%}", slow=f"{slow:.0%}")]
-    kinds = by_kind(m)
+    kinds = by_kind(m, layers)
     if len(kinds) == 2:
         (local_fast, local_slow), (global_fast, global_slow) = (quarter_shares(v) for v in kinds.values())
         lines.append(phrase("real_models.kinds_line", local_slow=f"{local_slow:.0%}", global_slow=f"{global_slow:.0%}",
@@ -321,11 +367,11 @@ def shares_lines(m: Measured, layer: int) -> tuple[Phrase, ...]:
     return tuple(lines)
 
 
-def by_kind(m: Measured) -> dict[str, np.ndarray]:
+def by_kind(m: Looks, layers: tuple[LayerFacts, ...]) -> dict[str, np.ndarray]:
     """{attention kind: (layers of that kind x heads, pairs) shares}, sliding layers first."""
     shares = np.array(m.shares)
-    kinds = sorted({x.attention for x in m.layers}, key=lambda k: k != "sliding_attention")
-    return {kind: shares[[i for i, x in enumerate(m.layers) if x.attention == kind]].reshape(-1, shares.shape[-1])
+    kinds = sorted({x.attention for x in layers}, key=lambda k: k != "sliding_attention")
+    return {kind: shares[[i for i, x in enumerate(layers) if x.attention == kind]].reshape(-1, shares.shape[-1])
             for kind in kinds}
 
 
@@ -343,7 +389,7 @@ class Trap:
     rise: float
 
 
-def traps(m: Measured, no_rope_loss: float | None = None) -> tuple[Trap, ...]:
+def traps(m: Interventions, no_rope_loss: float | None = None) -> tuple[Trap, ...]:
     """"none" and every trap that applies, with its rise over no trap; no_rope_loss replaces the recorded one-layer loss
     (another layer than TRAP_LAYER)."""
     found = dict(m.traps)
@@ -367,10 +413,10 @@ class Strip:
     dims: np.ndarray
 
 
-def strip(m: Measured) -> Strip:
-    return Strip(np.array([[x.attention for x in m.layers]], dtype=object),
-                 np.array([[x.base for x in m.layers]], dtype=np.float64),
-                 np.array([[x.rotary_dim for x in m.layers]], dtype=np.float64))
+def strip(layers: tuple[LayerFacts, ...]) -> Strip:
+    return Strip(np.array([[x.attention for x in layers]], dtype=object),
+                 np.array([[x.base for x in layers]], dtype=np.float64),
+                 np.array([[x.rotary_dim for x in layers]], dtype=np.float64))
 
 
 def token_label(token: str, width: int = 12) -> str:
@@ -468,7 +514,8 @@ def spaced_losses(name: str, ids: tuple[int, ...], spacing: int) -> dict[str, fl
             layers = scaled_layers(lm, method, float(spacing))
         except ValueError:
             continue
-        found[method] = float(lm.next_token_losses(torch.tensor(ids), positions, layers=layers).mean())
+        found[method] = float(lm.next_token_losses(torch.tensor(ids), positions, layers=layers,
+                                                   precision=INTERVENTIONS).mean())
     return found
 
 

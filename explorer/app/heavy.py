@@ -1,0 +1,51 @@
+"""A page's heavy call, through the server's one queue (explorer.app.job_queue), with its place shown.
+
+`run(kind, key, fn)` returns at once when the job's result is kept; otherwise the session queues it (at most one
+waiting job per session: a rerun with other knobs replaces it) and, while it waits, a line where the section will be
+says how many jobs are ahead and about how long it will take, updated twice a second. A visitor who changes a knob
+or leaves interrupts the wait (Streamlit stops the script at its next call), and the job is dropped unless another
+session waits on it too."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from explorer.app.job_queue import QUEUE
+from explorer.app.session import t
+
+T = TypeVar("T")
+QUIET_S = 0.3   # a job done within this shows no line at all
+UPDATE_S = 0.5  # how often the line is redrawn
+
+
+def session_id() -> str:
+    """This browser session's id (the queue's unit of fairness)."""
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else "script"
+
+
+def run(kind: str, key: Hashable, fn: Callable[[], T], *, what: str) -> T:
+    """fn's result, computed once in the queue for every session that asks for `key`. what: the section's name, as
+    the waiting line says it."""
+    hit, value = QUEUE.cached(key)
+    if hit:
+        return value
+    session = session_id()
+    job = QUEUE.submit(session, key, kind, fn)
+    line = st.empty()
+    try:
+        done = job.done.wait(QUIET_S)
+        while not done:
+            place = QUEUE.place(job, session)
+            line.info(t("common.queue_running" if place.ahead == 0 else "common.queue_waiting", what=what,
+                        ahead=place.ahead, wait=f"{max(1, round(place.wait_s)):,}"), icon=":material/hourglass_top:")
+            done = job.done.wait(UPDATE_S)
+    except BaseException:  # the script was stopped or rerun: this session no longer waits
+        QUEUE.leave(session)
+        raise
+    line.empty()
+    return QUEUE.wait(job)

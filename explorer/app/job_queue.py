@@ -1,0 +1,212 @@
+"""One fair queue for the server's heavy jobs (a real model measuring a visitor's text, anything that costs more
+than a second of CPU): plain Python, no Streamlit.
+
+The rules, the same for every session:
+- one worker runs one job at a time (a forward pass already takes both cores), first come, first served;
+- a session holds at most one waiting job: a new one replaces it (a visitor who changes his text or leaves drops
+  what he no longer needs), and while its job runs, the next one waits for it, so no session runs two at once or
+  restarts a job faster than it runs;
+- the same job (the same key: the model, the text and the section) asked by many sessions is run once: they all
+  wait on it, and its result stays in a small cache (`KEEP` results) for the next ones;
+- a session's share is bounded: one whose jobs took more than `SHARE_S` seconds of the last `WINDOW_S` goes behind
+  every session that did not, so a visitor who floods the page costs the others no more than his one place;
+- each waiting session can read its place and an estimate of its wait (the running job's expected rest plus the
+  expected cost of each job ahead, from the measured times of jobs of the same kind).
+
+Jobs are plain callables; their errors are kept and raised again in every session that waits on them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+KEEP = 64           # finished results kept for later sessions (the oldest dropped first)
+WINDOW_S = 60.0     # the window of a session's share
+SHARE_S = 30.0      # seconds of the worker a session may use per window before it waits behind the others
+FIRST_GUESS_S = 2.0  # the expected cost of a kind of job never run yet
+SMOOTHING = 0.5     # weight of the newest cost in a kind's expected cost
+
+
+@dataclass
+class Job:
+    """One heavy computation: key (its identity: equal keys are the same job), kind (jobs of a kind cost about the
+    same: the estimate of its wait), the sessions waiting on it, its result or error once done."""
+
+    key: Hashable
+    kind: str
+    fn: Callable[[], Any]
+    order: int
+    sessions: set = field(default_factory=set)
+    started: float | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+    error: BaseException | None = None
+
+
+class Place(NamedTuple):
+    """How many jobs run or wait before this one, and the expected seconds until it is done."""
+
+    ahead: int
+    wait_s: float
+
+
+class JobQueue:
+    """The queue and its one worker thread (started with the first job)."""
+
+    def __init__(self, keep: int = KEEP, share_s: float = SHARE_S, window_s: float = WINDOW_S):
+        self._lock = threading.Condition()
+        self._waiting: list[Job] = []
+        self._running: Job | None = None
+        self._results: OrderedDict = OrderedDict()
+        self._costs: dict[str, float] = {}
+        self._used: dict[str, deque] = {}  # session -> (end time, seconds) of its recent jobs
+        self._orders = itertools.count()
+        self._keep, self._share_s, self._window_s = keep, share_s, window_s
+        self._worker: threading.Thread | None = None
+        self.ran = 0  # jobs run (for tests and the benchmark)
+
+    # ------------------------------------------------------------------ what a session calls
+    def cached(self, key: Hashable) -> tuple[bool, Any]:
+        """(True, result) when the job `key` has run and its result is kept, else (False, None)."""
+        with self._lock:
+            if key in self._results:
+                self._results.move_to_end(key)
+                return True, self._results[key]
+            return False, None
+
+    def submit(self, session: str, key: Hashable, kind: str, fn: Callable[[], Any]) -> Job:
+        """The job `key` for `session`: a finished one from the cache, the same job already waiting or running (the
+        session joins it), or a new one at the back of the queue. The session's other waiting job is dropped."""
+        with self._lock:
+            if key in self._results:
+                job = Job(key, kind, fn, -1, result=self._results[key])
+                job.done.set()
+                self._results.move_to_end(key)
+                return job
+            self._drop_waiting(session, keep=key)
+            job = next((j for j in self._all() if j.key == key), None)
+            if job is None:
+                job = Job(key, kind, fn, next(self._orders))
+                self._waiting.append(job)
+            job.sessions.add(session)
+            self._lock.notify_all()
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="heavy-jobs", daemon=True)
+                self._worker.start()
+            return job
+
+    def leave(self, session: str) -> None:
+        """The session no longer waits: its waiting job is dropped unless another session waits on it too (a
+        running job finishes, and its result is kept)."""
+        with self._lock:
+            self._drop_waiting(session)
+            if self._running is not None:
+                self._running.sessions.discard(session)
+
+    def place(self, job: Job, session: str) -> Place:
+        """Where `job` stands for `session`: jobs before it (the running one included) and the expected wait."""
+        with self._lock:
+            if job.done.is_set():
+                return Place(0, 0.0)
+            now = time.monotonic()
+            wait = 0.0
+            ahead = 0
+            running = self._running
+            if running is not None:
+                expected = self._cost(running.kind)
+                rest = expected - (now - (running.started or now))
+                if running is job:
+                    return Place(0, max(rest, 0.0))
+                ahead, wait = 1, max(rest, 0.1 * expected)
+            for other in self._ordered(now):
+                if other is job:
+                    break
+                ahead += 1
+                wait += self._cost(other.kind)
+            return Place(ahead, wait + self._cost(job.kind))
+
+    def wait(self, job: Job, timeout: float | None = None) -> Any:
+        """The job's result (blocking up to timeout; TimeoutError past it); its error raised again."""
+        if not job.done.wait(timeout):
+            raise TimeoutError(f"job {job.kind} not done in {timeout} s")
+        if job.error is not None:
+            raise job.error
+        return job.result
+
+    def waiting(self) -> int:
+        """Jobs waiting or running now."""
+        with self._lock:
+            return len(self._waiting) + (self._running is not None)
+
+    def expected(self, kind: str) -> float:
+        """The expected seconds of a job of `kind` (the smoothed measured costs)."""
+        with self._lock:
+            return self._cost(kind)
+
+    # ------------------------------------------------------------------ inside
+    def _all(self):
+        return ([self._running] if self._running is not None else []) + self._waiting
+
+    def _cost(self, kind: str) -> float:
+        return self._costs.get(kind, FIRST_GUESS_S)
+
+    def _drop_waiting(self, session: str, keep: Hashable = None) -> None:
+        for job in list(self._waiting):
+            if session in job.sessions and job.key != keep:
+                job.sessions.discard(session)
+                if not job.sessions:
+                    self._waiting.remove(job)
+
+    def _over_share(self, sessions: set, now: float) -> bool:
+        """Whether every session waiting on a job has used more than its share of the window."""
+        def used(session):
+            recent = self._used.get(session, ())
+            return sum(seconds for end, seconds in recent if end > now - self._window_s)
+        return all(used(s) > self._share_s for s in sessions)
+
+    def _ordered(self, now: float) -> list[Job]:
+        return sorted(self._waiting, key=lambda j: (self._over_share(j.sessions, now), j.order))
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                while not self._waiting:
+                    self._lock.wait()
+                job = self._ordered(time.monotonic())[0]
+                self._waiting.remove(job)
+                self._running = job
+                job.started = time.monotonic()
+            try:
+                job.result = job.fn()
+            except BaseException as err:  # noqa: BLE001 - kept and raised again in each waiting session
+                job.error = err
+            with self._lock:
+                now = time.monotonic()
+                spent = now - (job.started or now)
+                previous = self._costs.get(job.kind)
+                self._costs[job.kind] = spent if previous is None else SMOOTHING * spent + (1 - SMOOTHING) * previous
+                for session in job.sessions:
+                    recent = self._used.setdefault(session, deque())
+                    recent.append((now, spent / max(len(job.sessions), 1)))
+                    while recent and recent[0][0] <= now - self._window_s:
+                        recent.popleft()
+                for session in [s for s, recent in self._used.items() if not recent]:
+                    del self._used[session]
+                if job.error is None:
+                    self._results[job.key] = job.result
+                    while len(self._results) > self._keep:
+                        self._results.popitem(last=False)
+                self._running = None
+                self.ran += 1
+                job.done.set()
+                self._lock.notify_all()
+
+
+QUEUE = JobQueue()
+"""The server's one queue (every page's heavy jobs)."""

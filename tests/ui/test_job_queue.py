@@ -1,0 +1,104 @@
+"""The server's one queue of heavy jobs (explorer.app.job_queue): first come first served, one waiting job per
+session, one run for a job many sessions ask for, a dropped job when its session leaves, and a bounded share. Jobs
+here block on events the test sets, so the order is the test's, never the clock's."""
+
+import threading
+
+import pytest
+
+from explorer.app.job_queue import JobQueue
+
+
+def make(queue_log: list, name: str, opened: threading.Event | None = None):
+    """A job that waits for `opened` (when given), then records its name in queue_log and returns it."""
+    def job():
+        if opened is not None:
+            assert opened.wait(10)
+        queue_log.append(name)
+        return name
+    return job
+
+
+@pytest.fixture
+def queue():
+    return JobQueue()
+
+
+def test_first_come_first_served_with_places(queue):
+    log, hold = [], threading.Event()
+    running = queue.submit("a", "A", "k", make(log, "A", hold))
+    waiting = [queue.submit(s, s.upper(), "k", make(log, s.upper())) for s in "bcd"]
+    assert [queue.place(job, s).ahead for job, s in zip(waiting, "bcd")] == [1, 2, 3]
+    assert queue.place(running, "a").ahead == 0
+    hold.set()
+    assert [queue.wait(job, 10) for job in waiting] == ["B", "C", "D"]
+    assert log == ["A", "B", "C", "D"]
+
+
+def test_a_session_keeps_one_waiting_job_the_newest(queue):
+    log, hold = [], threading.Event()
+    queue.submit("a", "A", "k", make(log, "A", hold))
+    old = queue.submit("b", "B1", "k", make(log, "B1"))
+    new = queue.submit("b", "B2", "k", make(log, "B2"))
+    assert queue.waiting() == 2  # the running job and b's newest
+    hold.set()
+    assert queue.wait(new, 10) == "B2"
+    assert "B1" not in log and not old.done.is_set()
+
+
+def test_the_same_key_runs_once_for_many_sessions_and_is_kept(queue):
+    log, hold = [], threading.Event()
+    queue.submit("x", "first", "k", make(log, "first", hold))
+    jobs = [queue.submit(s, "same", "k", make(log, "same")) for s in ("a", "b", "c")]
+    assert len({id(job) for job in jobs}) == 1
+    hold.set()
+    assert queue.wait(jobs[0], 10) == "same"
+    assert log.count("same") == 1
+    assert queue.cached("same") == (True, "same")
+    later = queue.submit("d", "same", "k", make(log, "same"))
+    assert later.done.is_set() and queue.wait(later) == "same" and log.count("same") == 1
+
+
+def test_a_session_that_leaves_drops_its_waiting_job_unless_shared(queue):
+    log, hold = [], threading.Event()
+    queue.submit("x", "first", "k", make(log, "first", hold))
+    queue.submit("a", "alone", "k", make(log, "alone"))
+    shared = queue.submit("b", "shared", "k", make(log, "shared"))
+    queue.submit("c", "shared", "k", make(log, "shared"))
+    queue.leave("a")
+    queue.leave("b")
+    hold.set()
+    assert queue.wait(shared, 10) == "shared"
+    assert log == ["first", "shared"]
+
+
+def test_a_session_over_its_share_waits_behind_the_others():
+    queue = JobQueue(share_s=0.0)  # any time used puts a session over its share
+    log, hold = [], threading.Event()
+    queue.wait(queue.submit("greedy", "g0", "k", make(log, "g0")), 10)  # greedy has used its share
+    queue.submit("x", "first", "k", make(log, "first", hold))
+    greedy = queue.submit("greedy", "g1", "k", make(log, "g1"))
+    polite = queue.submit("polite", "p1", "k", make(log, "p1"))
+    assert queue.place(polite, "polite").ahead == 1 < queue.place(greedy, "greedy").ahead
+    hold.set()
+    queue.wait(greedy, 10)
+    assert log == ["g0", "first", "p1", "g1"]
+
+
+def test_an_error_reaches_every_waiting_session_and_is_not_kept(queue):
+    def broken():
+        raise ValueError("bad text")
+    jobs = [queue.submit(s, "broken", "k", broken) for s in ("a", "b")]
+    for job in jobs:
+        with pytest.raises(ValueError, match="bad text"):
+            queue.wait(job, 10)
+    assert queue.cached("broken") == (False, None)
+
+
+def test_the_wait_is_estimated_from_the_costs_of_each_kind(queue):
+    log, hold = [], threading.Event()
+    queue.submit("x", "first", "slow", make(log, "first", hold))
+    later = queue.submit("a", "later", "slow", make(log, "later"))
+    assert queue.place(later, "a").wait_s == pytest.approx(2 * queue.expected("slow"), rel=0.5)
+    hold.set()
+    queue.wait(later, 10)
