@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from .bugs import BUG_CLASSES, LAYOUT_HINT, Candidate, rounded, candidates, pairs_of_bugs
+from .bugs import BUG_CLASSES, LAYOUT_HINT, VARIANTS, Candidate, candidates, pairs_of_bugs, rounded
 from .probe import ROLES, Probe, make_probe, measure, pairs
 
 TOL_REL = 2.0 ** -17
@@ -84,10 +84,15 @@ class Verdict:
     stopped_by: str | None = None
     excess: float = 0.0
 
+    @property
+    def second(self) -> tuple | None:
+        """The second bug as (class, detail), or None."""
+        return None if self.also is None else (self.also[0], VARIANTS[self.also[1]].format(**self.also[2]))
+
     def to_dict(self) -> dict:
         return {"kind": self.kind, "layers": list(self.layers), "rope": describe(self.layer), "ok": self.ok,
                 "max_error": self.max_error, "bug": self.bug, "detail": self.detail, "variant": self.variant,
-                "values": self.values, "also": None if self.also is None else list(self.also),
+                "values": self.values, "also": None if self.second is None else list(self.second),
                 "roles": list(self.roles), "first_pair": self.first_pair, "first_position": self.first_position,
                 "stops_at": self.stops_at, "stopped_by": self.stopped_by, "excess": self.excess,
                 "profile": self.profile.to_dict(),
@@ -102,7 +107,7 @@ class Verdict:
         if self.bug is None:
             return "" if self.stops_at is not None and self.first_pair is None else "none explains it"
         cell = f"{self.bug} ({self.detail}; {'+'.join(self.roles)})"
-        return cell if self.also is None else f"{cell} + {self.also[0]} ({self.also[1]})"
+        return cell if self.second is None else f"{cell} + {self.second[0]} ({self.second[1]})"
 
     def where(self, dtype: str | None = None) -> str:
         """Where it first goes wrong, where its answers stop, and (for a declared dtype) how far past that
@@ -117,6 +122,14 @@ class Verdict:
         if dtype is not None and self.first_pair is not None:
             parts.append(f"{self.excess:,.3g}x the {dtype} room")
         return "; ".join(parts)
+
+    @property
+    def layout_fix(self) -> str | None:
+        """The layout a loader that permutes the q/k rows makes right, where the layout is (one of) the bugs."""
+        for bug, variant in ((self.bug, self.variant), self.also[:2] if self.also else (None, None)):
+            if bug == "layout":
+                return variant
+        return None
 
     @property
     def report(self) -> str:
@@ -148,9 +161,7 @@ class Report:
         """A sentence for each finding the table cannot hold: the layout a q/k-permuting loader makes right,
         and the error that stopped an implementation's answers."""
         out = []
-        layouts = {v.detail if v.bug == "layout" else v.also[1] for v in self.verdicts
-                   if not v.ok and "layout" in (v.bug, v.also and v.also[0])}
-        out += [LAYOUT_HINT.format(layout=layout) for layout in sorted(layouts)]
+        out += [LAYOUT_HINT.format(layout=layout) for layout in sorted({v.layout_fix for v in self.verdicts} - {None})]
         out += [f"kind {v.kind}: answers stop at position {v.stops_at:,} ({v.stopped_by})"
                 for v in self.verdicts if v.stopped_by]
         return out
@@ -320,7 +331,7 @@ def _judge_kind(probe: Probe, kind, indices: list[int], answers: dict, dtype=Non
     deviation = torch.maximum(*[best[role][2] for role in roles]) if len(roles) > 1 else best[roles[0]][2]
     matched = cands[key][0]
     return Verdict(bug=matched.bug, detail=matched.detail, variant=matched.variant, values=matched.values,
-                   also=None if matched.also is None else key[2:], roles=roles,
+                   also=matched.also, roles=roles,
                    first_pair=first_pair, first_position=first_position,
                    bug_profile=_profile(layer, deviation, rows), residual=max(best[role][0][1] for role in roles),
                    **base)

@@ -254,7 +254,7 @@ TWO_BUGS = [
 def test_two_bugs_at_once_are_both_named(config, bugs, expected):
     report = conformance.verify(config, NumpyRoPE(config, bugs, scaled=hf_frequencies(config)))
     verdict = report.verdicts[0]
-    assert (verdict.bug, verdict.detail, *verdict.also) == expected, report.table()
+    assert (verdict.bug, verdict.detail, *verdict.second) == expected, report.table()
     assert ("layout" in expected) == any("layout=" in note for note in report.notes())
 
 
