@@ -169,3 +169,9 @@ def test_fn_answers_of_the_wrong_shape_or_type_are_refused():
         conformance.verify("Llama-2-7b-hf", lambda x, positions, layer: x.half())
     with pytest.raises(ValueError, match="preset name"):
         conformance.make_probe("no-such-model")
+
+
+def test_the_readme_pytest_example_conforms():
+    namespace: dict = {}
+    exec(compile(_readme_example("pytest"), "README pytest example", "exec"), namespace)
+    namespace["test_rope_conforms"]()
