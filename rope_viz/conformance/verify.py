@@ -383,33 +383,28 @@ def _call(fn, role_arg: bool, x: torch.Tensor, positions: torch.Tensor, layer: i
 def _answer(fn, role_arg: bool, s, role: str, x: torch.Tensor, dtype) -> tuple[torch.Tensor, str | None]:
     """fn's answer for one probe set and role, and None; where fn raises, its answers for the rows below the
     first position it fails at (found by bisection over the probe positions), NaN for the rest, and what it
-    raised."""
+    raised. An answer of the wrong shape or type is the caller's mistake: ValueError."""
     what = f"fn's answer for layer {s.layer} ({role})"
     try:
-        return as_answer(_call(fn, role_arg, x.clone(), s.positions.clone(), s.layer, role), x.shape, what,
-                         dtype), None
-    except ValueError:
-        raise
-    except Exception as err:  # the engine's own limit: an IndexError past its cache, a failed assertion, ...
+        out = _call(fn, role_arg, x.clone(), s.positions.clone(), s.layer, role)
+    except Exception as err:  # the engine's own limit: an IndexError past its cache, a failed check, ...
         error = f"{type(err).__name__}: {str(err)[:120]}"
+    else:
+        return as_answer(out, x.shape, what, dtype), None
     points = torch.unique(s.row_positions)
-    out = torch.full(x.shape, math.nan, dtype=torch.float64)
-    good, bad, answered = 0, len(points), None  # the first `good` points answer, the first `bad` do not
+    answers = torch.full(x.shape, math.nan, dtype=torch.float64)
+    good, bad = 0, len(points)  # the rows below points[good] are answered, those below points[bad] are not
     while bad - good > 1:
         mid = (good + bad) // 2
         rows = s.row_positions < points[mid]
         try:
-            part = as_answer(_call(fn, role_arg, x[rows].clone(), s.positions[..., rows].clone(), s.layer, role),
-                             x[rows].shape, what, dtype)
-        except ValueError:
-            raise
+            out = _call(fn, role_arg, x[rows].clone(), s.positions[..., rows].clone(), s.layer, role)
         except Exception:
             bad = mid
             continue
-        good, answered = mid, (rows, part)
-    if answered is not None:
-        out[answered[0]] = answered[1]
-    return out, error
+        good = mid
+        answers[rows] = as_answer(out, x[rows].shape, what, dtype)
+    return answers, error
 
 
 def verify(config, fn, *, layout: str | None = None, max_position: int | None = None, dtype=None) -> Report:
