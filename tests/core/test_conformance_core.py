@@ -272,15 +272,17 @@ def test_assert_conforms_raises_the_verdict_table():
         conformance.verify("Llama-3.1-8B", fn, layout="pairs")
 
 
-@pytest.mark.parametrize("stop", ["raises", "nan"])
+@pytest.mark.parametrize("stop", ["IndexError", "ValueError", "nan"])
 def test_answers_that_stop_at_a_short_cache_are_reported_where_they_stop(stop):
     length = 8192  # a cos/sin cache of Llama 3's original context, serving Llama 3.1
     numpy_rope = NumpyRoPE("Llama-3.1-8B", scaled=hf_frequencies("Llama-3.1-8B"))
 
     def cached(x, positions, layer, role):
         out = numpy_rope(x, positions, layer, role)
-        if stop == "raises":
+        if stop == "IndexError":
             np.arange(length)[np.asarray(positions)]  # a cache lookup: IndexError past its end
+        if stop == "ValueError" and int(positions.max()) >= length:
+            raise ValueError(f"position {int(positions.max())} is past the cache")
         out[np.asarray(positions) >= length] = np.nan
         return out
     report = conformance.verify("Llama-3.1-8B", cached)
@@ -289,7 +291,7 @@ def test_answers_that_stop_at_a_short_cache_are_reported_where_they_stop(stop):
     first_missing = int(probed[probed >= length].min())
     assert (verdict.ok, verdict.bug, verdict.stops_at) == (False, None, first_missing), report.table()
     assert f"answers stop at position {first_missing:,}" in report.table()
-    assert (verdict.stopped_by or "").startswith("IndexError" if stop == "raises" else "")
+    assert (verdict.stopped_by or "nan").startswith(stop)
     assert conformance.verify("Llama-3.1-8B", cached, max_position=length).ok
 
 
