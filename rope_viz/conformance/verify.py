@@ -55,8 +55,8 @@ class Profile:
 @dataclass(frozen=True)
 class Verdict:
     """The verdict on one kind of layer. bug: the bug class that explains a failure (None when it passes or
-    none does); detail: which variant; also: the second bug (class, detail) when two at once explain it,
-    else None; roles: where it shows ("query", "key"); first_pair / first_position: where the error first
+    none does); detail: which variant; also: the second bug (class, variant, values) when two at once
+    explain it, else None; roles: where it shows ("query", "key"); first_pair / first_position: where the error first
     passes the tolerance; stops_at: the first probe position from which the implementation gave no answer
     (it raised, or returned NaN or infinity) and stopped_by the error it raised, both None where it answered
     throughout; excess: the largest error over its tolerance (a pass keeps it <= 1); profile: the answer's
@@ -160,11 +160,10 @@ class Report:
     def notes(self) -> list[str]:
         """A sentence for each finding the table cannot hold: the layout a q/k-permuting loader makes right,
         and the error that stopped an implementation's answers."""
-        out = []
-        out += [LAYOUT_HINT.format(layout=layout) for layout in sorted({v.layout_fix for v in self.verdicts} - {None})]
-        out += [f"kind {v.kind}: answers stop at position {v.stops_at:,} ({v.stopped_by})"
-                for v in self.verdicts if v.stopped_by]
-        return out
+        layouts = sorted({v.layout_fix for v in self.verdicts} - {None})
+        return [LAYOUT_HINT.format(layout=layout) for layout in layouts] + [
+            f"kind {v.kind}: answers stop at position {v.stops_at:,} ({v.stopped_by})"
+            for v in self.verdicts if v.stopped_by]
 
     def table(self) -> str:
         """The verdict table (one row per kind of layer), then its notes."""
