@@ -17,6 +17,7 @@ st.title(ui.t(f"{PAGE}.title"))
 left, right = st.columns(2)
 name = ui.knob(PAGE, "model", where=left)
 demo = ui.knob(PAGE, "demo", where=right, format_func=lambda v: ui.t(f"check_implementation.demo_{v}"))
+layout = ui.knob(PAGE, "layout", where=right, format_func=lambda v: ui.t(f"check_implementation.layout_{v}"))
 with st.expander(ui.t("check_implementation.paste_header"), icon=":material/content_paste:"):
     config_text = ui.knob(PAGE, "config")
     refused = view.choose(name, config_text).refused
@@ -45,7 +46,7 @@ if uploaded is not None:
                    icon=":material/block:")
     else:
         upload = uploaded.getvalue()
-data = panels.check(name, config_text, demo, upload)
+data = panels.check(name, config_text, demo, upload, layout)
 if data.upload_refused is not None:
     st.warning(ui.t("check_implementation.upload_refused", detail=data.upload_refused), icon=":material/block:")
 
@@ -90,6 +91,8 @@ for index, failure in enumerate(data.failures):
         if index == 0:
             st.caption(ui.t("check_implementation.first_failure", kind=failure.kind))
         ui.charts_side_by_side(by_position, f"position_{failure.kind}", by_pair, f"pair_{failure.kind}")
+    for note in failure.notes:  # the layout a q/k-permuting loader makes right, where the answers stop
+        st.markdown(say(note))
     links = [f"[{label}]({url})" if url else label for label, url in failure.links]
     if links:
         st.markdown(f"{ui.t('check_implementation.shipped_in')} {', '.join(links)}")  # the kit's own list of reports

@@ -166,6 +166,7 @@ PAGE_KNOBS = {
         _own("check_implementation", TextKnob, "config", "", max_length=16384),
         _own("check_implementation", ChoiceKnob, "demo", "base", ("none",) + tuple(BUG_CLASSES), menu=True,
              heaviest="low_precision"),
+        _own("check_implementation", ChoiceKnob, "layout", "model", ("model", "interleaved", "half")),
     ),
     "precision": _declare(
         head_dim(default=128, lo=4), BASE,  # d >= 4: the page follows pair 1, the fastest pair float32 rounds

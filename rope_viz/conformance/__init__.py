@@ -5,16 +5,18 @@ known bug that best explains a failure.
     report.ok, report.verdicts[0].bug
     rope_viz.conformance.write_probe("Llama-3.1-8B", "probe.safetensors")   # for an engine outside Python
     report = rope_viz.conformance.verify_file("Llama-3.1-8B", "answers.safetensors")
+    rope_viz.conformance.assert_conforms("Llama-3.1-8B", fn, layout="interleaved")   # in a test: the table on failure
 
 The files are safetensors, read only through the `safetensors` package (the [toy] extra), imported when a
 file is read or written. `python -m rope_viz.conformance probe|verify` is the command line.
 """
 
-from .bugs import BUG_CLASSES, BugClass, applicable, candidates, planted, reference
+from .bugs import BUG_CLASSES, LAYOUT_HINT, BugClass, applicable, candidates, pairs_of_bugs, planted, reference
 from .files import MAX_FILE_BYTES, answers_bytes, probe_bytes, read_answers, verify_file, write_probe
-from .probe import ROLES, Kind, Probe, ProbeSet, kinds, load_model, make_probe
-from .verify import Profile, Report, Verdict, judge, verify
+from .probe import ROLES, Kind, Probe, ProbeSet, declare_layout, kinds, load_model, make_probe
+from .verify import Profile, Report, Verdict, assert_conforms, judge, verify
 
-__all__ = ["BUG_CLASSES", "BugClass", "Kind", "MAX_FILE_BYTES", "Probe", "ProbeSet", "Profile", "ROLES", "Report",
-           "Verdict", "answers_bytes", "applicable", "candidates", "judge", "kinds", "load_model", "make_probe",
-           "planted", "probe_bytes", "read_answers", "reference", "verify", "verify_file", "write_probe"]
+__all__ = ["BUG_CLASSES", "BugClass", "Kind", "LAYOUT_HINT", "MAX_FILE_BYTES", "Probe", "ProbeSet", "Profile",
+           "ROLES", "Report", "Verdict", "answers_bytes", "applicable", "assert_conforms", "candidates",
+           "declare_layout", "judge", "kinds", "load_model", "make_probe", "pairs_of_bugs", "planted", "probe_bytes",
+           "read_answers", "reference", "verify", "verify_file", "write_probe"]

@@ -1,5 +1,5 @@
 """python -m rope_viz.conformance probe CONFIG -o probe.safetensors
-python -m rope_viz.conformance verify CONFIG answers.safetensors [--json report.json]
+python -m rope_viz.conformance verify CONFIG answers.safetensors [--json report.json] [--layout interleaved|half]
 
 CONFIG: a preset name (rope_viz.model_presets()) or a config.json path. verify prints one row per kind of
 layer and exits 0 when every kind passes, 1 when one fails, 2 when an argument or file is refused."""
@@ -35,6 +35,8 @@ def main(argv=None) -> int:
     verify.add_argument("config", help="a preset name or a config.json path")
     verify.add_argument("answers", help="the answers file (safetensors)")
     verify.add_argument("--json", help="also write the report as JSON here")
+    verify.add_argument("--layout", choices=("interleaved", "half"),
+                        help="the engine's own pair layout, where its loader permutes the checkpoint's q/k rows")
     args = parser.parse_args(argv)
     try:
         model = load_model(_config(args.config))
@@ -42,7 +44,7 @@ def main(argv=None) -> int:
             path = write_probe(model, args.output)
             print(f"wrote {path} ({path.stat().st_size:,} bytes) for {model.name}")
             return 0
-        report = verify_file(model, args.answers)
+        report = verify_file(model, args.answers, layout=args.layout)
     except (ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -36,26 +36,34 @@ class BugClass:
 BUG_CLASSES = {bug.name: bug for bug in (
     BugClass("layout", "pairs (2i, 2i+1) and (i, i + r/2) mixed up",
              (("ikawrakow/ik_llama.cpp", 2290), ("NVIDIA-NeMo/Automodel", 2039), ("ml-explore/mlx-lm", 512))),
-    BugClass("rotated_dims", "the rotated dims taken at the wrong end of the head, or rotary_dim ignored",
-             (("vllm-project/vllm", 43676),)),
+    BugClass("rotated_dims", "the rotated dims taken at the wrong end of the head, or the wrong rotary_dim "
+             "(the whole head, or its frequencies and pairs spread over the head)",
+             (("vllm-project/vllm", 43676), ("pie-project/pie", 603))),
     BugClass("base", "another layer kind's base (or the default 10,000) used",
              (("vllm-project/vllm", 29111),)),
     BugClass("scaling", "another layer kind's frequency scaling used, or none",
-             (("ml-explore/mlx-lm", 1189), ("sgl-project/sglang", 34788))),
+             (("ml-explore/mlx-lm", 1189), ("sgl-project/sglang", 34788), ("lablup/mlxcel", 1388))),
+    BugClass("yarn_ramp", "YaRN's ramp reversed: the fast pairs interpolated and the slow ones kept",
+             (("pytorch/torchtitan", 3787),)),
     BugClass("attention_factor", "the attention factor (YaRN's mscale) lost or applied twice",
              (("turboderp-org/exllamav3", 259), ("xinfer", 329), ("ml-explore/mlx-lm", 1507))),
     BugClass("nope", "a NoPE layer rotated, or a RoPE layer (or only its key) left unrotated",
-             (("sgl-project/sglang", 19636),)),
-    BugClass("position_offset", "positions shifted by one"),
-    BugClass("low_precision", "positions, frequencies, angles or cos/sin tables in bfloat16 or float16",
-             (("huggingface/candle", 3520),)),
-    BugClass("cache_length", "positions past a cos/sin cache clamped to its end or wrapped around",
-             (("pegainfer-project/pegainfer", 220), ("vllm-project/vllm", 55910))),
+             (("sgl-project/sglang", 19636), ("mlx-node/mlx-node", 120))),
+    BugClass("position_offset", "positions shifted by one, or every decode token at position 0",
+             (("Blaizzy/mlx-vlm", 1983),)),
+    BugClass("low_precision", "positions, frequencies, angles or cos/sin tables in bfloat16 or float16, or "
+             "cos/sin from fast approximations", (("huggingface/candle", 3520), ("kekzl/imp", 1316))),
+    BugClass("cache_length", "positions past a cos/sin cache clamped to its end or wrapped around, or YaRN's "
+             "tables built for the cache length instead of the original context",
+             (("pegainfer-project/pegainfer", 220), ("vllm-project/vllm", 55910), ("gty111/gLLM", 269))),
     BugClass("mrope_sections", "M-RoPE sections blocked where the model interleaves them, the reverse, "
              "or all pairs on the time axis", (("alibaba/MNN", 4133),)),
     BugClass("proportional", "proportional RoPE (Gemma 4) read as ordinary partial rotation",
              (("aws-neuron/neuronx-distributed-inference", 106),)),
 )}
+LAYOUT_HINT = ("An engine whose loader permutes the checkpoint's q/k rows (as torchtune, Meta's reference code and "
+               "llama.cpp's Llama conversion do) is right to pair {layout}: declare it with "
+               "verify(..., layout=\"{layout}\") or --layout {layout}.")
 LOW_DTYPES = {"bfloat16": torch.bfloat16, "float16": torch.float16}
 
 
@@ -67,25 +75,37 @@ VARIANTS = {
     "missing": "missing", "twice": "applied twice", "shift": "{shift}", "positions": "positions in {dtype}",
     "frequencies": "frequencies in {dtype}", "angles": "angles in {dtype}", "tables": "cos/sin in {dtype}",
     "clamped": "clamped at {length}", "wrapped": "wrapped at {length}", "blocked": "blocked",
-    "time_only": "time axis only", "partial": "read as partial",
+    "time_only": "time axis only", "partial": "read as partial", "rotary_dim": "{rotated} dims rotated",
+    "all": "positions, frequencies and angles in {dtype}", "yarn_context": "YaRN built for {length}",
+    "reversed": "reversed",
 }
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """One variant of a bug: `variant` (a VARIANTS key) with its `values`, and the buggy rotation."""
+    """One variant of a bug: `variant` (a VARIANTS key) with its `values`, and the buggy rotation; also: a
+    second bug the rotation carries as (bug, variant, values), or None."""
 
     bug: str
     variant: str
     values: dict
     rotate: Callable
+    also: tuple | None = None
 
     @property
     def detail(self) -> str:
         return VARIANTS[self.variant].format(**self.values)
 
+    @property
+    def key(self) -> tuple:
+        """What names it: (bug, detail), and the second bug's when it carries one."""
+        if self.also is None:
+            return self.bug, self.detail
+        bug, variant, values = self.also
+        return self.bug, self.detail, bug, VARIANTS[variant].format(**values)
 
-def _rounded(values: torch.Tensor, dtype) -> torch.Tensor:
+
+def rounded(values: torch.Tensor, dtype) -> torch.Tensor:
     return values.to(torch.float32).to(dtype).to(torch.float64)
 
 
@@ -128,36 +148,54 @@ def _scaled(reference: Callable, layer, factor: float) -> Callable:
     return rotate
 
 
-def candidates(probe: Probe, probe_set: ProbeSet) -> list[Candidate]:
-    """Every known bug that can occur in the kind of layer `probe_set` stands for, as a rotation."""
-    layer = probe.kinds[probe_set.kind].layer
-    model_layers = [kind.layer for kind in probe.kinds]
+def _other(layout: str) -> str:
+    return "interleaved" if layout == "half" else "half"
+
+
+def _rotary_dims(layer, width: int) -> list[int]:
+    """Rotary dims an engine might use instead of the layer's: half the head, twice or half the layer's own
+    (the whole head is its own variant)."""
+    widths = {layer.head_dim // 2, 2 * width, width // 2}
+    return sorted(w for w in widths if w >= 2 and w % 2 == 0 and w < layer.head_dim and w != width)
+
+
+def _yarn_reversed(layer, tables: Tables) -> Callable | None:
+    """YaRN with its ramp reversed: each pair i gets theta_i (1 + 1/s) - omega_i (omega the model's own
+    frequency, theta the unscaled one, s the factor): the extrapolated and interpolated ends swapped."""
+    if layer.rope_type != "yarn" or layer.mrope_section is not None:
+        return None
+    scaling = layer.rope_scaling or {}
+    plain = measure(dataclasses.replace(layer, rope_scaling=None), 2)
+    assert plain is not None  # the layer rotates
+    factor = scaling.get("factor") or layer.max_position_embeddings / original_context(layer)
+    omega = plain.omega * (1 + 1 / factor) - tables.omega
+    return _by_angles(layer, tables, lambda ids: Tables(omega, tables.axis, tables.factor).theta(ids))
+
+
+def _single(layer, model_layers: list, largest: int) -> list[Candidate]:
+    """Every known bug, one at a time, that can occur in a rotary `layer` called with positions up to
+    `largest`."""
     out: list[Candidate] = []
 
     def add(bug: str, variant: str, rotate: Callable | None, **values):
         if rotate is not None:
             out.append(Candidate(bug, variant, values, rotate))
 
-    if not layer.rotary:
-        for other in model_layers:
-            if other.rotary and other.head_dim == layer.head_dim:
-                add("nope", "rotated_like", other.rotate, layer=other.index)
-        if not any(other.rotary for other in model_layers):
-            add("nope", "rotated_default", _variant(layer, rotary=True, rope_type="default", base=10000.0,
-                                                             rotary_dim=layer.head_dim, rope_scaling=None))
-        return out
-    tables = measure(layer, int(probe_set.positions.max()))
+    tables = measure(layer, largest)
     assert tables is not None  # the layer rotates
     start, width = span(layer)
     add("nope", "not_rotated", lambda x, positions: x)
     if width >= 4:
-        add("layout", "interleaved" if layer.layout == "half" else "half",
-            _variant(layer, layout="interleaved" if layer.layout == "half" else "half"))
+        add("layout", _other(layer.layout), _variant(layer, layout=_other(layer.layout)))
     if width < layer.head_dim:
         add("rotated_dims", "from_end" if start == 0 else "from_start",
             _variant(layer, rotated_from=layer.head_dim - width if start == 0 else 0))
         if layer.rope_type != "proportional":
             add("rotated_dims", "whole_head", _variant(layer, rotary_dim=layer.head_dim, rotated_from=0))
+    if layer.rope_type != "proportional":
+        for rotated in _rotary_dims(layer, width):
+            add("rotated_dims", "rotary_dim", _variant(layer, rotary_dim=rotated, rotated_from=0 if start == 0
+                                                       else layer.head_dim - rotated), rotated=rotated)
     for base in sorted(({other.base for other in model_layers if other.rotary} | {10000.0}) - {layer.base}):
         add("base", "base", _variant(layer, base=base), base=f"{base:,.0f}")
     scalings: dict[str, Mapping | None] = {}
@@ -169,37 +207,87 @@ def candidates(probe: Probe, probe_set: ProbeSet) -> list[Candidate]:
     for scaling in scalings.values():
         name = "none" if scaling is None else scaling.get("rope_type", "?")
         add("scaling", "scaling", _variant(layer, rope_scaling=scaling), scaling=name)
+    add("yarn_ramp", "reversed", _yarn_reversed(layer, tables))
     if abs(tables.factor - 1.0) > 1e-6:
         add("attention_factor", "missing", _scaled(layer.rotate, layer, 1.0 / tables.factor))
         add("attention_factor", "twice", _scaled(layer.rotate, layer, tables.factor))
     add("position_offset", "shift", _by_positions(layer, tables, lambda ids: ids + 1), shift="+1")
     add("position_offset", "shift", _by_positions(layer, tables, lambda ids: ids - 1), shift="-1")
     for name, dtype in LOW_DTYPES.items():
-        add("low_precision", "positions", _by_positions(layer, tables, lambda ids, d=dtype: _rounded(ids, d)),
+        low_omega = Tables(rounded(tables.omega, dtype), tables.axis, 1.0)
+        add("low_precision", "positions", _by_positions(layer, tables, lambda ids, d=dtype: rounded(ids, d)),
             dtype=name)
-        add("low_precision", "frequencies", _by_angles(
-            layer, tables, lambda ids, d=dtype: Tables(_rounded(tables.omega, d), tables.axis, 1.0).theta(ids)),
-            dtype=name)
+        add("low_precision", "frequencies", _by_angles(layer, tables, low_omega.theta), dtype=name)
         add("low_precision", "angles", _by_angles(
-            layer, tables, lambda ids, d=dtype: _rounded(tables.theta(ids), d)), dtype=name)
+            layer, tables, lambda ids, d=dtype: rounded(tables.theta(ids), d)), dtype=name)
 
         def tables_low(x, positions, d=dtype):
             theta = tables.theta(positions)
-            return turn(layer, x, _rounded(theta.cos(), d), _rounded(theta.sin(), d), tables.factor)
+            return turn(layer, x, rounded(theta.cos(), d), rounded(theta.sin(), d), tables.factor)
         add("low_precision", "tables", tables_low, dtype=name)
-    largest = int(probe_set.positions.max())
+
+        def all_low(x, positions, d=dtype, omega=low_omega):  # torch.arange(..., dtype=d) and its outer product
+            theta = rounded(omega.theta(rounded(positions, d)), d)
+            return turn(layer, x, rounded(theta.cos(), d), rounded(theta.sin(), d), tables.factor)
+        add("low_precision", "all", all_low, dtype=name)
     for length in sorted({original_context(layer), layer.max_position_embeddings} - {None}):
         if length <= largest:
             add("cache_length", "clamped", _by_positions(layer, tables, lambda ids, n=length: ids.clamp(max=n - 1)),
                 length=f"{length:,}")
             add("cache_length", "wrapped", _by_positions(layer, tables, lambda ids, n=length: ids % n),
                 length=f"{length:,}")
+    if layer.rope_type == "yarn":  # the cache length: max_position_embeddings, or factor times the original
+        original = original_context(layer)
+        lengths = {layer.max_position_embeddings, int((layer.rope_scaling or {}).get("factor", 1) * original)}
+        for length in sorted(lengths - {None, original}):
+            add("cache_length", "yarn_context", _variant(layer, rope_scaling={
+                **(layer.rope_scaling or {}), "original_max_position_embeddings": length}), length=f"{length:,}")
     if layer.mrope_section is not None:
         add("mrope_sections", "blocked" if layer.mrope_interleaved else "interleaved",
             _variant(layer, mrope_interleaved=not layer.mrope_interleaved))
         add("mrope_sections", "time_only", _by_positions(layer, tables, lambda ids: ids[0]))
     if layer.rope_type == "proportional":
         add("proportional", "partial", _variant(layer, rope_type="default", rope_scaling=None))
+    return out
+
+
+def candidates(probe: Probe, probe_set: ProbeSet) -> list[Candidate]:
+    """Every known bug that can occur in the kind of layer `probe_set` stands for, as a rotation."""
+    layer = probe.kinds[probe_set.kind].layer
+    model_layers = [kind.layer for kind in probe.kinds]
+    if layer.rotary:
+        return _single(layer, model_layers, int(probe_set.positions.max()))
+    out: list[Candidate] = []
+    for other in model_layers:
+        if other.rotary and other.head_dim == layer.head_dim:
+            out.append(Candidate("nope", "rotated_like", {"layer": other.index}, other.rotate))
+    rotated = _variant(layer, rotary=True, rope_type="default", base=10000.0, rotary_dim=layer.head_dim,
+                       rope_scaling=None)
+    if rotated is not None and not any(other.rotary for other in model_layers):
+        out.append(Candidate("nope", "rotated_default", {}, rotated))
+    return out
+
+
+def pairs_of_bugs(probe: Probe, probe_set: ProbeSet) -> list[Candidate]:
+    """Two bugs at once, for a kind no single bug explains: the layout swapped together with any other bug
+    (a loader that does not permute the q/k rows it should, plus one more mistake), and the attention
+    factor lost together with any other."""
+    layer = probe.kinds[probe_set.kind].layer
+    if not layer.rotary:
+        return []
+    model_layers = [kind.layer for kind in probe.kinds]
+    largest = int(probe_set.positions.max())
+    out: list[Candidate] = []
+    swapped = dataclasses.replace(layer, layout=_other(layer.layout))
+    if span(layer)[1] >= 4:
+        out += [dataclasses.replace(c, also=("layout", swapped.layout, {}))
+                for c in _single(swapped, model_layers, largest) if c.bug not in ("layout", "nope")]
+    tables = measure(layer, largest)
+    assert tables is not None  # the layer rotates
+    if abs(tables.factor - 1.0) > 1e-6:
+        out += [dataclasses.replace(c, rotate=_scaled(c.rotate, layer, 1.0 / tables.factor),
+                                    also=("attention_factor", "missing", {}))
+                for c in _single(layer, model_layers, largest) if c.bug not in ("attention_factor", "nope")]
     return out
 
 

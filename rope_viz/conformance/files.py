@@ -69,10 +69,20 @@ def answers_bytes(probe: Probe, answers: dict) -> bytes:
     return _safetensors().save(tensors, metadata=metadata(probe))
 
 
+# how torch.save's zip archive of pickles starts, and a bare pickle of protocol 2 to 5
+PICKLE_SIGNS = (b"PK\x03\x04",) + tuple(bytes((0x80, protocol)) for protocol in range(2, 6))
+
+
 def _header(data: bytes) -> dict:
     if len(data) < 8:
         raise ValueError(f"answers is {len(data)} bytes: too short to be a safetensors file")
     (size,) = struct.unpack("<Q", data[:8])
+    if data[8:9] != b"{" and data.startswith(PICKLE_SIGNS):
+        raise ValueError("answers looks like a pickle (torch.save writes one), which this kit never loads: write "
+                         "safetensors instead, safetensors.torch.save_file({\"set0.query\": tensor, ...}, path)")
+    if size <= MAX_HEADER_BYTES and 8 + size > len(data) and data[8:9] == b"{":
+        raise ValueError(f"answers is truncated: it is {len(data):,} bytes, and its header alone declares "
+                         f"{8 + size:,}")
     if size > MAX_HEADER_BYTES or 8 + size > len(data):
         raise ValueError(f"answers is not a safetensors file (its header would be {size:,} bytes of "
                          f"{len(data):,})")
@@ -82,6 +92,11 @@ def _header(data: bytes) -> dict:
         raise ValueError("answers is not a safetensors file (its header is not JSON)") from err
     if not isinstance(header, dict):
         raise ValueError("answers is not a safetensors file (its header is not a JSON object)")
+    offsets = [entry.get("data_offsets") for name, entry in header.items() if isinstance(entry, dict)]
+    declared = 8 + size + max((o[1] for o in offsets if isinstance(o, list) and len(o) == 2
+                               and isinstance(o[1], int)), default=0)
+    if declared > len(data):
+        raise ValueError(f"answers is truncated: it is {len(data):,} bytes, and its header declares {declared:,}")
     return header
 
 
@@ -149,7 +164,8 @@ def read_answers(data, probe: Probe) -> dict:
     return answers
 
 
-def verify_file(config, answers) -> Report:
-    """The report on an answers file (bytes or a path) for the probe of `config`."""
-    probe = make_probe(config)
+def verify_file(config, answers, *, layout: str | None = None, max_position: int | None = None) -> Report:
+    """The report on an answers file (bytes or a path) for the probe of `config`; layout and max_position:
+    what the engine declares (see make_probe)."""
+    probe = make_probe(config, layout=layout, max_position=max_position)
     return judge(probe, read_answers(answers, probe))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import torch
 
+from .._checks import check_int, check_layout
 from ..frequencies import pair_indices
 from ..models import LayerRoPE, ModelRoPE, model_presets, model_rope
 from ..scaling import MAX_CONTEXT
@@ -96,11 +97,13 @@ def original_context(layer) -> int | None:
     return scaling.get("original_max_position_embeddings") or layer.max_position_embeddings
 
 
-def probe_positions(layer) -> list[int]:
+def probe_positions(layer, max_position: int | None = None) -> list[int]:
+    """The probe positions of a layer: below `max_position` where an engine declares that limit."""
     points = set(SMALL_POSITIONS)
     for edge in {original_context(layer), layer.max_position_embeddings} - {None}:
         points |= {edge - 2, edge - 1, edge, edge + 1, edge + 1000, 2 * edge}
-    return sorted(p for p in points if 0 <= p <= MAX_CONTEXT - 32)
+    limit = MAX_CONTEXT - 32 if max_position is None else min(MAX_CONTEXT - 32, max_position - 1)
+    return sorted(p for p in points if 0 <= p <= limit)
 
 
 @dataclass(frozen=True)
@@ -160,9 +163,22 @@ class ProbeSet:
 
 @dataclass(frozen=True)
 class Probe:
+    """A model's kinds and probe sets; layout and max_position: what the engine declared (None: the
+    model's own layout, positions up to twice the cache a config implies)."""
+
     model: ModelRoPE
     kinds: tuple
     sets: tuple
+    layout: str | None = None
+    max_position: int | None = None
+
+
+def declare_layout(model: ModelRoPE, layout: str) -> ModelRoPE:
+    """The model as an engine sees it after permuting the q/k rows of the checkpoint on load: every layer
+    pairs its rotated dims in `layout`. The attention scores are the same (the permutation moves the pairs
+    of both q and k alike), so the engine is right to rotate in that layout."""
+    layers = tuple(dataclasses.replace(layer, layout=layout) for layer in model.layers)
+    return dataclasses.replace(model, layout=layout, layers=layers)
 
 
 def _rows(layer, points: list[int], generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
@@ -183,17 +199,28 @@ def _ids(layer, rows: torch.Tensor) -> torch.Tensor:
     return rows[None, :] + offsets
 
 
-def make_probe(config) -> Probe:
+def make_probe(config, *, layout: str | None = None, max_position: int | None = None) -> Probe:
     """The probe of a model (preset name, config dict or JSON text; a Probe is returned as it is): its kinds
-    and probe sets."""
+    and probe sets. layout: the engine's own pair layout ("half" or "interleaved") when its loader permutes
+    the checkpoint's q/k rows (None: the model's); max_position: the engine's declared limit (positions
+    from it on are not probed; None: up to twice the cache a config implies)."""
+    if layout is not None:
+        layout = check_layout(layout)
+    if max_position is not None:
+        max_position = check_int(max_position, "max_position", minimum=2)
     if isinstance(config, Probe):
+        if (layout, max_position) not in ((None, None), (config.layout, config.max_position)):
+            raise ValueError(f"layout={layout!r} and max_position={max_position!r} apply to a config, not to a "
+                             f"probe made with layout={config.layout!r}, max_position={config.max_position!r}")
         return config
     model = load_model(config)
+    if layout is not None:
+        model = declare_layout(model, layout)
     groups = kinds(model)
     sets: list[ProbeSet] = []
     for kind in groups:
         layer = kind.layer
-        points = probe_positions(layer)
+        points = probe_positions(layer, max_position)
         segments = [("all", points)]
         short = [p for p in points if p < (original_context(layer) or 0)]
         # measure returns Tables for a rotary layer
@@ -205,4 +232,4 @@ def make_probe(config) -> Probe:
             rows, query = _rows(layer, seg_points, generator)
             _, key = _rows(layer, seg_points, generator)
             sets.append(ProbeSet(kind.index, kind.layers, layer.index, segment, _ids(layer, rows), query, key, rows))
-    return Probe(model, groups, tuple(sets))
+    return Probe(model, groups, tuple(sets), layout, max_position)

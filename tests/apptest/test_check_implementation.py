@@ -59,3 +59,11 @@ def test_a_demo_bug_the_model_cannot_have_is_said():
     at = opened("check_implementation", {"demo": "proportional"})
     assert not at.exception
     assert "can occur" in at.info[0].value and list(_table(at)["Result"]) == ["pass", "pass"]
+
+
+def test_a_declared_layout_in_the_url_is_judged_and_the_layout_verdict_says_how_to_declare_it():
+    at = opened("check_implementation", {"model": "Llama-2-7b-hf", "demo": "none", "layout": "interleaved"})
+    assert not at.exception and list(_table(at)["Result"]) == ["pass"]
+    assert "interleaved pairs" in _table(at)["RoPE"][0]
+    at = opened("check_implementation", {"model": "Llama-2-7b-hf", "demo": "layout"}, lang="zh")
+    assert not at.exception and '--layout interleaved' in page_text(at)

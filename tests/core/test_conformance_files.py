@@ -66,6 +66,18 @@ def test_the_command_line_fails_a_buggy_file_and_refuses_a_bad_one(tmp_path, cap
     assert main(["verify", "Mistral-7B-v0.3", str(tmp_path / "a.safetensors")]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out and "nope (not rotated; query+key)" in out
+    rotated = {(i, role): probe.model.layers[s.layer].rotate(getattr(s, role).double(), s.positions)
+               for i, s in enumerate(probe.sets) for role in conformance.ROLES}
+    interleaved = conformance.declare_layout(probe.model, "interleaved")  # a loader that permutes q/k rows
+    permuted = {(i, role): interleaved.layers[s.layer].rotate(getattr(s, role).double(), s.positions)
+                for i, s in enumerate(probe.sets) for role in conformance.ROLES}
+    (tmp_path / "c.safetensors").write_bytes(conformance.answers_bytes(probe, permuted))
+    assert main(["verify", "Mistral-7B-v0.3", str(tmp_path / "c.safetensors")]) == 1
+    assert "--layout interleaved" in capsys.readouterr().out
+    assert main(["verify", "Mistral-7B-v0.3", str(tmp_path / "c.safetensors"), "--layout", "interleaved"]) == 0
+    (tmp_path / "d.safetensors").write_bytes(conformance.answers_bytes(probe, rotated))
+    assert main(["verify", "Mistral-7B-v0.3", str(tmp_path / "d.safetensors"), "--layout", "interleaved"]) == 1
+    capsys.readouterr()
     (tmp_path / "b.safetensors").write_bytes(b"not a tensor file at all")
     assert main(["verify", "Mistral-7B-v0.3", str(tmp_path / "b.safetensors")]) == 2
     assert "error: " in capsys.readouterr().err
@@ -107,10 +119,10 @@ def _edited(good: bytes, edit) -> bytes:
 
 @pytest.mark.parametrize("make,message", [
     (lambda good: b"", "too short"),
-    (lambda good: good[:len(good) // 2], "not a readable safetensors"),
-    (lambda good: good[:20], "not a safetensors file"),
+    (lambda good: good[:len(good) // 2], "is truncated"),
+    (lambda good: good[:20], "is truncated"),
     (lambda good: b"\x00" * (conformance.MAX_FILE_BYTES + 1), "at most"),
-    (lambda good: _pickled(), "not a safetensors file"),
+    (lambda good: _pickled(), "looks like a pickle"),
     (lambda good: struct.pack("<Q", 1 << 40) + b"{}", "not a safetensors file"),
     (lambda good: _header_file([1, 2]), "not a JSON object"),
     (lambda good: struct.pack("<Q", 4) + b"\xff\xfe{}", "not JSON"),
@@ -121,12 +133,25 @@ def _edited(good: bytes, edit) -> bytes:
     (lambda good: _edited(good, lambda h: h["__metadata__"].__setitem__("model", "other")), "not 'Llama-2-7b-hf'"),
     (lambda good: _edited(good, lambda h: h["__metadata__"].__setitem__("version", "9")), "version"),
     (lambda good: _edited(good, lambda h: h["set0.query"].__setitem__("data_offsets", [0, 10 ** 9])),
+     "is truncated"),
+    (lambda good: _edited(good, lambda h: h["set0.query"].__setitem__("data_offsets", [10, 0])),
      "not a readable safetensors"),
 ], ids=["empty", "truncated", "cut-header", "oversized", "pickle", "huge-header", "json-list", "not-utf8",
-        "missing-key", "unknown-key", "wrong-shape", "wrong-dtype", "other-model", "other-version", "bad-offsets"])
+        "missing-key", "unknown-key", "wrong-shape", "wrong-dtype", "other-model", "other-version", "far-offsets",
+        "bad-offsets"])
 def test_bad_answers_are_refused_with_a_clear_error(probe, good, make, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         conformance.read_answers(make(good), probe)
+
+
+def test_a_truncated_file_and_a_pickle_are_named_as_such(good, tmp_path):
+    with pytest.raises(ValueError, match=re.escape(f"it is {len(good) - 100:,} bytes, and its header declares "
+                                                   f"{len(good):,}")):
+        conformance.read_answers(good[:-100], conformance.make_probe("Llama-2-7b-hf"))
+    torch.save({"set0.query": torch.zeros(3)}, tmp_path / "answers.pt")
+    with pytest.raises(ValueError, match=r"looks like a pickle .* never loads: write safetensors instead, "
+                                         r"safetensors\.torch\.save_file"):
+        conformance.verify_file("Llama-2-7b-hf", tmp_path / "answers.pt")
 
 
 def test_positions_that_differ_from_the_probe_are_refused(probe, tmp_path):
@@ -144,3 +169,9 @@ def test_fn_answers_of_the_wrong_shape_or_type_are_refused():
         conformance.verify("Llama-2-7b-hf", lambda x, positions, layer: x.half())
     with pytest.raises(ValueError, match="preset name"):
         conformance.make_probe("no-such-model")
+
+
+def test_the_readme_pytest_example_conforms():
+    namespace: dict = {}
+    exec(compile(_readme_example("pytest"), "README pytest example", "exec"), namespace)
+    namespace["test_rope_conforms"]()

@@ -32,7 +32,7 @@ def test_a_pasted_m_rope_config_with_its_demo_bug_and_a_safe_file_name():
 
 def test_a_hostile_upload_is_refused_and_the_demo_stays():
     checked = view.check("Llama-2-7b-hf", "", "layout", b"\x80\x04\x95" + b"\x00" * 40)
-    assert "not a safetensors file" in checked.upload_refused and checked.source == "demo"
+    assert "looks like a pickle" in checked.upload_refused and checked.source == "demo"
     assert checked.failures[0].bug == "layout"
     probe = conformance.make_probe("Llama-2-7b-hf")
     good = conformance.answers_bytes(probe, {(i, role): probe.model.layers[0].rotate(getattr(s, role), s.positions)
@@ -49,3 +49,25 @@ def test_the_answers_to_the_default_and_the_largest_probe_fit_the_servers_upload
     limit = tomllib.loads(Path(".streamlit/config.toml").read_text())["server"]["maxUploadSize"] << 20
     for name in ("google/gemma-3-1b-it", "nvidia/DeepSeek-V4-Flash-NVFP4"):
         assert len(conformance.probe_bytes(name)) <= min(limit, conformance.MAX_FILE_BYTES), name
+
+
+def test_a_declared_layout_and_answers_that_stop():
+    """An engine that permutes q/k rows on load (interleaved pairs for Llama 2) fails as the model is read, with
+    the sentence that says how to declare it, and passes once declared; answers that turn NaN past position
+    4,095 are said to stop there."""
+    probe = conformance.make_probe("Llama-2-7b-hf")
+    permuted = conformance.declare_layout(probe.model, "interleaved")
+    answers = {(i, role): permuted.layers[0].rotate(getattr(s, role).double(), s.positions)
+               for i, s in enumerate(probe.sets) for role in conformance.ROLES}
+    upload = conformance.answers_bytes(probe, answers)
+    failure = view.check("Llama-2-7b-hf", "", "none", upload).failures[0]
+    assert failure.bug == "layout"
+    assert failure.notes == (view.phrase("check_implementation.layout_hint", layout="interleaved"),)
+    assert view.check("Llama-2-7b-hf", "", "none", upload, "interleaved").ok
+    rows = probe.sets[0].row_positions
+    for role in conformance.ROLES:
+        answers[0, role][rows > 4095] = float("nan")
+    checked = view.check("Llama-2-7b-hf", "", "none", conformance.answers_bytes(probe, answers), "interleaved")
+    first = int(rows[rows > 4095].min())
+    assert checked.rows[0].bug == view.phrase("check_implementation.stops_cell", position=f"{first:,}")
+    assert checked.failures[0].notes == (view.phrase("check_implementation.stops_note", position=f"{first:,}"),)

@@ -17,6 +17,7 @@ from rope_viz.conformance.verify import layer_ranges
 from explorer.pure.views.phrases import Phrase, phrase
 
 NONE = "none"  # the demo that plants nothing: the reference itself
+MODEL_LAYOUT = "model"  # the declared layout that is the model's own (no q/k rows permuted on load)
 FLOOR = 1e-12  # errors below this are drawn at it (a log axis has no zero)
 
 
@@ -64,10 +65,28 @@ def _bug(verdict) -> Phrase:
     if verdict.ok:
         return phrase("check_implementation.no_bug")
     if verdict.bug is None:
+        if verdict.stops_at is not None and verdict.first_pair is None:
+            return phrase("check_implementation.stops_cell", position=f"{verdict.stops_at:,}")
         return phrase("check_implementation.unexplained")
-    return phrase("check_implementation.bug_cell", bug=phrase(f"check_implementation.bug_{verdict.bug}"),
+    cell = phrase("check_implementation.bug_cell", bug=phrase(f"check_implementation.bug_{verdict.bug}"),
                   variant=phrase(f"check_implementation.variant_{verdict.variant}", **verdict.values),
                   roles=tuple(phrase(f"check_implementation.role_{role}") for role in verdict.roles))
+    if verdict.also is None:
+        return cell
+    bug, variant, values = verdict.also
+    return phrase("check_implementation.two_bugs_cell", first=cell, bug=phrase(f"check_implementation.bug_{bug}"),
+                  variant=phrase(f"check_implementation.variant_{variant}", **values))
+
+
+def _notes(verdict) -> tuple[Phrase, ...]:
+    """What a failure's verdict says beyond its bug: the layout a q/k-permuting loader makes right, and where
+    the answers stop."""
+    notes = []
+    if verdict.layout_fix is not None:
+        notes.append(phrase("check_implementation.layout_hint", layout=verdict.layout_fix))
+    if verdict.stops_at is not None:
+        notes.append(phrase("check_implementation.stops_note", position=f"{verdict.stops_at:,}"))
+    return tuple(notes)
 
 
 @dataclass(frozen=True)
@@ -114,8 +133,8 @@ class VerdictRow:
 @dataclass(frozen=True)
 class Failure:
     """A failing kind of layer: the bug class that explains it (None if none does) and its table cell, where
-    it first goes wrong, its largest error, its error curves and the reports where the bug shipped (label,
-    url or None)."""
+    it first goes wrong, its largest error, its error curves, the reports where the bug shipped (label,
+    url or None), and the sentences its verdict adds (the layout to declare, where the answers stop)."""
     kind: int
     bug: str | None
     cell: Phrase
@@ -124,6 +143,7 @@ class Failure:
     max_error: float
     curves: FailureCurves
     links: tuple[tuple[str, str | None], ...]
+    notes: tuple[Phrase, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -140,11 +160,12 @@ class Check:
     failures: list[Failure]
 
 
-def check(name: str, config_text: str, demo: str, upload: bytes | None) -> Check:
+def check(name: str, config_text: str, demo: str, upload: bytes | None, layout: str = MODEL_LAYOUT) -> Check:
     """The verdicts on `upload` (an answers file) when one is given and readable, else on the reference with
-    the `demo` bug planted (NONE: none)."""
+    the `demo` bug planted (NONE: none); layout: the engine's declared pair layout (MODEL_LAYOUT: the
+    model's own)."""
     chosen = choose(name, config_text)
-    probe = conformance.make_probe(chosen.config)
+    probe = conformance.make_probe(chosen.config, layout=None if layout == MODEL_LAYOUT else layout)
     upload_refused, demo_missing, source = None, False, "demo"
     report = None
     if upload is not None:
@@ -166,7 +187,7 @@ def check(name: str, config_text: str, demo: str, upload: bytes | None) -> Check
                        first_position=v.first_position) for v in report.verdicts]
     failures = [Failure(kind=v.kind, bug=v.bug, cell=_bug(v), first_pair=v.first_pair,
                         first_position=v.first_position, max_error=v.max_error, curves=_curves(v),
-                        links=conformance.BUG_CLASSES[v.bug].links() if v.bug else ())
+                        links=conformance.BUG_CLASSES[v.bug].links() if v.bug else (), notes=_notes(v))
                 for v in report.verdicts if not v.ok]
     return Check(refused=chosen.refused, upload_refused=upload_refused, demo_missing=demo_missing, source=source,
                  ok=report.ok, rows=rows, failures=failures)
