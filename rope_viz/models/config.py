@@ -150,7 +150,8 @@ class Family:
     mrope: "blocks" or "interleaved"; mla: multi-head latent attention (reads_rope_interleave: its
     rope_interleave false switches to the half layout); query_scale: "llama4" or "beta"; defaults:
     the config class's defaults for keys hub files omit; rope_types: the rope types its config class
-    accepts (None: any); head_dim_keys: layer type -> the key holding that type's head size;
+    accepts (None: any); head_dim_keys: layer type -> the key holding that type's head size (or a
+    function (reader) -> that size);
     last_layer_full: the last layer attends fully whatever layer_types says; attention_kinds: the layer
     types its config class allows (None: transformers' generic ones); truncates_layer_lists: a per-layer
     list longer than the model is cut to its length; window_keys: layer type -> the key holding its
@@ -245,6 +246,14 @@ def _head_dim(r: Reader) -> int:
     if head_dim > MAX_HEAD_DIM:
         raise ValueError(f"head size {hidden_key}/{heads_key} = {head_dim} is over {MAX_HEAD_DIM:,}")
     return head_dim
+
+
+def _kind_head_dim(r: Reader, family: Family, kind: str, head_dim: int) -> int:
+    """The head size of one layer type: its family's own key (or function) for that type, else head_dim."""
+    source = family.head_dim_keys.get(kind)
+    if source is None:
+        return head_dim
+    return source(r) if callable(source) else r.int(source, maximum=MAX_HEAD_DIM)
 
 
 def _check_rope_dict(params, where: str) -> dict:

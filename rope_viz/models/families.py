@@ -303,6 +303,21 @@ def _kimi_linear_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[
     return cast(list[str], kinds)
 
 
+def _kimi_linear_head_dim(r: Reader) -> int:
+    """Kimi Linear's KDA (linear-attention) head size: linear_attn_config's head_dim, else linear_head_dim
+    (128), as KimiLinearConfig reads them; its latent-attention layers keep qk_nope + qk_rope."""
+    listed = r.get("linear_attn_config") or {}
+    if not isinstance(listed, Mapping):
+        raise ValueError(f"{r.name('linear_attn_config')} must be a JSON object, got {type(listed).__name__}")
+    if "head_dim" not in listed:
+        return r.int("linear_head_dim", maximum=MAX_HEAD_DIM)
+    value = listed["head_dim"]
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_HEAD_DIM:
+        raise ValueError(f"{r.name('linear_attn_config')}['head_dim'] must be an integer between 1 and "
+                         f"{MAX_HEAD_DIM:,}, got {value!r}")
+    return value
+
+
 # ----------------------------------------------------------------------------- global NoPE by code
 
 def _full_every(every: int) -> Callable:
@@ -668,8 +683,9 @@ FAMILIES: dict[str, Family] = {
                       defaults={"hidden_size": 4096, "num_attention_heads": 64, "head_dim": 128,
                                 "num_hidden_layers": 45, "max_position_embeddings": 128000}),
     "kimi_linear": Family(_m("kimi_linear"), rotary=False, mla=True, pattern=_kimi_linear_pattern,
+                          head_dim_keys={"linear_attention": _kimi_linear_head_dim},
                           defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "num_hidden_layers": 27,
-                                    "max_position_embeddings": 1048576}),
+                                    "max_position_embeddings": 1048576, "linear_head_dim": 128}),
     "hunyuan_v1_dense": Family(_m("hunyuan_v1_dense"), partial="ignore", rope_reader=_hunyuan_rope,
                                defaults={"max_position_embeddings": 2048}),
     "hunyuan_v1_moe": Family(_m("hunyuan_v1_moe"), partial="ignore", rope_reader=_hunyuan_rope,

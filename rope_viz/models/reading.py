@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from .config import (DEFAULT_LAYERS, MAX_HEAD_DIM, MAX_LAYERS, Reader, _head_dim, _latent, _layer_types, _layout,
-                     _parse, _rope_parameters, _rotary_dim, _scaling, _temperature, _text_config, _uses_rope, _window)
+from .config import (DEFAULT_LAYERS, MAX_HEAD_DIM, MAX_LAYERS, Reader, _head_dim, _kind_head_dim, _latent,
+                     _layer_types, _layout, _parse, _rope_parameters, _rotary_dim, _scaling, _temperature, _text_config,
+                     _uses_rope, _window)
 from .families import FAMILIES, NO_ROPE_MODEL_TYPES, TEXT_AT_TOP_LEVEL, TEXT_MODEL_TYPES, family_of
 from .layers import LayerRoPE, ModelRoPE, _frozen
 from ..mrope import mrope_axes
@@ -69,9 +70,7 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
         if family.rope_types is not None and rope_type not in family.rope_types:
             raise ValueError(f"{where_kind}['rope_type'] is {rope_type!r}; a {model_type} config takes "
                              f"{' or '.join(map(repr, family.rope_types))}")
-        kind_head = head_dim
-        if kind in family.head_dim_keys:
-            kind_head = r.int(family.head_dim_keys[kind], maximum=MAX_HEAD_DIM)
+        kind_head = _kind_head_dim(r, family, kind, head_dim)
         rotary_dim = _rotary_dim(r, family, kind_head, rope_type, fraction, where_kind)
         section = None
         if family.mrope is not None:
@@ -107,9 +106,8 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
             layers.append(LayerRoPE(rotary=True, rotated_from=rotated_from, output_rotation=family.output_rotation,
                                     **settings, **common))
         else:
-            layer_head = settings["head_dim"] if settings else head_dim
-            if not settings and kind in family.head_dim_keys:  # Inkling's sliding layers: swa_head_dim
-                layer_head = r.int(family.head_dim_keys[kind], maximum=MAX_HEAD_DIM)
+            # Inkling's sliding layers: swa_head_dim; Kimi Linear's KDA layers: their own head size
+            layer_head = settings["head_dim"] if settings else _kind_head_dim(r, family, kind, head_dim)
             # an M-RoPE model hands every layer its (3, seq) ids, those without RoPE included
             sections = {key: settings[key] for key in ("mrope_section", "mrope_interleaved")} if settings else {}
             layers.append(LayerRoPE(rotary=False, rope_type=None, base=None, head_dim=layer_head, rotary_dim=0,

@@ -302,12 +302,23 @@ class Step3p5(MiMoV2Flash):
 
 class KimiLinear:
     """transformers' Kimi Linear: its config class lists the layers; its modeling file has no rotary
-    embedding at all (the shared key part of its latent attention stays unrotated)."""
+    embedding at all (the shared key part of its latent attention stays unrotated). Each layer's head size is
+    its own attention module's (latent: qk_head_dim; KDA: head_dim), built on a copy with a tiny hidden size."""
 
     def __init__(self, config: dict):
         kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
         self.hf = kimi_config.KimiLinearConfig(**kwargs)
         self.rotary_anywhere = any(name.endswith("RotaryEmbedding") for name in vars(kimi))
+        tiny = copy.deepcopy(self.hf)
+        tiny.hidden_size, tiny.num_attention_heads, tiny.linear_num_heads, tiny.kv_lora_rank = 16, 1, 1, 8
+        heads = {kind: cls(tiny, self.hf.layer_types.index(kind)) for kind, cls in (
+            ("full_attention", kimi.KimiLinearAttention), ("linear_attention", kimi.KimiLinearDeltaAttention))
+            if kind in self.hf.layer_types}
+        self.head_dims = {kind: getattr(module, "qk_head_dim", None) or module.head_dim
+                          for kind, module in heads.items()}
+
+    def head_dim(self, index: int) -> int:
+        return self.head_dims[self.hf.layer_types[index]]
 
     def facts(self, index: int) -> dict:
         return {"attention": self.hf.layer_types[index], "window": None, "compress": None,
@@ -461,6 +472,8 @@ def check_family(config: dict, family: str, seed: int = 0) -> None:
         ours = {"attention": layer.attention, "window": layer.window, "rotary": layer.rotary,
                 "compress": layer.compress}
         assert ours == ref.facts(index), (family, index)
+        if hasattr(ref, "head_dim"):  # references that read each layer's own head size
+            assert layer.head_dim == ref.head_dim(index), (family, index)
         if not layer.rotary:
             x = torch.randn(2, 3, layer.head_dim, generator=gen, dtype=torch.float64)
             assert layer.rotate(x, torch.arange(3)) is x and layer.rotate_output(x, torch.arange(3)) is x
@@ -662,8 +675,14 @@ def test_kimi_linear_layers_match_transformers(case):
         config["linear_attn_config"] = {"full_attn_layers": [3, 6], "kda_layers": [1, 2, 4, 5], "head_dim": 64}
     elif case == "given":
         config["layer_types"] = ["linear_attention", "full_attention"] * 3
-    check_family(config, "kimi_linear")
-    assert model_rope(config).layers[0].head_dim == 192  # qk_nope 128 + qk_rope 64, none of them turned
+    check_family(config, "kimi_linear")  # each layer's head size: KDA 128 (64 where listed), latent 192
+    model = model_rope(config)
+    x = torch.randn(2, 3, model.layers[0].head_dim)
+    assert model.layers[0].rotate(x, torch.arange(3)) is x and model.layers[0].rotate_output(x, torch.arange(3)) is x
+
+
+def test_kimi_linear_class_defaults_match_transformers():
+    check_family(dict(kimi_config.KimiLinearConfig().to_dict(), model_type="kimi_linear"), "kimi_linear")
 
 
 def test_kimi_linear_refuses_a_layer_it_names_no_attention_for():
