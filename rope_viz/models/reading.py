@@ -89,9 +89,11 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
         rotary = bool(rope) and kind != "linear_attention" and settings is not None
         window = _window(r, family, kind)
         if kind in ("sliding_attention", "chunked_attention") and window is not None \
-                and max_position_embeddings is not None and window >= max_position_embeddings:
+                and max_position_embeddings is not None and window >= max_position_embeddings \
+                and family.rope_on_sliding_only is None:
             # transformers' sliding or chunked mask hides no key within the context (Phi-4-mini's 262,144 over
-            # 131,072 positions): the layer attends fully
+            # 131,072 positions): the layer attends fully. Where the layer type also decides whether a layer
+            # rotates (EXAONE-MoE's 4,096 over its default 2,048), the layer keeps its type and window.
             kind, window = "full_attention", None
         common = dict(index=index, attention=kind, window=window, layout=layout,
                       max_position_embeddings=max_position_embeddings,

@@ -330,7 +330,8 @@ class KimiLinear:
 
 class GlobalNoPE(SingleRotary):
     """EXAONE MoE, Kolibri-1, Flint: one rotary embedding; whether a layer rotates and its window are read from
-    transformers' own attention modules, built on a tiny copy of the config."""
+    transformers' own attention modules, built on a tiny copy of the config. The layer type decides the rotation,
+    so it stays as layer_types gives it, window and all, even where the window covers the context."""
 
     def __init__(self, config: dict):
         super().__init__(config)
@@ -351,7 +352,8 @@ class GlobalNoPE(SingleRotary):
             rotary = attention.layer_type == "sliding_attention"
         else:  # rotates unless a window is set and the layer attends fully
             rotary = attention.sliding_window is None or attention.is_sliding
-        return dict(window_facts(self.hf, kind), rotary=rotary, compress=None)
+        window = attention.sliding_window if kind == "sliding_attention" else None
+        return dict(attention=kind, window=window, rotary=rotary, compress=None)
 
 
 def window_facts(hf, kind: str) -> dict:
@@ -703,9 +705,10 @@ def test_global_nope_families_match_transformers(family, seed):
         num_key_value_heads=2, head_dim=64, max_position_embeddings=16384, sliding_window=rng.choice([128, 513]),
         rope_parameters={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
                          "rope_theta": 1e6})
-    check_family(config, family, seed=seed)
+    check_family(config, family, seed=seed)  # EXAONE-MoE's defaults: window 4,096 over 2,048 positions
     model = model_rope(config)
     assert {layer.attention for layer in model.layers if not layer.rotary} <= {"full_attention"}
+    assert {layer.attention for layer in model.layers if layer.rotary} == {"sliding_attention"}
     assert not all(layer.rotary for layer in model.layers)
 
 
