@@ -336,11 +336,12 @@ def _flint_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
 # ----------------------------------------------------------------------------- HunYuan
 
 def _hunyuan_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
-    """HunYuan's one RoPE dict: its files' rope_type "dynamic" with a non-zero alpha is a fixed NTK base
-    (transformers' "ntk_alpha": base * alpha^(d/(d-2)) over head_dim, attention factor 1, the same formula
-    as the static "ntk" with factor alpha); without alpha it stays dynamic NTK."""
+    """HunYuan's one RoPE dict: its files' rope_type "dynamic" with a non-zero alpha is transformers'
+    "ntk_alpha", a fixed NTK base (base * alpha^(d/(d-2)) over head_dim, attention factor 1), which reads
+    rope_theta and alpha only (the hub's beta_fast, beta_slow, mscale and mscale_all_dim beside them are
+    left unread, as transformers leaves them); without alpha it stays dynamic NTK."""
     dicts, where = _rope_parameters(r, FAMILIES["hunyuan_v1_dense"], kinds)
-    for params in dicts.values():
+    for kind, params in dicts.items():
         if params.get("rope_type", params.get("type")) == "dynamic" and params.get("alpha"):
             if r.get("head_dim") is None:
                 raise ValueError(f"{r.name('head_dim')} is required with {where}['alpha'] (its NTK-alpha base reads "
@@ -348,10 +349,8 @@ def _hunyuan_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
             if "factor" not in params:  # transformers' validation of "dynamic" still asks for it
                 raise ValueError(f"{where}['factor'] is required for rope_type 'dynamic' (transformers refuses the "
                                  "config without it, alpha or not)")
-            alpha = check_positive(params["alpha"], f"{where}['alpha']")
-            for key in ("type", "factor", "alpha"):
-                params.pop(key, None)
-            params.update(rope_type="ntk", factor=alpha)
+            dicts[kind] = {"rope_type": "ntk_alpha", "alpha": check_positive(params["alpha"], f"{where}['alpha']"),
+                           **{key: params[key] for key in ("rope_theta", "partial_rotary_factor") if key in params}}
     return dicts, {kind: where for kind in dicts}
 
 
