@@ -213,10 +213,11 @@ GENERIC = Family(source="modeling_rope_utils.py")
 
 # ----------------------------------------------------------------------------- reading a config
 
-def _text_config(config: dict, text_types: Mapping, top_level) -> tuple[dict, str | None, str]:
+def _text_config(config: dict, text_types: Mapping, top_level, forced) -> tuple[dict, str | None, str]:
     """(the config holding the language model's keys, its model_type, where that is in the file).
     text_types: a wrapper's model_type -> its text model's, for a text_config naming none; top_level: the
-    wrappers that keep the language model's keys at the top level."""
+    wrappers that keep the language model's keys at the top level; forced: the wrappers whose text model is
+    text_types' whatever model_type their text_config names."""
     outer_type = config.get("model_type")
     if outer_type is not None and not isinstance(outer_type, str):
         raise ValueError(f"config['model_type'] must be a string, got {outer_type!r}")
@@ -226,7 +227,9 @@ def _text_config(config: dict, text_types: Mapping, top_level) -> tuple[dict, st
     if not isinstance(text, Mapping):
         raise ValueError(f"config['text_config'] must be a JSON object, got {type(text).__name__}")
     text = dict(text)
-    model_type = text.get("model_type", text_types.get(outer_type, outer_type))
+    model_type = text_types.get(outer_type, outer_type)
+    if outer_type not in forced:
+        model_type = text.get("model_type", model_type)
     if model_type is not None and not isinstance(model_type, str):
         raise ValueError(f"config['text_config']['model_type'] must be a string, got {model_type!r}")
     return text, model_type, "config['text_config']"

@@ -32,6 +32,9 @@ TEXT_MODEL_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": 
 # Multimodal wrappers whose files may keep the language model's keys at the top level (Qwen2-VL, Qwen2.5-VL;
 # Step-3.7's remote-code files, which transformers' Step3p7Config would replace by its defaults)
 TEXT_AT_TOP_LEVEL = frozenset({"qwen2_vl", "qwen2_5_vl", "step3p7"})
+# Wrappers whose config class drops the model_type its text_config names (Step3p7Config: the hub's remote-code
+# files say "step3p7" there) and builds its own text model's config
+TEXT_TYPE_FORCED = frozenset({"step3p7"})
 
 
 # ----------------------------------------------------------------------------- layer patterns

@@ -5,7 +5,8 @@ from __future__ import annotations
 from .config import (DEFAULT_LAYERS, MAX_HEAD_DIM, MAX_LAYERS, Reader, _head_dim, _kind_head_dim, _latent,
                      _layer_types, _layout, _parse, _rope_parameters, _rotary_dim, _scaling, _temperature, _text_config,
                      _uses_rope, _window)
-from .families import FAMILIES, NO_ROPE_MODEL_TYPES, TEXT_AT_TOP_LEVEL, TEXT_MODEL_TYPES, family_of
+from .families import (FAMILIES, NO_ROPE_MODEL_TYPES, TEXT_AT_TOP_LEVEL, TEXT_MODEL_TYPES, TEXT_TYPE_FORCED,
+                       family_of)
 from .layers import LayerRoPE, ModelRoPE, _frozen
 from ..mrope import mrope_axes
 from ..scaling import MAX_CONTEXT
@@ -24,7 +25,7 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
     Every value is checked; a malformed config raises ValueError naming the key.
     """
     config = _parse(config)
-    text, model_type, where = _text_config(config, TEXT_MODEL_TYPES, TEXT_AT_TOP_LEVEL)
+    text, model_type, where = _text_config(config, TEXT_MODEL_TYPES, TEXT_AT_TOP_LEVEL, TEXT_TYPE_FORCED)
     family = family_of(model_type)
     r = Reader(text, family.defaults, where)
     listed = family.layer_list(r) if family.layer_list is not None else None

@@ -661,6 +661,23 @@ def test_step3p5_layers_match_transformers(case):
     check_family(config, "step3p5", seed=len(case))
 
 
+@pytest.mark.parametrize("named", [None, "step3p7"])
+def test_step3p7_nested_reads_as_transformers(named):
+    """Step3p7Config with a text_config in its files' form (8 layer types for 6 layers and 2 next-token layers),
+    its model_type "step3p7" (the hub's) or none: transformers builds Step3p7TextConfig whatever it names."""
+    kinds = ["full_attention", "sliding_attention", "sliding_attention", "sliding_attention"] * 2
+    text = dict(num_hidden_layers=6, num_nextn_predict_layers=2, head_dim=64, max_position_embeddings=65536,
+                sliding_window=512, layer_types=kinds, rope_theta=[5e6 if kind[0] == "f" else 1e4 for kind in kinds],
+                partial_rotary_factors=[0.5 if kind[0] == "f" else 1.0 for kind in kinds],
+                rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 8192})
+    hf = step_config.Step3p7Config(text_config=copy.deepcopy(dict(text, model_type=named)))
+    read = dict(hf.text_config.to_dict(), model_type="step3p5")
+    check_family(read, "step3p5")
+    named_text = dict(text, **({"model_type": named} if named else {}))
+    wrapped = model_rope({"model_type": "step3p7", "text_config": named_text})
+    assert wrapped.family == "step3p5" and wrapped.layers == model_rope(read).layers
+
+
 @pytest.mark.parametrize("key,value", [("rope_theta", [1e4, -1e4, 1e4]), ("rope_theta", [1e4, 1e4]),
                                        ("partial_rotary_factors", [1.0, 0.5]), ("layer_types", ["full_attention"])])
 def test_broken_step3p5_lists_raise_value_error_naming_the_key(key, value):
