@@ -43,7 +43,8 @@ def hf_text_config(config: dict):
         # transformers 5.24 renames "su" only after standardising, then misses original_max_position_embeddings:
         # give it the later name of the same method
         kwargs["rope_scaling"]["type"] = "longrope"
-    hf = AutoConfig.for_model(config["model_type"], **kwargs)
+    # Kimi K2's files name no type transformers registers: their auto_map loads DeepseekV3Config
+    hf = AutoConfig.for_model({"kimi_k2": "deepseek_v3"}.get(config["model_type"], config["model_type"]), **kwargs)
     return hf.get_text_config()
 
 
