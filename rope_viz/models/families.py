@@ -571,6 +571,13 @@ def _lfm3_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
             for i in range(layers)]
 
 
+# Laguna: RoPE keyed by layer type, as its config class keeps it (never merging a top-level rope_theta or
+# partial_rotary_factor into it); its class defaults turn half the head of full layers at 500,000 and the whole head
+# of sliding layers at 10,000
+_LAGUNA_ROPE = {"full_attention": {"rope_type": "default", "rope_theta": 500_000.0, "partial_rotary_factor": 0.5},
+                "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0, "partial_rotary_factor": 1.0}}
+
+
 def _inkling_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
     """Inkling: "hybrid_sliding" on the layers local_layer_ids lists (Inkling 1 only), else on every layer but
     each sixth (5, 11, ...: the code's (i + 1) % 6, not its docstring's multiples of 6), which is "hybrid"."""
@@ -784,6 +791,13 @@ FAMILIES: dict[str, Family] = {
                    rope_reader=_labelled_rope("lfm3", ("full_attention", "sliding_attention"), _LFM3_ROPE),
                    defaults={"num_hidden_layers": 24, "head_dim": 128, "max_position_embeddings": 128_000,
                              "sliding_window": 256}),
+    # Laguna (poolside): its published files scale the full layers' half-head RoPE with YaRN; the number of query
+    # heads changes from layer to layer (num_attention_heads_per_layer), the head size does not
+    "laguna": Family(_m("laguna"),
+                     rope_reader=_labelled_rope("laguna", ("full_attention", "sliding_attention"), _LAGUNA_ROPE,
+                                                stray=("original_max_position_embeddings",)),
+                     defaults={"hidden_size": 2048, "num_attention_heads": 48, "head_dim": 128, "num_hidden_layers": 40,
+                               "max_position_embeddings": 131072, "sliding_window": 512}),
     # Inkling 1, 2 and 2-Loop: no RoPE; each layer adds a learned bias per backward distance (Inkling 2-Loop
     # runs some of its layers several times: listed once here, as its modules are)
     "inkling_text": _inkling("inkling", num_hidden_layers=66, sliding_window_size=512, max_position_embeddings=131072),

@@ -18,6 +18,8 @@ from transformers.models.deepseek_v4 import configuration_deepseek_v4 as v4_conf
 from transformers.models.deepseek_v4 import modeling_deepseek_v4 as v4
 from transformers.models.kimi_linear import configuration_kimi_linear as kimi_config
 from transformers.models.kimi_linear import modeling_kimi_linear as kimi
+from transformers.models.laguna import configuration_laguna as laguna_config
+from transformers.models.laguna import modeling_laguna as laguna
 from transformers.models.lfm3 import configuration_lfm3 as lfm3_config
 from transformers.models.lfm3 import modeling_lfm3 as lfm3
 from transformers.models.mimo_v2_flash import configuration_mimo_v2_flash as mimo_config
@@ -205,6 +207,30 @@ class Lfm3(MiMoV2Flash):
         kind = self.hf.layer_types[index]
         attends = lfm3.Lfm3DecoderLayer(self.tiny_config, index).is_attention_layer
         return {"attention": kind, "window": self.attention[kind].sliding_window, "rotary": attends, "compress": None}
+
+
+class Laguna(MiMoV2Flash):
+    """transformers' Laguna: config class, rotary embedding per layer type, apply function (the first cos-width
+    dims turn), and every layer's attention module with its own number of query heads
+    (num_attention_heads_per_layer), built on a copy with a tiny hidden size: window and head size per layer."""
+
+    apply = staticmethod(laguna.apply_rotary_pos_emb)
+
+    def __init__(self, config: dict):
+        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+        self.hf = laguna_config.LagunaConfig(**kwargs)
+        self.rotary = laguna.LagunaRotaryEmbedding(self.hf)
+        tiny = copy.deepcopy(self.hf)
+        tiny.hidden_size = 16
+        self.layers = [laguna.LagunaAttention(tiny, index, heads)
+                       for index, heads in enumerate(self.hf.num_attention_heads_per_layer)]
+
+    def facts(self, index: int) -> dict:
+        return {"attention": self.hf.layer_types[index], "window": self.layers[index].sliding_window, "rotary": True,
+                "compress": None}
+
+    def head_dim(self, index: int) -> int:
+        return self.layers[index].head_dim
 
 
 class Inkling:
@@ -443,7 +469,7 @@ REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": Kimi
               "apertus1p5_text": SingleRotary, "sarvam_moe": SingleRotary, "sarvam_mla": SingleRotary,
               "dory": Dory, "hy_v4_vl_text": SingleRotary, "zaya": Zaya,
               "lfm3": Lfm3, "minimax_m3_vl_text": SingleRotary,
-              "inkling_text": Inkling, "inkling2_text": Inkling, "inkling2_loop_text": Inkling}
+              "laguna": Laguna, "inkling_text": Inkling, "inkling2_text": Inkling, "inkling2_loop_text": Inkling}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -1148,6 +1174,30 @@ def test_broken_minimax_m3_rope_parameters_raise_value_error_naming_the_key():
     assert "minimax_m3_sparse" in hf.rope_parameters
     with pytest.raises(ValueError, match=r"rope_parameters.*minimax_m3_sparse"):
         model_rope(dict(model_type="minimax_m3_vl_text", num_hidden_layers=2, rope_parameters=rope))
+
+
+@pytest.mark.parametrize("case", ["defaults", "seed1", "poolside/Laguna-S-2.1-FP8", "poolside/Laguna-XS.2-FP8"])
+def test_laguna_layers_match_transformers(case):
+    """YaRN on half of each full layer's head, the whole head of sliding layers, heads per layer: class defaults,
+    a seeded variation and poolside's published files."""
+    if case == "defaults":
+        config = dict(laguna_config.LagunaConfig().to_dict(), model_type="laguna")
+    elif case == "seed1":
+        rng = random.Random(1)
+        kinds = [rng.choice(["full_attention", "sliding_attention"]) for _ in range(5)]
+        config = dict(model_type="laguna", num_hidden_layers=5, head_dim=64, max_position_embeddings=65536,
+                      sliding_window=rng.choice([64, 512]), layer_types=kinds,
+                      num_attention_heads_per_layer=[4 if kind[0] == "f" else 6 for kind in kinds],
+                      rope_parameters={"full_attention": {"rope_type": "yarn", "rope_theta": 5e5, "factor": 8.0,
+                                                          "original_max_position_embeddings": 4096,
+                                                          "partial_rotary_factor": 0.5},
+                                       "sliding_attention": {"rope_type": "default", "rope_theta": 1e4}})
+    else:
+        config = preset_info(case)["config"]
+    check_family(config, "laguna", seed=len(case))
+    model = model_rope(config)
+    for layer in model.layers:  # half the head turns in full layers, all of it in sliding ones
+        assert layer.rotary_dim == layer.head_dim // (2 if layer.attention == "full_attention" else 1)
 
 
 INKLING = ["inkling_text", "inkling2_text", "inkling2_loop_text"]
