@@ -165,7 +165,8 @@ class Family:
     partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one);
     follows: the model_type whose code transformers runs for this one, when another (Kimi K2: deepseek_v3);
     rope_on_sliding_only: only sliding layers rotate, "always" (Flint) or "when_windowed" (EXAONE, Kolibri:
-    while sliding_window is set; without it every layer rotates); layer_rope: a function (reader, layer
+    while sliding_window is set; without it every layer rotates; a sliding layer keeps its type and window
+    even where the window covers the whole context); layer_rope: a function (reader, layer
     types) -> (per layer: whether it rotates, its own base or None for its type's); learned: the parts a
     checkpoint learns (LayerRoPE.learned), read at their initial values; reads_rotary_dim: False where the
     code never reads a rotary_dim key (MiniMax-M3: only partial_rotary_factor counts).
