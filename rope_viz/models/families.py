@@ -74,7 +74,6 @@ def _indexed(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
     return ["indexed_attention"] * layers
 
 
-
 # ----------------------------------------------------------------------------- DeepSeek-V4
 
 _V4_KINDS = ("sliding_attention", "compressed_sparse_attention", "heavily_compressed_attention")
