@@ -32,6 +32,7 @@ _KEYS = {
     "default": frozenset(),
     "linear": frozenset({"factor"}),
     "ntk": frozenset({"factor"}),
+    "ntk_alpha": frozenset({"alpha"}),
     "dynamic": frozenset({"factor"}),
     "yarn": frozenset({"factor", "original_max_position_embeddings", "attention_factor", "beta_fast",
                        "beta_slow", "mscale", "mscale_all_dim", "truncate"}),
@@ -134,6 +135,14 @@ def _ntk(dim, base, params, max_position_embeddings, seq_len):
     pair is interpolated by s while the fastest pairs barely change. Attention factor 1."""
     factor = _required(params, "factor", "ntk")
     return _unscaled_inv_freq(dim, _ntk_base(dim, base, factor, "ntk"), dtype=torch.float64), 1.0
+
+
+def _ntk_alpha(dim, base, params, max_position_embeddings, seq_len):
+    """HunYuan's NTK-alpha (transformers' "ntk_alpha", which its files label "dynamic" with an alpha): the
+    static NTK base with alpha in place of s, base' = base * alpha^(d/(d-2)), fixed whatever the length.
+    Attention factor 1."""
+    alpha = _required(params, "alpha", "ntk_alpha")
+    return _unscaled_inv_freq(dim, _ntk_base(dim, base, alpha, "ntk_alpha"), dtype=torch.float64), 1.0
 
 
 def _dynamic(dim, base, params, max_position_embeddings, seq_len):
@@ -263,6 +272,7 @@ ROPE_SCALINGS = {
     "default": _default,
     "linear": _linear,
     "ntk": _ntk,
+    "ntk_alpha": _ntk_alpha,
     "dynamic": _dynamic,
     "yarn": _yarn,
     "longrope": _longrope,
@@ -298,8 +308,9 @@ def scaled_inv_freq(dim: int, base: float = 10000.0, rope_scaling: Mapping | Non
 
     dim: the rotary dimension d (even); inv_freq has d/2 entries, float64.
     rope_scaling: Hugging Face's dict (None or {} for plain RoPE). Types: default, linear, ntk
-        (static NTK-aware, base * s^(d/(d-2))), dynamic, yarn, longrope ("su" is read as
-        longrope), llama3, proportional (d/2 entries, 0 past the turning fraction); see
+        (static NTK-aware, base * s^(d/(d-2))), ntk_alpha (the same with alpha for s), dynamic, yarn,
+        longrope ("su" is read as longrope), llama3, proportional (d/2 entries, 0 past the turning
+        fraction); see
         ROPE_SCALINGS for each formula. Absent keys take Hugging Face's
         defaults; original_max_position_embeddings defaults to max_position_embeddings.
     max_position_embeddings: the model's context length M (needed by dynamic, and by yarn /

@@ -51,3 +51,33 @@ def test_every_topic_has_one_name_from_its_address_to_its_files():
                  f"explorer/pure/text/en/{page}.toml", f"explorer/pure/text/zh/{page}.toml",
                  f"tests/apptest/test_{page}.py", f"tests/views/test_{page}_view.py"]
         assert [f for f in files if not (repo / f).is_file()] == [], page
+
+
+def test_no_two_core_modules_import_each_other():
+    """Among rope_viz's modules (a package's __init__ aside) imports run one way: the registry of model families
+    reads with the config reader's helpers and the reader never imports the registry back. Every import counts,
+    those under TYPE_CHECKING or inside a function too."""
+    import ast
+
+    core = ROOT.parent / "rope_viz"
+
+    def name_of(path: Path) -> str:
+        return ".".join(path.relative_to(core.parent).with_suffix("").parts)
+
+    imports = {}
+    for path in core.rglob("*.py"):
+        if path.name == "__init__.py":
+            continue
+        package = name_of(path).rpartition(".")[0].split(".")
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                base = ".".join(package[:len(package) - node.level + 1]) if node.level else ""
+                found.add(".".join(part for part in (base, node.module or "") if part))
+            elif isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+        imports[name_of(path)] = found
+    assert "rope_viz.models.families" in imports["rope_viz.models.reading"]  # the reading sees real imports
+    both_ways = sorted({tuple(sorted((a, b))) for a, found in imports.items() for b in found
+                        if a in imports.get(b, ())})
+    assert not both_ways, both_ways

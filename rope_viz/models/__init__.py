@@ -23,8 +23,8 @@ Llama and Qwen3 ignore `partial_rotary_factor` while GLM, Phi-3 and Qwen3.5 hono
 and DeepSeek pair neighbouring dims; `no_rope_layers` holds 1 where a layer *uses* RoPE.
 """
 
-from .config import ATTENTION_KINDS, MAX_CONFIG_BYTES
-from .families import FAMILIES, GENERIC, NO_ROPE_MODEL_TYPES, Family, family_of
+from .config import ATTENTION_KINDS, GENERIC, MAX_CONFIG_BYTES, Family
+from .families import FAMILIES, NO_ROPE_MODEL_TYPES, family_of
 from .layers import LatentAttention, LayerRoPE, ModelRoPE
 from .presets import model_presets, preset, preset_info
 from .reading import model_rope

@@ -1,5 +1,6 @@
-"""Reading config.json: parsing, values with their family's defaults, the layer types and the RoPE
-dict of each layer type as transformers' configuration code standardises them (4.x `rope_theta` +
+"""Reading config.json: parsing, values with their family's defaults, what a family's entry says
+(Family, whose instances rope_viz.models.families registers), the layer types and the RoPE dict of
+each layer type as transformers' configuration code standardises them (4.x `rope_theta` +
 `rope_scaling`, 5.x `rope_parameters`, flat or keyed by layer type). Errors name the key."""
 
 from __future__ import annotations
@@ -8,15 +9,12 @@ import copy
 import json
 import math
 import numbers
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from .._checks import check_layout, check_positive
 from ..scaling import MAX_CONTEXT, rope_type_of
 from .layers import LatentAttention
-
-if TYPE_CHECKING:
-    from .families import Family
 
 MAX_CONFIG_BYTES = 256 * 1024
 MAX_HEAD_DIM = 1 << 14
@@ -131,12 +129,96 @@ def _int_list(value, key: str, length: int) -> list[int]:
 
 
 
+# ----------------------------------------------------------------------------- how a family reads its config
+
+def _all_full(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
+    return ["full_attention"] * layers
+
+
+_WINDOW_KEYS = {"sliding_attention": "sliding_window", "chunked_attention": "attention_chunk_size"}
+
+
+@dataclass(frozen=True)
+class Family:
+    """How one transformers model family reads its config (its modeling and configuration files).
+
+    source: the transformers file whose code the reading follows; layout: "half" or "interleaved";
+    partial: "honour" partial_rotary_factor or "ignore" it (full-head RoPE); pattern: layer types when
+    the config lists none; nope: "llama4" ([] or null: every no_rope_layer_interval-th layer) or "smollm3"
+    (null only); per_layer_type: RoPE parameters per layer type with Gemma's defaults (full_rope_default
+    replaces the global layers' default, every_kind_required refuses a dict missing a layer type);
+    mrope: "blocks" or "interleaved"; mla: multi-head latent attention (reads_rope_interleave: its
+    rope_interleave false switches to the half layout); query_scale: "llama4" or "beta"; defaults:
+    the config class's defaults for keys hub files omit; rope_types: the rope types its config class
+    accepts (None: any); head_dim_keys: layer type -> the key holding that type's head size (or a
+    function (reader) -> that size);
+    last_layer_full: the last layer attends fully whatever layer_types says; attention_kinds: the layer
+    types its config class allows (None: transformers' generic ones); truncates_layer_lists: a per-layer
+    list longer than the model is cut to its length; window_keys: layer type -> the key holding its
+    window; rotates_last: the rotated dims sit last in each head; rope_reader: a function (reader, layer
+    types) -> ({layer type: RoPE dict}, {layer type: where that dict sits}) replacing the generic reading
+    of rope_parameters; compress: a function (reader, layer type) -> tokens per compressed key or None;
+    output_rotation: the attention output's rotated dims turn back by the query's angle; rotary: False
+    where the family's code rotates nothing (its config's RoPE keys are inert); layer_list: a function
+    (reader) -> the layer types, whose length is then the depth (num_hidden_layers ignored); window: a
+    function (reader, layer type) -> its window, replacing window_keys; partial_over_rotary_dim: an explicit
+    partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one);
+    follows: the model_type whose code transformers runs for this one, when another (Kimi K2: deepseek_v3);
+    rope_on_sliding_only: only sliding layers rotate, "always" (Flint) or "when_windowed" (EXAONE, Kolibri:
+    while sliding_window is set; without it every layer rotates; a sliding layer keeps its type and window
+    even where the window covers the whole context); layer_rope: a function (reader, layer
+    types) -> (per layer: whether it rotates, its own base or None for its type's); learned: the parts a
+    checkpoint learns (LayerRoPE.learned), read at their initial values; reads_rotary_dim: False where the
+    code never reads a rotary_dim key (MiniMax-M3: only partial_rotary_factor counts).
+    """
+
+    source: str
+    layout: str = "half"
+    partial: str = "honour"
+    default_partial: float | None = None
+    pattern: Callable = _all_full
+    nope: str | None = None
+    per_layer_type: bool = False
+    full_rope_default: Mapping | None = None
+    every_kind_required: bool = False
+    mrope: str | None = None
+    mrope_section: tuple | None = None
+    mla: bool = False
+    reads_rope_interleave: bool = False
+    query_scale: str | None = None
+    defaults: Mapping = field(default_factory=dict)
+    rope_types: tuple | None = None
+    head_dim_keys: Mapping = field(default_factory=dict)
+    last_layer_full: bool = False
+    attention_kinds: tuple | None = None
+    truncates_layer_lists: bool = False
+    window_keys: Mapping = field(default_factory=lambda: dict(_WINDOW_KEYS))
+    rotates_last: bool = False
+    rope_reader: Callable | None = None
+    compress: Callable | None = None
+    output_rotation: bool = False
+    rotary: bool = True
+    rope_on_sliding_only: str | None = None
+    follows: str | None = None
+    partial_over_rotary_dim: bool = False
+    layer_list: Callable | None = None
+    window: Callable | None = None
+    layer_rope: Callable | None = None
+    learned: tuple[str, ...] = ()
+    reads_rotary_dim: bool = True
+
+
+GENERIC = Family(source="modeling_rope_utils.py")
+"""The reading of a model_type with no entry: transformers' generic RoPE code."""
+
+
 # ----------------------------------------------------------------------------- reading a config
 
-def _text_config(config: dict, text_types: Mapping, top_level) -> tuple[dict, str | None, str]:
+def _text_config(config: dict, text_types: Mapping, top_level, forced) -> tuple[dict, str | None, str]:
     """(the config holding the language model's keys, its model_type, where that is in the file).
     text_types: a wrapper's model_type -> its text model's, for a text_config naming none; top_level: the
-    wrappers that keep the language model's keys at the top level."""
+    wrappers that keep the language model's keys at the top level; forced: the wrappers whose text model is
+    text_types' whatever model_type their text_config names."""
     outer_type = config.get("model_type")
     if outer_type is not None and not isinstance(outer_type, str):
         raise ValueError(f"config['model_type'] must be a string, got {outer_type!r}")
@@ -146,7 +228,9 @@ def _text_config(config: dict, text_types: Mapping, top_level) -> tuple[dict, st
     if not isinstance(text, Mapping):
         raise ValueError(f"config['text_config'] must be a JSON object, got {type(text).__name__}")
     text = dict(text)
-    model_type = text.get("model_type", text_types.get(outer_type, outer_type))
+    model_type = text_types.get(outer_type, outer_type)
+    if outer_type not in forced:
+        model_type = text.get("model_type", model_type)
     if model_type is not None and not isinstance(model_type, str):
         raise ValueError(f"config['text_config']['model_type'] must be a string, got {model_type!r}")
     return text, model_type, "config['text_config']"
@@ -166,6 +250,14 @@ def _head_dim(r: Reader) -> int:
     if head_dim > MAX_HEAD_DIM:
         raise ValueError(f"head size {hidden_key}/{heads_key} = {head_dim} is over {MAX_HEAD_DIM:,}")
     return head_dim
+
+
+def _kind_head_dim(r: Reader, family: Family, kind: str, head_dim: int) -> int:
+    """The head size of one layer type: its family's own key (or function) for that type, else head_dim."""
+    source = family.head_dim_keys.get(kind)
+    if source is None:
+        return head_dim
+    return source(r) if callable(source) else r.int(source, maximum=MAX_HEAD_DIM)
 
 
 def _check_rope_dict(params, where: str) -> dict:

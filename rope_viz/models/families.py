@@ -10,13 +10,12 @@ every layer full attention), and its ModelRoPE says family None.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 from .._checks import check_positive
 from ..scaling import MAX_CONTEXT
-from .config import (MAX_HEAD_DIM, MAX_LAYERS, Reader, _check_rope_dict, _rope_parameters, checked_kinds,
-                     per_layer_list)
+from .config import (GENERIC, MAX_HEAD_DIM, MAX_LAYERS, Family, Reader, _check_rope_dict, _rope_parameters,
+                     checked_kinds, per_layer_list)
 
 # Families with no rotary embedding at all (absolute, relative-bias or ALiBi positions)
 NO_ROPE_MODEL_TYPES = frozenset({"bert", "roberta", "xlm-roberta", "distilbert", "albert", "electra", "gpt2",
@@ -33,13 +32,12 @@ TEXT_MODEL_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": 
 # Multimodal wrappers whose files may keep the language model's keys at the top level (Qwen2-VL, Qwen2.5-VL;
 # Step-3.7's remote-code files, which transformers' Step3p7Config would replace by its defaults)
 TEXT_AT_TOP_LEVEL = frozenset({"qwen2_vl", "qwen2_5_vl", "step3p7"})
+# Wrappers whose config class drops the model_type its text_config names (Step3p7Config: the hub's remote-code
+# files say "step3p7" there) and builds its own text model's config
+TEXT_TYPE_FORCED = frozenset({"step3p7"})
 
 
 # ----------------------------------------------------------------------------- layer patterns
-
-def _all_full(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
-    return ["full_attention"] * layers
-
 
 def _all_sliding_when_windowed(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
     """Mistral, Mixtral, Phi-3, Ministral 3: sliding_window (when set) on every layer."""
@@ -74,9 +72,6 @@ def _smollm3_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]
 
 def _indexed(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
     return ["indexed_attention"] * layers
-
-
-_WINDOW_KEYS = {"sliding_attention": "sliding_window", "chunked_attention": "attention_chunk_size"}
 
 
 # ----------------------------------------------------------------------------- DeepSeek-V4
@@ -310,6 +305,21 @@ def _kimi_linear_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[
     return cast(list[str], kinds)
 
 
+def _kimi_linear_head_dim(r: Reader) -> int:
+    """Kimi Linear's KDA (linear-attention) head size: linear_attn_config's head_dim, else linear_head_dim
+    (128), as KimiLinearConfig reads them; its latent-attention layers keep qk_nope + qk_rope."""
+    listed = r.get("linear_attn_config") or {}
+    if not isinstance(listed, Mapping):
+        raise ValueError(f"{r.name('linear_attn_config')} must be a JSON object, got {type(listed).__name__}")
+    if "head_dim" not in listed:
+        return r.int("linear_head_dim", maximum=MAX_HEAD_DIM)
+    value = listed["head_dim"]
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_HEAD_DIM:
+        raise ValueError(f"{r.name('linear_attn_config')}['head_dim'] must be an integer between 1 and "
+                         f"{MAX_HEAD_DIM:,}, got {value!r}")
+    return value
+
+
 # ----------------------------------------------------------------------------- global NoPE by code
 
 def _full_every(every: int) -> Callable:
@@ -328,11 +338,12 @@ def _flint_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
 # ----------------------------------------------------------------------------- HunYuan
 
 def _hunyuan_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
-    """HunYuan's one RoPE dict: its files' rope_type "dynamic" with a non-zero alpha is a fixed NTK base
-    (transformers' "ntk_alpha": base * alpha^(d/(d-2)) over head_dim, attention factor 1, the same formula
-    as the static "ntk" with factor alpha); without alpha it stays dynamic NTK."""
+    """HunYuan's one RoPE dict: its files' rope_type "dynamic" with a non-zero alpha is transformers'
+    "ntk_alpha", a fixed NTK base (base * alpha^(d/(d-2)) over head_dim, attention factor 1), which reads
+    rope_theta and alpha only (the hub's beta_fast, beta_slow, mscale and mscale_all_dim beside them are
+    left unread, as transformers leaves them); without alpha it stays dynamic NTK."""
     dicts, where = _rope_parameters(r, FAMILIES["hunyuan_v1_dense"], kinds)
-    for params in dicts.values():
+    for kind, params in dicts.items():
         if params.get("rope_type", params.get("type")) == "dynamic" and params.get("alpha"):
             if r.get("head_dim") is None:
                 raise ValueError(f"{r.name('head_dim')} is required with {where}['alpha'] (its NTK-alpha base reads "
@@ -340,10 +351,8 @@ def _hunyuan_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
             if "factor" not in params:  # transformers' validation of "dynamic" still asks for it
                 raise ValueError(f"{where}['factor'] is required for rope_type 'dynamic' (transformers refuses the "
                                  "config without it, alpha or not)")
-            alpha = check_positive(params["alpha"], f"{where}['alpha']")
-            for key in ("type", "factor", "alpha"):
-                params.pop(key, None)
-            params.update(rope_type="ntk", factor=alpha)
+            dicts[kind] = {"rope_type": "ntk_alpha", "alpha": check_positive(params["alpha"], f"{where}['alpha']"),
+                           **{key: params[key] for key in ("rope_theta", "partial_rotary_factor") if key in params}}
     return dicts, {kind: where for kind in dicts}
 
 
@@ -561,6 +570,13 @@ def _lfm3_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
             for i in range(layers)]
 
 
+# Laguna: RoPE keyed by layer type, as its config class keeps it (never merging a top-level rope_theta or
+# partial_rotary_factor into it); its class defaults turn half the head of full layers at 500,000 and the whole head
+# of sliding layers at 10,000
+_LAGUNA_ROPE = {"full_attention": {"rope_type": "default", "rope_theta": 500_000.0, "partial_rotary_factor": 0.5},
+                "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0, "partial_rotary_factor": 1.0}}
+
+
 def _inkling_pattern(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
     """Inkling: "hybrid_sliding" on the layers local_layer_ids lists (Inkling 1 only), else on every layer but
     each sixth (5, 11, ...: the code's (i + 1) % 6, not its docstring's multiples of 6), which is "hybrid"."""
@@ -582,78 +598,6 @@ def _inkling(folder: str, **defaults) -> Family:
 
 
 # ----------------------------------------------------------------------------- the registry
-
-@dataclass(frozen=True)
-class Family:
-    """How one transformers model family reads its config (its modeling and configuration files).
-
-    source: the transformers file whose code the reading follows; layout: "half" or "interleaved";
-    partial: "honour" partial_rotary_factor or "ignore" it (full-head RoPE); pattern: layer types when
-    the config lists none; nope: "llama4" ([] or null: every no_rope_layer_interval-th layer) or "smollm3"
-    (null only); per_layer_type: RoPE parameters per layer type with Gemma's defaults (full_rope_default
-    replaces the global layers' default, every_kind_required refuses a dict missing a layer type);
-    mrope: "blocks" or "interleaved"; mla: multi-head latent attention (reads_rope_interleave: its
-    rope_interleave false switches to the half layout); query_scale: "llama4" or "beta"; defaults:
-    the config class's defaults for keys hub files omit; rope_types: the rope types its config class
-    accepts (None: any); head_dim_keys: layer type -> the key holding that type's head size;
-    last_layer_full: the last layer attends fully whatever layer_types says; attention_kinds: the layer
-    types its config class allows (None: transformers' generic ones); truncates_layer_lists: a per-layer
-    list longer than the model is cut to its length; window_keys: layer type -> the key holding its
-    window; rotates_last: the rotated dims sit last in each head; rope_reader: a function (reader, layer
-    types) -> ({layer type: RoPE dict}, {layer type: where that dict sits}) replacing the generic reading
-    of rope_parameters; compress: a function (reader, layer type) -> tokens per compressed key or None;
-    output_rotation: the attention output's rotated dims turn back by the query's angle; rotary: False
-    where the family's code rotates nothing (its config's RoPE keys are inert); layer_list: a function
-    (reader) -> the layer types, whose length is then the depth (num_hidden_layers ignored); window: a
-    function (reader, layer type) -> its window, replacing window_keys; partial_over_rotary_dim: an explicit
-    partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one);
-    follows: the model_type whose code transformers runs for this one, when another (Kimi K2: deepseek_v3);
-    rope_on_sliding_only: only sliding layers rotate, "always" (Flint) or "when_windowed" (EXAONE, Kolibri:
-    while sliding_window is set; without it every layer rotates); layer_rope: a function (reader, layer
-    types) -> (per layer: whether it rotates, its own base or None for its type's); learned: the parts a
-    checkpoint learns (LayerRoPE.learned), read at their initial values; reads_rotary_dim: False where the
-    code never reads a rotary_dim key (MiniMax-M3: only partial_rotary_factor counts).
-    """
-
-    source: str
-    layout: str = "half"
-    partial: str = "honour"
-    default_partial: float | None = None
-    pattern: Callable = _all_full
-    nope: str | None = None
-    per_layer_type: bool = False
-    full_rope_default: Mapping | None = None
-    every_kind_required: bool = False
-    mrope: str | None = None
-    mrope_section: tuple | None = None
-    mla: bool = False
-    reads_rope_interleave: bool = False
-    query_scale: str | None = None
-    defaults: Mapping = field(default_factory=dict)
-    rope_types: tuple | None = None
-    head_dim_keys: Mapping = field(default_factory=dict)
-    last_layer_full: bool = False
-    attention_kinds: tuple | None = None
-    truncates_layer_lists: bool = False
-    window_keys: Mapping = field(default_factory=lambda: dict(_WINDOW_KEYS))
-    rotates_last: bool = False
-    rope_reader: Callable | None = None
-    compress: Callable | None = None
-    output_rotation: bool = False
-    rotary: bool = True
-    rope_on_sliding_only: str | None = None
-    follows: str | None = None
-    partial_over_rotary_dim: bool = False
-    layer_list: Callable | None = None
-    window: Callable | None = None
-    layer_rope: Callable | None = None
-    learned: tuple[str, ...] = ()
-    reads_rotary_dim: bool = True
-
-
-GENERIC = Family(source="modeling_rope_utils.py")
-"""The reading of a model_type with no entry: transformers' generic RoPE code."""
-
 
 def _m(name: str) -> str:
     return f"models/{name}/modeling_{name}.py"
@@ -747,8 +691,9 @@ FAMILIES: dict[str, Family] = {
                       defaults={"hidden_size": 4096, "num_attention_heads": 64, "head_dim": 128,
                                 "num_hidden_layers": 45, "max_position_embeddings": 128000}),
     "kimi_linear": Family(_m("kimi_linear"), rotary=False, mla=True, pattern=_kimi_linear_pattern,
+                          head_dim_keys={"linear_attention": _kimi_linear_head_dim},
                           defaults={"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "num_hidden_layers": 27,
-                                    "max_position_embeddings": 1048576}),
+                                    "max_position_embeddings": 1048576, "linear_head_dim": 128}),
     "hunyuan_v1_dense": Family(_m("hunyuan_v1_dense"), partial="ignore", rope_reader=_hunyuan_rope,
                                defaults={"max_position_embeddings": 2048}),
     "hunyuan_v1_moe": Family(_m("hunyuan_v1_moe"), partial="ignore", rope_reader=_hunyuan_rope,
@@ -845,6 +790,13 @@ FAMILIES: dict[str, Family] = {
                    rope_reader=_labelled_rope("lfm3", ("full_attention", "sliding_attention"), _LFM3_ROPE),
                    defaults={"num_hidden_layers": 24, "head_dim": 128, "max_position_embeddings": 128_000,
                              "sliding_window": 256}),
+    # Laguna (poolside): its published files scale the full layers' half-head RoPE with YaRN; the number of query
+    # heads changes from layer to layer (num_attention_heads_per_layer), the head size does not
+    "laguna": Family(_m("laguna"),
+                     rope_reader=_labelled_rope("laguna", ("full_attention", "sliding_attention"), _LAGUNA_ROPE,
+                                                stray=("original_max_position_embeddings",)),
+                     defaults={"hidden_size": 2048, "num_attention_heads": 48, "head_dim": 128, "num_hidden_layers": 40,
+                               "max_position_embeddings": 131072, "sliding_window": 512}),
     # Inkling 1, 2 and 2-Loop: no RoPE; each layer adds a learned bias per backward distance (Inkling 2-Loop
     # runs some of its layers several times: listed once here, as its modules are)
     "inkling_text": _inkling("inkling", num_hidden_layers=66, sliding_window_size=512, max_position_embeddings=131072),

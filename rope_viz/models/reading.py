@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from .config import (DEFAULT_LAYERS, MAX_HEAD_DIM, MAX_LAYERS, Reader, _head_dim, _latent, _layer_types, _layout,
-                     _parse, _rope_parameters, _rotary_dim, _scaling, _temperature, _text_config, _uses_rope, _window)
-from .families import FAMILIES, NO_ROPE_MODEL_TYPES, TEXT_AT_TOP_LEVEL, TEXT_MODEL_TYPES, family_of
+from .config import (DEFAULT_LAYERS, MAX_HEAD_DIM, MAX_LAYERS, Reader, _head_dim, _kind_head_dim, _latent,
+                     _layer_types, _layout, _parse, _rope_parameters, _rotary_dim, _scaling, _temperature, _text_config,
+                     _uses_rope, _window)
+from .families import (FAMILIES, NO_ROPE_MODEL_TYPES, TEXT_AT_TOP_LEVEL, TEXT_MODEL_TYPES, TEXT_TYPE_FORCED,
+                       family_of)
 from .layers import LayerRoPE, ModelRoPE, _frozen
 from ..mrope import mrope_axes
 from ..scaling import MAX_CONTEXT
@@ -23,7 +25,7 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
     Every value is checked; a malformed config raises ValueError naming the key.
     """
     config = _parse(config)
-    text, model_type, where = _text_config(config, TEXT_MODEL_TYPES, TEXT_AT_TOP_LEVEL)
+    text, model_type, where = _text_config(config, TEXT_MODEL_TYPES, TEXT_AT_TOP_LEVEL, TEXT_TYPE_FORCED)
     family = family_of(model_type)
     r = Reader(text, family.defaults, where)
     listed = family.layer_list(r) if family.layer_list is not None else None
@@ -69,9 +71,7 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
         if family.rope_types is not None and rope_type not in family.rope_types:
             raise ValueError(f"{where_kind}['rope_type'] is {rope_type!r}; a {model_type} config takes "
                              f"{' or '.join(map(repr, family.rope_types))}")
-        kind_head = head_dim
-        if kind in family.head_dim_keys:
-            kind_head = r.int(family.head_dim_keys[kind], maximum=MAX_HEAD_DIM)
+        kind_head = _kind_head_dim(r, family, kind, head_dim)
         rotary_dim = _rotary_dim(r, family, kind_head, rope_type, fraction, where_kind)
         section = None
         if family.mrope is not None:
@@ -90,9 +90,11 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
         rotary = bool(rope) and kind != "linear_attention" and settings is not None
         window = _window(r, family, kind)
         if kind in ("sliding_attention", "chunked_attention") and window is not None \
-                and max_position_embeddings is not None and window >= max_position_embeddings:
+                and max_position_embeddings is not None and window >= max_position_embeddings \
+                and family.rope_on_sliding_only is None:
             # transformers' sliding or chunked mask hides no key within the context (Phi-4-mini's 262,144 over
-            # 131,072 positions): the layer attends fully
+            # 131,072 positions): the layer attends fully. Where the layer type also decides whether a layer
+            # rotates (EXAONE-MoE's 4,096 over its default 2,048), the layer keeps its type and window.
             kind, window = "full_attention", None
         common = dict(index=index, attention=kind, window=window, layout=layout,
                       max_position_embeddings=max_position_embeddings,
@@ -107,9 +109,8 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
             layers.append(LayerRoPE(rotary=True, rotated_from=rotated_from, output_rotation=family.output_rotation,
                                     **settings, **common))
         else:
-            layer_head = settings["head_dim"] if settings else head_dim
-            if not settings and kind in family.head_dim_keys:  # Inkling's sliding layers: swa_head_dim
-                layer_head = r.int(family.head_dim_keys[kind], maximum=MAX_HEAD_DIM)
+            # Inkling's sliding layers: swa_head_dim; Kimi Linear's KDA layers: their own head size
+            layer_head = settings["head_dim"] if settings else _kind_head_dim(r, family, kind, head_dim)
             # an M-RoPE model hands every layer its (3, seq) ids, those without RoPE included
             sections = {key: settings[key] for key in ("mrope_section", "mrope_interleaved")} if settings else {}
             layers.append(LayerRoPE(rotary=False, rope_type=None, base=None, head_dim=layer_head, rotary_dim=0,

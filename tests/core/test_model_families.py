@@ -18,6 +18,8 @@ from transformers.models.deepseek_v4 import configuration_deepseek_v4 as v4_conf
 from transformers.models.deepseek_v4 import modeling_deepseek_v4 as v4
 from transformers.models.kimi_linear import configuration_kimi_linear as kimi_config
 from transformers.models.kimi_linear import modeling_kimi_linear as kimi
+from transformers.models.laguna import configuration_laguna as laguna_config
+from transformers.models.laguna import modeling_laguna as laguna
 from transformers.models.lfm3 import configuration_lfm3 as lfm3_config
 from transformers.models.lfm3 import modeling_lfm3 as lfm3
 from transformers.models.mimo_v2_flash import configuration_mimo_v2_flash as mimo_config
@@ -207,6 +209,30 @@ class Lfm3(MiMoV2Flash):
         return {"attention": kind, "window": self.attention[kind].sliding_window, "rotary": attends, "compress": None}
 
 
+class Laguna(MiMoV2Flash):
+    """transformers' Laguna: config class, rotary embedding per layer type, apply function (the first cos-width
+    dims turn), and every layer's attention module with its own number of query heads
+    (num_attention_heads_per_layer), built on a copy with a tiny hidden size: window and head size per layer."""
+
+    apply = staticmethod(laguna.apply_rotary_pos_emb)
+
+    def __init__(self, config: dict):
+        kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
+        self.hf = laguna_config.LagunaConfig(**kwargs)
+        self.rotary = laguna.LagunaRotaryEmbedding(self.hf)
+        tiny = copy.deepcopy(self.hf)
+        tiny.hidden_size = 16
+        self.layers = [laguna.LagunaAttention(tiny, index, heads)
+                       for index, heads in enumerate(self.hf.num_attention_heads_per_layer)]
+
+    def facts(self, index: int) -> dict:
+        return {"attention": self.hf.layer_types[index], "window": self.layers[index].sliding_window, "rotary": True,
+                "compress": None}
+
+    def head_dim(self, index: int) -> int:
+        return self.layers[index].head_dim
+
+
 class Inkling:
     """transformers' Inkling text models: config class, the window of their attention modules (built on a tiny copy
     of the config; Inkling 2 builds its full-attention class for every layer not "hybrid_sliding"), no rotary
@@ -302,12 +328,23 @@ class Step3p5(MiMoV2Flash):
 
 class KimiLinear:
     """transformers' Kimi Linear: its config class lists the layers; its modeling file has no rotary
-    embedding at all (the shared key part of its latent attention stays unrotated)."""
+    embedding at all (the shared key part of its latent attention stays unrotated). Each layer's head size is
+    its own attention module's (latent: qk_head_dim; KDA: head_dim), built on a copy with a tiny hidden size."""
 
     def __init__(self, config: dict):
         kwargs = {key: value for key, value in copy.deepcopy(config).items() if key != "model_type"}
         self.hf = kimi_config.KimiLinearConfig(**kwargs)
         self.rotary_anywhere = any(name.endswith("RotaryEmbedding") for name in vars(kimi))
+        tiny = copy.deepcopy(self.hf)
+        tiny.hidden_size, tiny.num_attention_heads, tiny.linear_num_heads, tiny.kv_lora_rank = 16, 1, 1, 8
+        heads = {kind: cls(tiny, self.hf.layer_types.index(kind)) for kind, cls in (
+            ("full_attention", kimi.KimiLinearAttention), ("linear_attention", kimi.KimiLinearDeltaAttention))
+            if kind in self.hf.layer_types}
+        self.head_dims = {kind: getattr(module, "qk_head_dim", None) or module.head_dim
+                          for kind, module in heads.items()}
+
+    def head_dim(self, index: int) -> int:
+        return self.head_dims[self.hf.layer_types[index]]
 
     def facts(self, index: int) -> dict:
         return {"attention": self.hf.layer_types[index], "window": None, "compress": None,
@@ -319,7 +356,8 @@ class KimiLinear:
 
 class GlobalNoPE(SingleRotary):
     """EXAONE MoE, Kolibri-1, Flint: one rotary embedding; whether a layer rotates and its window are read from
-    transformers' own attention modules, built on a tiny copy of the config."""
+    transformers' own attention modules, built on a tiny copy of the config. The layer type decides the rotation,
+    so it stays as layer_types gives it, window and all, even where the window covers the context."""
 
     def __init__(self, config: dict):
         super().__init__(config)
@@ -340,7 +378,8 @@ class GlobalNoPE(SingleRotary):
             rotary = attention.layer_type == "sliding_attention"
         else:  # rotates unless a window is set and the layer attends fully
             rotary = attention.sliding_window is None or attention.is_sliding
-        return dict(window_facts(self.hf, kind), rotary=rotary, compress=None)
+        window = attention.sliding_window if kind == "sliding_attention" else None
+        return dict(attention=kind, window=window, rotary=rotary, compress=None)
 
 
 def window_facts(hf, kind: str) -> dict:
@@ -430,7 +469,7 @@ REFERENCES = {"deepseek_v4": DeepseekV4, "step3p5": Step3p5, "kimi_linear": Kimi
               "apertus1p5_text": SingleRotary, "sarvam_moe": SingleRotary, "sarvam_mla": SingleRotary,
               "dory": Dory, "hy_v4_vl_text": SingleRotary, "zaya": Zaya,
               "lfm3": Lfm3, "minimax_m3_vl_text": SingleRotary,
-              "inkling_text": Inkling, "inkling2_text": Inkling, "inkling2_loop_text": Inkling}
+              "laguna": Laguna, "inkling_text": Inkling, "inkling2_text": Inkling, "inkling2_loop_text": Inkling}
 
 
 # ----------------------------------------------------------------------------- the comparison
@@ -461,6 +500,8 @@ def check_family(config: dict, family: str, seed: int = 0) -> None:
         ours = {"attention": layer.attention, "window": layer.window, "rotary": layer.rotary,
                 "compress": layer.compress}
         assert ours == ref.facts(index), (family, index)
+        if hasattr(ref, "head_dim"):  # references that read each layer's own head size
+            assert layer.head_dim == ref.head_dim(index), (family, index)
         if not layer.rotary:
             x = torch.randn(2, 3, layer.head_dim, generator=gen, dtype=torch.float64)
             assert layer.rotate(x, torch.arange(3)) is x and layer.rotate_output(x, torch.arange(3)) is x
@@ -646,6 +687,23 @@ def test_step3p5_layers_match_transformers(case):
     check_family(config, "step3p5", seed=len(case))
 
 
+@pytest.mark.parametrize("named", [None, "step3p7"])
+def test_step3p7_nested_reads_as_transformers(named):
+    """Step3p7Config with a text_config in its files' form (8 layer types for 6 layers and 2 next-token layers),
+    its model_type "step3p7" (the hub's) or none: transformers builds Step3p7TextConfig whatever it names."""
+    kinds = ["full_attention", "sliding_attention", "sliding_attention", "sliding_attention"] * 2
+    text = dict(num_hidden_layers=6, num_nextn_predict_layers=2, head_dim=64, max_position_embeddings=65536,
+                sliding_window=512, layer_types=kinds, rope_theta=[5e6 if kind[0] == "f" else 1e4 for kind in kinds],
+                partial_rotary_factors=[0.5 if kind[0] == "f" else 1.0 for kind in kinds],
+                rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 8192})
+    hf = step_config.Step3p7Config(text_config=copy.deepcopy(dict(text, model_type=named)))
+    read = dict(hf.text_config.to_dict(), model_type="step3p5")
+    check_family(read, "step3p5")
+    named_text = dict(text, **({"model_type": named} if named else {}))
+    wrapped = model_rope({"model_type": "step3p7", "text_config": named_text})
+    assert wrapped.family == "step3p5" and wrapped.layers == model_rope(read).layers
+
+
 @pytest.mark.parametrize("key,value", [("rope_theta", [1e4, -1e4, 1e4]), ("rope_theta", [1e4, 1e4]),
                                        ("partial_rotary_factors", [1.0, 0.5]), ("layer_types", ["full_attention"])])
 def test_broken_step3p5_lists_raise_value_error_naming_the_key(key, value):
@@ -662,8 +720,14 @@ def test_kimi_linear_layers_match_transformers(case):
         config["linear_attn_config"] = {"full_attn_layers": [3, 6], "kda_layers": [1, 2, 4, 5], "head_dim": 64}
     elif case == "given":
         config["layer_types"] = ["linear_attention", "full_attention"] * 3
-    check_family(config, "kimi_linear")
-    assert model_rope(config).layers[0].head_dim == 192  # qk_nope 128 + qk_rope 64, none of them turned
+    check_family(config, "kimi_linear")  # each layer's head size: KDA 128 (64 where listed), latent 192
+    model = model_rope(config)
+    x = torch.randn(2, 3, model.layers[0].head_dim)
+    assert model.layers[0].rotate(x, torch.arange(3)) is x and model.layers[0].rotate_output(x, torch.arange(3)) is x
+
+
+def test_kimi_linear_class_defaults_match_transformers():
+    check_family(dict(kimi_config.KimiLinearConfig().to_dict(), model_type="kimi_linear"), "kimi_linear")
 
 
 def test_kimi_linear_refuses_a_layer_it_names_no_attention_for():
@@ -684,13 +748,18 @@ def test_global_nope_families_match_transformers(family, seed):
         num_key_value_heads=2, head_dim=64, max_position_embeddings=16384, sliding_window=rng.choice([128, 513]),
         rope_parameters={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
                          "rope_theta": 1e6})
-    check_family(config, family, seed=seed)
+    check_family(config, family, seed=seed)  # EXAONE-MoE's defaults: window 4,096 over 2,048 positions
     model = model_rope(config)
     assert {layer.attention for layer in model.layers if not layer.rotary} <= {"full_attention"}
+    assert {layer.attention for layer in model.layers if layer.rotary} == {"sliding_attention"}
     assert not all(layer.rotary for layer in model.layers)
 
 
-@pytest.mark.parametrize("scaling", [None, {"type": "dynamic", "alpha": 1000.0, "factor": 1.0},
+HUNYUAN_HUB = {"alpha": 1000.0, "beta_fast": 32, "beta_slow": 1, "factor": 1.0, "mscale": 1.0, "mscale_all_dim": 1.0,
+               "type": "dynamic"}  # the older form of the hub's HunYuan files
+
+
+@pytest.mark.parametrize("scaling", [None, {"type": "dynamic", "alpha": 1000.0, "factor": 1.0}, HUNYUAN_HUB,
                                      {"type": "dynamic", "factor": 2.0}, {"rope_type": "dynamic", "alpha": 50.0}])
 @pytest.mark.parametrize("family", ["hunyuan_v1_dense", "hunyuan_v1_moe"])
 def test_hunyuan_ntk_alpha_matches_transformers(family, scaling):
@@ -704,8 +773,9 @@ def test_hunyuan_ntk_alpha_matches_transformers(family, scaling):
         return
     check_family(config, family)
     layer = model_rope(config).layers[0]
+    assert layer.rope_type == SingleRotary(config).rotary.rope_type  # transformers' own name ("ntk_alpha", ...)
     if scaling and scaling.get("alpha"):  # a fixed base: the frequencies do not move with the length
-        assert layer.rope_type == "ntk" and torch.equal(layer.inv_freq(seq_len=100000)[0], layer.inv_freq()[0])
+        assert torch.equal(layer.inv_freq(seq_len=100000)[0], layer.inv_freq()[0])
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -1104,6 +1174,30 @@ def test_broken_minimax_m3_rope_parameters_raise_value_error_naming_the_key():
     assert "minimax_m3_sparse" in hf.rope_parameters
     with pytest.raises(ValueError, match=r"rope_parameters.*minimax_m3_sparse"):
         model_rope(dict(model_type="minimax_m3_vl_text", num_hidden_layers=2, rope_parameters=rope))
+
+
+@pytest.mark.parametrize("case", ["defaults", "seed1", "poolside/Laguna-S-2.1-FP8", "poolside/Laguna-XS.2-FP8"])
+def test_laguna_layers_match_transformers(case):
+    """YaRN on half of each full layer's head, the whole head of sliding layers, heads per layer: class defaults,
+    a seeded variation and poolside's published files."""
+    if case == "defaults":
+        config = dict(laguna_config.LagunaConfig().to_dict(), model_type="laguna")
+    elif case == "seed1":
+        rng = random.Random(1)
+        kinds = [rng.choice(["full_attention", "sliding_attention"]) for _ in range(5)]
+        config = dict(model_type="laguna", num_hidden_layers=5, head_dim=64, max_position_embeddings=65536,
+                      sliding_window=rng.choice([64, 512]), layer_types=kinds,
+                      num_attention_heads_per_layer=[4 if kind[0] == "f" else 6 for kind in kinds],
+                      rope_parameters={"full_attention": {"rope_type": "yarn", "rope_theta": 5e5, "factor": 8.0,
+                                                          "original_max_position_embeddings": 4096,
+                                                          "partial_rotary_factor": 0.5},
+                                       "sliding_attention": {"rope_type": "default", "rope_theta": 1e4}})
+    else:
+        config = preset_info(case)["config"]
+    check_family(config, "laguna", seed=len(case))
+    model = model_rope(config)
+    for layer in model.layers:  # half the head turns in full layers, all of it in sliding ones
+        assert layer.rotary_dim == layer.head_dim // (2 if layer.attention == "full_attention" else 1)
 
 
 INKLING = ["inkling_text", "inkling2_text", "inkling2_loop_text"]

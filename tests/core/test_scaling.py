@@ -384,7 +384,8 @@ def test_apply_rope_rejects_conflicting_frequency_arguments():
 
 
 def test_registry_has_one_documented_function_per_type():
-    assert set(ROPE_SCALINGS) == {"default", "linear", "ntk", "dynamic", "yarn", "longrope", "llama3", "proportional"}
+    assert set(ROPE_SCALINGS) == {"default", "linear", "ntk", "ntk_alpha", "dynamic", "yarn", "longrope", "llama3",
+                                  "proportional"}
     for function in ROPE_SCALINGS.values():
         assert function.__doc__ and ("theta" in function.__doc__ or "base" in function.__doc__)
 
