@@ -2,9 +2,16 @@
 websocket): the quick lane, `pytest -m "not slow and not browser"`, keeps the core, the views and the UI
 helpers. Single slow tests elsewhere carry `@pytest.mark.slow` themselves."""
 
+import os
+
 import pytest
 
 from rope_viz import set_max_elements
+
+# A session's share of the server (explorer.app.run_share) is off for the app the tests run: AppTest gives every
+# run of this process one session id, and a test server's sessions do a minute's work in seconds on purpose.
+# tests/ui/test_run_share.py checks the share itself.
+os.environ.setdefault("ROPE_VIZ_SHARE_S", "0")
 
 SLOW_FOLDERS = {"apptest", "protocol"}
 

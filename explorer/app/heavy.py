@@ -8,6 +8,8 @@ session waits on it too."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
@@ -20,6 +22,14 @@ from explorer.app.session import t
 T = TypeVar("T")
 QUIET_S = 0.3   # a job done within this shows no line at all
 UPDATE_S = 0.5  # how often the line is redrawn
+_waited = threading.local()  # seconds this script thread spent waiting on the queue since `waited()` last read
+
+
+def waited() -> float:
+    """The seconds this script run has waited on the queue so far (the queue charges its jobs itself, so the run's
+    own share leaves them out), read and reset."""
+    seconds, _waited.seconds = getattr(_waited, "seconds", 0.0), 0.0
+    return seconds
 
 
 def session_id() -> str:
@@ -37,6 +47,7 @@ def run(kind: str, key: Hashable, fn: Callable[[], T], *, what: str) -> T:
     session = session_id()
     job = QUEUE.submit(session, key, kind, fn)
     line = st.empty()
+    began = time.monotonic()
     try:
         done = job.done.wait(QUIET_S)
         while not done:
@@ -47,5 +58,7 @@ def run(kind: str, key: Hashable, fn: Callable[[], T], *, what: str) -> T:
     except BaseException:  # the script was stopped or rerun: this session no longer waits
         QUEUE.leave(session)
         raise
+    finally:
+        _waited.seconds = getattr(_waited, "seconds", 0.0) + time.monotonic() - began
     line.empty()
     return QUEUE.wait(job)

@@ -23,6 +23,7 @@ so in AppTest every page opened with `switch_page` runs by itself. So the hand-o
 from __future__ import annotations
 
 import threading
+import time
 
 # Plotly imports pandas lazily while it validates a figure: import it whole here, before any page runs,
 # so that sessions building their first figures at the same time never see it half-imported.
@@ -35,7 +36,8 @@ from rope_viz.device import describe
 
 from explorer.pure import knobs, text
 
-from explorer.app import client_guard, memory, presenter, session, widgets
+from explorer.app import client_guard, heavy, memory, presenter, session, widgets
+from explorer.app.run_share import SHARES, share_s
 from explorer.pure.sitemap import PAGES, TOPICS, script
 
 _routing = threading.local()
@@ -109,6 +111,8 @@ def _run() -> None:
         session.notice(session.t("common.device_fallback"))
     if session.gpu_failed():
         session.notice(session.t("common.gpu_fallback"))
+    wait_for_share()
+    began, _ = time.monotonic(), heavy.waited()
     try:
         page.run()
     except (torch.OutOfMemoryError, RuntimeError, NotImplementedError):
@@ -116,8 +120,23 @@ def _run() -> None:
         if not session.fall_back_to_cpu():
             raise
         st.rerun()
+    finally:
+        SHARES.add(heavy.session_id(), time.monotonic() - began - heavy.waited())
     lesson_links(current, pages)
     widgets.finish_run(notice_slot)
+
+
+def wait_for_share() -> None:
+    """Before the page runs: a session over its share of the last minute waits until it is back under it, told
+    how long (a rerun interrupts the wait at its next redraw)."""
+    line = None
+    while (wait := SHARES.wait_s(heavy.session_id(), share_s())) > 0:
+        if line is None:
+            line = st.empty()
+        line.warning(session.t("common.share_spent", wait=f"{max(1, round(wait)):,}"), icon=":material/timer:")
+        time.sleep(min(wait, heavy.UPDATE_S))
+    if line is not None:
+        line.empty()
 
 
 def lesson_links(current: str, pages: dict) -> None:

@@ -1,0 +1,82 @@
+"""Each session's share of the server: the seconds its script runs took in the last minute, bounded.
+
+A visitor can make the server work without any heavy button: every rerun (a knob moved, a button pressed, a
+forged client message) runs a page. The router charges each run's seconds to its session (less the time it only
+waited in the heavy-job queue, which explorer.app.job_queue charges itself); a session that used more than
+`share_s()` seconds in the last `WINDOW_S` waits, before its next run, until it is back under its share, and is
+told so. Plain Python, no Streamlit.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import deque
+
+WINDOW_S = 60.0
+SHARE_S = 30.0  # half a core's minute: a visitor reading and moving knobs uses a few seconds
+SHARE_ENV = "ROPE_VIZ_SHARE_S"  # another share for this server (0: no bound)
+
+
+def share_s() -> float:
+    """$ROPE_VIZ_SHARE_S, else SHARE_S."""
+    raw = os.environ.get(SHARE_ENV)
+    if raw is None:
+        return SHARE_S
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{SHARE_ENV}={raw!r} must be a number of seconds (0 or more)") from None
+    if not value >= 0:
+        raise ValueError(f"{SHARE_ENV}={raw!r} must be a number of seconds (0 or more)")
+    return value
+
+
+class Shares:
+    """The seconds each session used, per window."""
+
+    def __init__(self, window_s: float = WINDOW_S):
+        self._lock = threading.Lock()
+        self._used: dict[str, deque] = {}
+        self.window_s = window_s
+
+    def add(self, session: str, seconds: float, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            self._used.setdefault(session, deque()).append((now, max(seconds, 0.0)))
+            self._forget(now)
+
+    def used(self, session: str, now: float | None = None) -> float:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            return sum(s for end, s in self._used.get(session, ()) if end > now - self.window_s)
+
+    def wait_s(self, session: str, share: float, now: float | None = None) -> float:
+        """How long `session` must wait until its use of the last window is at most `share` (0: none; a share of 0
+        bounds nothing)."""
+        now = time.monotonic() if now is None else now
+        if share <= 0:
+            return 0.0
+        with self._lock:
+            recent = [(end, s) for end, s in self._used.get(session, ()) if end > now - self.window_s]
+        total = sum(seconds for _, seconds in recent)
+        for end, seconds in recent:  # oldest first: each run leaving the window frees its seconds
+            if total <= share:
+                break
+            total -= seconds
+            if total <= share:
+                return end + self.window_s - now
+        return 0.0
+
+    def _forget(self, now: float) -> None:
+        for session in list(self._used):
+            recent = self._used[session]
+            while recent and recent[0][0] <= now - self.window_s:
+                recent.popleft()
+            if not recent:
+                del self._used[session]
+
+
+SHARES = Shares()
+"""The server's accounts."""
