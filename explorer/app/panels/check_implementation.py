@@ -3,13 +3,27 @@ position and against pair, each beside the same curve for the bug that explains 
 
 from __future__ import annotations
 
+import functools
+import hashlib
+
+from explorer.app import heavy
 from explorer.app.cache import cached
 from explorer.app.session import t
 from explorer.pure.figures import line_chart
 from explorer.pure.views import check_implementation as view
 
-check = cached(view.check, max_entries=8)
+_check = cached(view.check, max_entries=8)
 probe_file = cached(view.probe_file, max_entries=8)
+
+
+def check(name: str, config_text: str, demo: str, upload: bytes | None, layout: str) -> view.Check:
+    """The verdicts: a demo's cached; an upload's verified as a job of the server's one queue (one at a time, one
+    per session, the same file and model verified once), keyed by the file's sha256."""
+    if upload is None:
+        return _check(name, config_text, demo, None, layout)
+    key = ("kit", name, config_text, demo, hashlib.sha256(upload).hexdigest(), layout)
+    return heavy.run("kit", key, functools.partial(view.check, name, config_text, demo, upload, layout),
+                     what=t("check_implementation.section_verify"))
 
 
 def failure_charts(failure: view.Failure):
