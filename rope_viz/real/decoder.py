@@ -284,6 +284,11 @@ _MODELS: dict = {}
 _LOADING = threading.Lock()
 
 
+def loaded(name: str) -> bool:
+    """Whether the real model `name` is already loaded in this process."""
+    return name in _MODELS
+
+
 def real_model(name: str) -> RealModel:
     """The real model `name` (one of rope_viz.real.NAMES: "gemma-3-270m", "smollm2-135m"), loaded once per process
     and shared. ValueError naming the pip package and its install command when its weights are not installed."""

@@ -77,3 +77,21 @@ def test_a_spread_text_read_by_pi_gives_back_the_plain_loss():
     shown = metrics(at)
     assert shown["PI (linear)"] == shown["Loss, not spread"] != shown["no scaling"]
     assert "the last at position 320" in page_text(at)
+
+
+def test_a_host_without_the_memory_shows_the_recorded_numbers(monkeypatch):
+    monkeypatch.setenv("ROPE_VIZ_MEMORY_GB", "0.1")
+    monkeypatch.setattr("rope_viz.real.loaded", lambda name: False)
+    at = open_page("real_models", {"model": "gemma-3-270m", "example": "code"})
+    check_clean(at)
+    (said,) = at.warning
+    assert "Gemma 3 270M needs about 1.00 GB" in said.value and "not loaded" in said.value
+    assert chart_keys(at) == ["strip", "roles", "offsets", "shares", "kinds", "traps", "long"]  # recorded
+
+
+def test_a_host_with_few_cores_says_what_it_skips_for_an_own_text(monkeypatch):
+    monkeypatch.setenv("ROPE_VIZ_CORES", "0.078")
+    at = opened("real_models", {"text": "The cat sat on the mat because it was warm."})
+    check_clean(at)
+    assert any("0.08 of a CPU core" in notice.value for notice in at.info)
+    assert "traps" not in chart_keys(at) and "attention" in chart_keys(at)

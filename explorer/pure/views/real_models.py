@@ -38,6 +38,8 @@ SHIFT = 5000  # the default shift of every position, recorded for the examples
 TRAP_LAYER = 0  # the default layer RoPE is taken from, recorded for the examples
 MAX_OFFSET = 32  # the offset profile's reach
 MAP_SIDE = 128  # the attention map's largest side (every s-th token past it)
+NEEDS_GB = {"gemma-3-270m": 1.0, "smollm2-135m": 0.65}  # resident memory a model adds once it has run (README)
+MIN_CORES = 0.5  # below this, a visitor's own text skips the ten-pass sections (traps, stopped quarters, spread)
 SHIPPED = Path(__file__).resolve().parents[3] / "results" / "real" / "examples.json"
 EXAMPLES = {
     "prose": "The lighthouse keeper climbed the spiral stairs an hour before dusk, as he had every evening for thirty "
