@@ -7,14 +7,17 @@ known bug that best explains a failure.
     report = rope_viz.conformance.verify_file("Llama-3.1-8B", "answers.safetensors")
 
 The files are safetensors, read only through the `safetensors` package (the [toy] extra), imported when a
-file is read or written. `python -m rope_viz.conformance probe|verify` is the command line.
+file is read or written. `python -m rope_viz.conformance probe|verify` is the command line;
+`check_gguf` (and `python -m rope_viz.conformance gguf`) reads a GGUF file's RoPE as llama.cpp will run it.
 """
 
 from .bugs import BUG_CLASSES, BugClass, applicable, candidates, planted, reference
+from .gguf_file import GGUFHeader, GGUFLayer, GGUFReport, check_gguf, llama_cpp_layers, read_header
 from .files import MAX_FILE_BYTES, answers_bytes, probe_bytes, read_answers, verify_file, write_probe
 from .probe import ROLES, Kind, Probe, ProbeSet, kinds, load_model, make_probe
 from .verify import Profile, Report, Verdict, judge, verify
 
-__all__ = ["BUG_CLASSES", "BugClass", "Kind", "MAX_FILE_BYTES", "Probe", "ProbeSet", "Profile", "ROLES", "Report",
-           "Verdict", "answers_bytes", "applicable", "candidates", "judge", "kinds", "load_model", "make_probe",
-           "planted", "probe_bytes", "read_answers", "reference", "verify", "verify_file", "write_probe"]
+__all__ = ["BUG_CLASSES", "BugClass", "GGUFHeader", "GGUFLayer", "GGUFReport", "Kind", "MAX_FILE_BYTES", "Probe",
+           "ProbeSet", "Profile", "ROLES", "Report", "Verdict", "answers_bytes", "applicable", "candidates",
+           "check_gguf", "judge", "kinds", "llama_cpp_layers", "load_model", "make_probe", "planted", "probe_bytes",
+           "read_answers", "read_header", "reference", "verify", "verify_file", "write_probe"]
