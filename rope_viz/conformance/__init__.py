@@ -12,12 +12,13 @@ file is read or written. `python -m rope_viz.conformance probe|verify` is the co
 """
 
 from .bugs import BUG_CLASSES, BugClass, applicable, candidates, planted, reference
-from .gguf_file import GGUFHeader, GGUFLayer, GGUFReport, check_gguf, llama_cpp_layers, read_header
 from .files import MAX_FILE_BYTES, answers_bytes, probe_bytes, read_answers, verify_file, write_probe
+from .gguf_file import (GGUFHeader, GGUFLayer, GGUFReport, check_gguf, compare_layer, llama_cpp_layers,
+                        read_header)
 from .probe import ROLES, Kind, Probe, ProbeSet, kinds, load_model, make_probe
 from .verify import Profile, Report, Verdict, judge, verify
 
 __all__ = ["BUG_CLASSES", "BugClass", "GGUFHeader", "GGUFLayer", "GGUFReport", "Kind", "MAX_FILE_BYTES", "Probe",
            "ProbeSet", "Profile", "ROLES", "Report", "Verdict", "answers_bytes", "applicable", "candidates",
-           "check_gguf", "judge", "kinds", "llama_cpp_layers", "load_model", "make_probe", "planted", "probe_bytes",
-           "read_answers", "read_header", "reference", "verify", "verify_file", "write_probe"]
+           "check_gguf", "compare_layer", "judge", "kinds", "llama_cpp_layers", "load_model", "make_probe", "planted",
+           "probe_bytes", "read_answers", "read_header", "reference", "verify", "verify_file", "write_probe"]

@@ -10,6 +10,7 @@ from explorer.pure.views import check_implementation as view
 
 check = cached(view.check, max_entries=8)
 probe_file = cached(view.probe_file, max_entries=8)
+gguf_check = cached(view.gguf_check, max_entries=4)
 
 
 def failure_charts(failure: view.Failure):
