@@ -20,19 +20,21 @@ What llama.cpp does with the keys, read in ggml-org/llama.cpp:
   src/models/gemma-embedding2.cpp shows for a sibling architecture); this reading follows them, which for a file
   without those keys is the same. `get_rope_freq_base` / `get_rope_freq_scale` pick the sliding values on
   sliding layers. `llama_model_rope_type` gives each architecture its mode: NORM turns pairs (2i, 2i+1) (the
-  interleaved layout), NEOX pairs (i, i + n_rot/2) (the half layout), MROPE the multimodal sections.
+  interleaved layout), NEOX pairs (i, i + n_rot/2) (the half layout), MROPE the multimodal sections. Llama 4 and
+  SmolLM3 leave every 4th layer unrotated (n_no_rope_layer_step = 4, set in code; Llama 4 rotates them all when
+  `attention.sliding_window` is 0).
 - src/llama-context.cpp @ 4c7103b96d720ea6057eec6ac11a49727f9ecd43, the llama_context constructor: scaling
-  type "none" forces freq_scale = 1; ext_factor is 1 under YaRN and 0 otherwise; under YaRN yarn_attn_factor is
-  get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim) with `rope.scaling.yarn_log_multiplier` (else
-  1 + 0.1 ln factor), divided by 1 + 0.1 ln factor (which ggml multiplies back), then times
-  `rope.scaling.attn_factor`.
+  type "none" forces freq_scale = 1; ext_factor is 1 under YaRN and 0 otherwise; n_ctx_orig is the original
+  context; attn_factor is yarn_attn_factor (`rope.scaling.yarn_attn_factor` where the architecture reads it,
+  default 1) times `rope.scaling.attn_factor`. (DeepSeek-2's `rope.scaling.yarn_log_multiplier` enters its
+  attention scale in its own graph code, which this reading leaves out.)
 - ggml/src/ggml.c ggml_rope_yarn_corr_dims and ggml/src/ggml-cpu/ops.cpp rope_yarn_ramp / rope_yarn
   (@ 1f08e2d662715ead7987c365eced4f273d90e431): pair i turns by theta_e = p * base^(-2i/n_rot) (divided by
   `rope_freqs` where the file has that tensor); theta_i = freq_scale * theta_e; with ext_factor != 0,
   low = max(0, floor(c(beta_fast))), high = min(n_rot - 1, ceil(c(beta_slow))),
   c(b) = n_rot * ln(n_ctx_orig / (2 pi b)) / (2 ln base), ramp = 1 - clamp((i - low) / max(0.001, high - low)),
   theta = theta_i (1 - ramp) + theta_e ramp, and cos and sin are multiplied by
-  yarn_attn_factor * (1 + 0.1 ln(1 / freq_scale)); beta_fast 32, beta_slow 1 unless
+  attn_factor * (1 + 0.1 ln(1 / freq_scale)); beta_fast 32, beta_slow 1 unless
   `rope.scaling.yarn_beta_fast` / `yarn_beta_slow` say otherwise.
 
 llama.cpp's conversion permutes the q and k rows of llama-family checkpoints (convert_hf_to_gguf.py:
@@ -71,7 +73,10 @@ NEOX = ("falcon", "falcon-h1", "grok", "dbrx", "stablelm", "bitnet", "qwen", "qw
         "exaone4", "minicpm3", "bailingmoe2", "dots1", "hunyuan-moe", "gpt-oss", "hunyuan-dense", "lfm2", "lfm2moe",
         "smallthinker", "glm4moe", "seed_oss", "grovemoe", "apertus")
 # conversions that permute q/k rows (LlamaModel and its subclasses, LLaDA)
-PERMUTED = frozenset({"llama", "llada", "granite", "granitemoe", "granitehybrid", "arcee"})
+PERMUTED = frozenset({"llama", "llada", "granite", "granitemoe", "granitehybrid", "arcee", "smollm3"})
+# architectures whose every n-th layer llama.cpp leaves unrotated ((il + 1) % n == 0: n_no_rope_layer_step, set in
+# code, no GGUF key; Llama 4 rotates every layer when its file says attention.sliding_window = 0)
+NOPE_EVERY = {"llama4": 4, "smollm3": 4}
 # architecture -> (sliding period llama.cpp sets itself, sliding base it sets itself or None for the global one)
 SLIDING = {"gemma2": (2, None), "gemma3": (6, 10000.0)}
 ROPE_FREQ_TENSORS = ("rope_freqs.weight", "rope_factors_long.weight", "rope_factors_short.weight")
@@ -275,11 +280,6 @@ def _int(value, what: str) -> int:
     return value
 
 
-def _mscale(scale: float, mscale: float) -> float:
-    """llama.cpp's get_mscale (after transformers' YaRN)."""
-    return 1.0 if scale <= 1.0 else 0.1 * mscale * math.log(scale) + 1.0
-
-
 def _mode(arch: str) -> str:
     if arch in NORM:
         return "NORM"
@@ -342,20 +342,17 @@ def llama_cpp_layers(header: GGUFHeader) -> tuple[GGUFLayer, ...]:
                         f"{arch}.rope.scaling.yarn_ext_factor")
     if ext_factor and original < 1:
         raise ValueError(f"{arch}.rope.scaling.original_context_length must be positive under YaRN, got {original}")
-    attn_factor = _float(header.key(keys.Rope.SCALING_ATTN_FACTOR, 1.0), f"{arch}.rope.scaling.attn_factor")
-    yarn_attn = 1.0
-    if ext_factor and freq_scale < 1.0:
-        scale = 1.0 / freq_scale
-        log_mul = _float(header.key(keys.Rope.SCALING_YARN_LOG_MUL, 0.0), f"{arch}.rope.scaling.yarn_log_multiplier")
-        mscale = log_mul if arch == "deepseek2" else 1.0
-        yarn_attn = (_mscale(scale, mscale) / _mscale(scale, log_mul) if log_mul else _mscale(scale, 1.0)) \
-            / (1.0 + 0.1 * math.log(scale))
+    attn_factor = _float(header.key(keys.Rope.SCALING_ATTN_FACTOR, 1.0), f"{arch}.rope.scaling.attn_factor") * \
+        _float(header.key(keys.Rope.SCALING_YARN_ATTN_FACTOR, 1.0), f"{arch}.rope.scaling.yarn_attn_factor")
     beta_fast = _float(header.key(keys.Rope.SCALING_YARN_BETA_FAST, 32.0), f"{arch}.rope.scaling.yarn_beta_fast")
     beta_slow = _float(header.key(keys.Rope.SCALING_YARN_BETA_SLOW, 1.0), f"{arch}.rope.scaling.yarn_beta_slow")
     sliding = _sliding(header, keys, n_layers)
     swa_base = header.key(keys.Rope.FREQ_BASE_SWA)
     fixed = SLIDING.get(arch, (0, None))[1]
     factors = tuple(name.removesuffix(".weight") for name in ROPE_FREQ_TENSORS if name in header.tensors)
+    nope_every = NOPE_EVERY.get(arch, 0)
+    if arch == "llama4" and header.key(keys.Attention.SLIDING_WINDOW) == 0:
+        nope_every = 0
     layout = {"NORM": "interleaved", "NEOX": "half", "MROPE": "half"}[mode]
     checkpoint = "half" if mode == "NORM" and arch in PERMUTED else layout
     layers = []
@@ -368,10 +365,12 @@ def llama_cpp_layers(header: GGUFHeader) -> tuple[GGUFLayer, ...]:
                 layer_base, source = fixed, f"llama.cpp's fixed {fixed:,.0f} for {arch} sliding layers"
             if fixed is not None:
                 layer_scale = 1.0
-        ggml_mscale = 1.0 + 0.1 * math.log(1.0 / layer_scale) if ext_factor else 1.0
-        layers.append(GGUFLayer(il, sliding[il], mode, layout, checkpoint, layer_base, source, layer_scale,
+        mscale = attn_factor * (1.0 + 0.1 * math.log(1.0 / layer_scale) if ext_factor else 1.0)
+        rotates = not nope_every or (il + 1) % nope_every != 0
+        layers.append(GGUFLayer(il, sliding[il], mode if rotates else "NONE", layout, checkpoint, layer_base, source,
+                                layer_scale,
                                 rotary_dim, head_dim, scaling if layer_scale != 1.0 else "none", ext_factor,
-                                original, beta_fast, beta_slow, yarn_attn * ggml_mscale * attn_factor, factors))
+                                original, beta_fast, beta_slow, mscale, factors))
     return tuple(layers)
 
 

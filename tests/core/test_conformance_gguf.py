@@ -111,6 +111,16 @@ def test_llama3_scaling_needs_the_rope_freqs_tensor(tmp_path):
     assert bugs(check_gguf(without, "Llama-3.1-8B")) == {"scaling"}
 
 
+def test_llama4_leaves_every_fourth_layer_unrotated_as_its_config_does(tmp_path):
+    keys = {"rope.freq_base": ("float32", 500000.0), "rope.dimension_count": ("uint32", 128),
+            "attention.key_length": ("uint32", 128)}
+    path = write(tmp_path / "l4.gguf", "llama4", 48, keys, ("token_embd.weight", "rope_freqs.weight"))
+    report = check_gguf(path, "meta-llama/Llama-4-Scout-17B-16E-Instruct")
+    assert report.ok, report.table()
+    assert [layer.index for layer in report.layers if not layer.rotary] == list(range(3, 48, 4))
+    assert report.layers[0].checkpoint_layout == "interleaved"  # Llama 4's conversion keeps the rows
+
+
 def test_the_command_line_names_the_class_and_refuses_what_llama_cpp_refuses(tmp_path, capsys):
     config = tmp_path / "config.json"
     config.write_text(__import__("json").dumps(QWEN), encoding="utf-8")
