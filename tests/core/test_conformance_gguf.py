@@ -14,6 +14,7 @@ from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
 from rope_viz.conformance import check_gguf, read_header
 from rope_viz.conformance.__main__ import main
+from rope_viz.conformance.gguf_file import MROPE, NEOX, NOPE_EVERY, NORM, PERMUTED, SLIDING
 from rope_viz.real.weights import gguf_path
 
 # a small Qwen2-style model with YaRN (factor 4 from 32,768), and the GGUF keys llama.cpp's conversion writes for it
@@ -132,6 +133,12 @@ def test_the_command_line_names_the_class_and_refuses_what_llama_cpp_refuses(tmp
     assert "invalid n_rot" in capsys.readouterr().err
     assert main(["gguf", str(tmp_path / "config.json")]) == 2
     assert "not a GGUF file" in capsys.readouterr().err
+
+
+def test_every_architecture_in_the_tables_is_one_the_gguf_package_names():
+    names = set(gguf.MODEL_ARCH_NAMES.values())
+    tables = NORM + NEOX + MROPE + tuple(PERMUTED) + tuple(NOPE_EVERY) + tuple(SLIDING)
+    assert [arch for arch in tables if arch not in names] == []
 
 
 def test_a_header_cut_short_is_refused_and_one_cut_after_its_header_reads(tmp_path):
