@@ -60,6 +60,8 @@ MAX_KEYS = 1 << 16
 MAX_TENSORS = 1 << 20
 MAX_STRING = 1 << 20
 KEPT_ARRAY = 4096  # arrays longer than this (the vocabulary) are skipped, not kept
+MAX_KEPT = 1 << 16  # array entries kept over the whole header
+MAX_DEPTH = 4  # arrays of arrays nested deeper are refused
 _SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
 _STRING, _ARRAY = 8, 9
 
@@ -107,7 +109,7 @@ class GGUFHeader:
 
 class _Cursor:
     def __init__(self, buffer, size: int):
-        self.buffer, self.size, self.at = buffer, size, 0
+        self.buffer, self.size, self.at, self.kept = buffer, size, 0, 0
 
     def take(self, fmt: str):
         width = struct.calcsize(fmt)
@@ -132,24 +134,30 @@ class _Cursor:
         self.skip(length)
         return bytes(self.buffer[start:self.at]).decode("utf-8", errors="replace")
 
-    def value(self, kind: int, key: str):
+    def value(self, kind: int, key: str, depth: int = 0):
+        """The value of one key; an array is kept only when it holds scalars or strings, at most KEPT_ARRAY of
+        them and MAX_KEPT over the whole header, else it is skipped by its lengths (None)."""
         if kind in _SCALARS:
             return self.take(_SCALARS[kind])
         if kind == _STRING:
             return self.string()
         if kind != _ARRAY:
-            raise ValueError(f"GGUF key {key!r} has value type {kind}, which is not one of GGUF's 13 types")
+            raise ValueError(f"GGUF key {key[:80]!r} has value type {kind}, which is not one of GGUF's 13 types")
+        if depth >= MAX_DEPTH:
+            raise ValueError(f"GGUF key {key[:80]!r} nests arrays deeper than {MAX_DEPTH}")
         item, count = self.take("<I"), self.take("<Q")
-        if count > KEPT_ARRAY:
-            if item in _SCALARS:
-                self.skip(count * struct.calcsize(_SCALARS[item]))
-            elif item == _STRING:
-                for _ in range(count):
-                    self.skip(self.take("<Q"))
-            else:
-                raise ValueError(f"GGUF key {key!r} is a long array of type {item}, which a header cannot hold")
-            return None
-        return [self.value(item, key) for _ in range(count)]
+        if item != _ARRAY and count <= KEPT_ARRAY and self.kept + count <= MAX_KEPT:
+            self.kept += count
+            return [self.value(item, key, depth + 1) for _ in range(count)]
+        if item in _SCALARS:
+            self.skip(count * struct.calcsize(_SCALARS[item]))
+        elif item == _STRING:
+            for _ in range(count):
+                self.skip(self.take("<Q"))
+        else:
+            for _ in range(count):
+                self.value(item, key, depth + 1)
+        return None
 
 
 def _gguf():
@@ -271,13 +279,13 @@ class GGUFLayer:
 
 def _float(value, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"{what} must be a finite number, got {value!r}")
+        raise ValueError(f"{what} must be a finite number, got {repr(value)[:80]}")
     return float(value)
 
 
 def _int(value, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{what} must be a whole number >= 0, got {value!r}")
+        raise ValueError(f"{what} must be a whole number >= 0, got {repr(value)[:80]}")
     return value
 
 
@@ -288,7 +296,7 @@ def _mode(arch: str) -> str:
         return "NEOX"
     if arch in MROPE:
         return "MROPE"
-    raise ValueError(f"architecture {arch!r} is not in this kit's table of llama.cpp rope modes (llama.cpp's "
+    raise ValueError(f"architecture {arch[:40]!r} is not in this kit's table of llama.cpp rope modes (llama.cpp's "
                      f"llama_model_rope_type): known are {', '.join(NORM + NEOX + MROPE)}")
 
 

@@ -4,6 +4,7 @@ the check names its bug class; the two GGUF files the app ships read as their pu
 from __future__ import annotations
 
 import math
+import struct
 
 import gguf
 import numpy as np
@@ -147,6 +148,27 @@ def test_a_header_cut_short_is_refused_and_one_cut_after_its_header_reads(tmp_pa
     assert read_header(data[:header.header_bytes]).values == header.values
     with pytest.raises(ValueError, match="cut inside its header"):
         read_header(data[:header.header_bytes - 3])
+
+
+def _raw(value: bytes) -> bytes:
+    """A GGUF header with one key, "k", whose type and value are `value` (written by hand)."""
+    return b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q", 1) + b"k" + value
+
+
+def test_hostile_headers_are_refused_or_skipped_without_reading_past_them(tmp_path):
+    nested = struct.pack("<I", 9) + struct.pack("<IQ", 9, 1) * 9 + struct.pack("<IQ", 4, 1) + b"\0" * 4
+    with pytest.raises(ValueError, match="nests arrays deeper than 4"):
+        read_header(_raw(nested))
+    with pytest.raises(ValueError, match="runs past the end"):
+        read_header(_raw(struct.pack("<IIQ", 9, 4, 1 << 62)))  # an array claiming 2^62 uint32
+    writer = gguf.GGUFWriter(str(tmp_path / "long.gguf"), "qwen2")
+    writer.add_array("qwen2.long", list(range(5000)))
+    writer.add_array("qwen2.short", [1, 2, 3])
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.close()
+    values = read_header(tmp_path / "long.gguf").values
+    assert "qwen2.long" not in values and values["qwen2.short"] == [1, 2, 3]
 
 
 @pytest.fixture(scope="module", params=["gemma-3-270m", "smollm2-135m"])
