@@ -3,6 +3,7 @@ the check names its bug class; the two GGUF files the app ships read as their pu
 
 from __future__ import annotations
 
+import json
 import math
 import struct
 
@@ -125,10 +126,12 @@ def test_llama4_leaves_every_fourth_layer_unrotated_as_its_config_does(tmp_path)
 
 def test_the_command_line_names_the_class_and_refuses_what_llama_cpp_refuses(tmp_path, capsys):
     config = tmp_path / "config.json"
-    config.write_text(__import__("json").dumps(QWEN), encoding="utf-8")
+    config.write_text(json.dumps(QWEN), encoding="utf-8")
     bad = write(tmp_path / "bad.gguf", "qwen2", 4, {**QWEN_KEYS, "rope.freq_base": ("float32", 10000.0)})
-    assert main(["gguf", str(bad), "--config", str(config)]) == 1
+    assert main(["gguf", str(bad), "--config", str(config), "--json", str(tmp_path / "r.json")]) == 1
     assert "base: llama.cpp's base is 10,000" in capsys.readouterr().out
+    saved = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert (saved["ok"], saved["rows"][0]["layers"], saved["rows"][0]["bugs"]) == (False, "0-3", ["base"])
     llama = write(tmp_path / "l.gguf", "llama", 2, {"rope.dimension_count": ("uint32", 32)})
     assert main(["gguf", str(llama)]) == 2
     assert "invalid n_rot" in capsys.readouterr().err
