@@ -1,11 +1,13 @@
 """python -m rope_viz.conformance probe CONFIG -o probe.safetensors
 python -m rope_viz.conformance verify CONFIG answers.safetensors [--json report.json]
-python -m rope_viz.conformance gguf MODEL.gguf [--config config.json | --preset NAME] [--json report.json]
 
 CONFIG: a preset name (rope_viz.model_presets()) or a config.json path. verify prints one row per kind of
-layer and exits 0 when every kind passes, 1 when one fails, 2 when an argument or file is refused. gguf reads a
-GGUF file's header (never its tensors), prints each layer's RoPE as llama.cpp will run it and, with a config,
-every difference as a bug class; it exits 0 when they agree (or no config is given), 1 when they differ."""
+layer and exits 0 when every kind passes, 1 when one fails, 2 when an argument or file is refused.
+
+python -m rope_viz.conformance gguf MODEL.gguf [--config config.json | --preset NAME] [--json report.json]
+reads a GGUF file's header (never its tensors), prints each layer's RoPE as llama.cpp will run it and, with a
+config, every difference as a bug class; it exits 0 when they agree (or no config is given), 1 when they differ,
+2 when the file or an argument is refused."""
 
 from __future__ import annotations
 
@@ -35,16 +37,16 @@ def main(argv=None) -> int:
     probe = commands.add_parser("probe", help="write the probe file of a model")
     probe.add_argument("config", help="a preset name or a config.json path")
     probe.add_argument("-o", "--output", default="probe.safetensors")
-    verify = commands.add_parser("verify", help="judge an answers file")
-    verify.add_argument("config", help="a preset name or a config.json path")
-    verify.add_argument("answers", help="the answers file (safetensors)")
-    verify.add_argument("--json", help="also write the report as JSON here")
     gguf = commands.add_parser("gguf", help="a GGUF file's RoPE as llama.cpp reads it, beside a config")
     gguf.add_argument("model", help="the GGUF file (only its header is read)")
     source = gguf.add_mutually_exclusive_group()
     source.add_argument("--config", help="the model's config.json")
     source.add_argument("--preset", help="a preset name (rope_viz.model_presets())")
     gguf.add_argument("--json", help="also write the reading as JSON here")
+    verify = commands.add_parser("verify", help="judge an answers file")
+    verify.add_argument("config", help="a preset name or a config.json path")
+    verify.add_argument("answers", help="the answers file (safetensors)")
+    verify.add_argument("--json", help="also write the report as JSON here")
     args = parser.parse_args(argv)
     if args.command == "gguf":
         return _gguf(args)
