@@ -104,4 +104,37 @@ st.subheader(ui.t("check_implementation.cli_header"))
 st.markdown(ui.t("check_implementation.cli_text"))
 st.code("python -m rope_viz.conformance probe Llama-3.1-8B -o probe.safetensors\n"
         "python -m rope_viz.conformance verify Llama-3.1-8B answers.safetensors --json report.json", language="bash")
+
+# ------------------------------------------------------------------ a GGUF file's RoPE as llama.cpp reads it
+st.subheader(ui.t("check_implementation.gguf_header"))
+st.markdown(ui.t("check_implementation.gguf_text"))
+gguf_limit = min(view.MAX_GGUF_BYTES, st.get_option("server.maxUploadSize") << 20)
+gguf_file = st.file_uploader(ui.t("check_implementation.gguf_upload"), type=["gguf"], key="conformance_gguf",
+                             help=ui.t("check_implementation.gguf_upload_help", limit=f"{gguf_limit >> 20}"))
+if gguf_file is not None and gguf_file.size > gguf_limit:
+    st.warning(ui.t("check_implementation.gguf_too_big", size=f"{gguf_file.size:,}", limit=f"{gguf_limit:,}"),
+               icon=":material/block:")
+elif gguf_file is not None:
+    reading = panels.gguf_check(gguf_file.getvalue(), name, config_text)
+    if reading.refused is not None:
+        st.warning(ui.t("check_implementation.gguf_refused", detail=reading.refused), icon=":material/block:")
+    else:
+        st.caption(ui.t("check_implementation.gguf_read", name=reading.name or "—", arch=reading.architecture))
+        if reading.mismatch is not None:
+            st.info(ui.t("check_implementation.gguf_mismatch", detail=reading.mismatch))
+        elif reading.ok:
+            st.success(ui.t("check_implementation.gguf_agrees"), icon=":material/check_circle:")
+        else:
+            st.warning(ui.t("check_implementation.gguf_differs"), icon=":material/cancel:")
+        columns = {
+            "check_implementation.col_layers": [
+                ui.t("check_implementation.layers_cell", layers=row.layers, count=row.count) for row in reading.rows
+            ],
+            "check_implementation.col_llama_cpp": [row.llama_cpp for row in reading.rows],
+        }
+        if reading.compared:
+            columns["check_implementation.col_config"] = [row.config for row in reading.rows]
+            columns["check_implementation.col_differences"] = [row.differences for row in reading.rows]
+        table(columns)
+st.code("python -m rope_viz.conformance gguf model.gguf --config config.json", language="bash")
 ui.questions(PAGE)

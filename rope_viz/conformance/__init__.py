@@ -8,15 +8,19 @@ known bug that best explains a failure.
     rope_viz.conformance.assert_conforms("Llama-3.1-8B", fn, layout="interleaved")   # in a test: the table on failure
 
 The files are safetensors, read only through the `safetensors` package (the [toy] extra), imported when a
-file is read or written. `python -m rope_viz.conformance probe|verify` is the command line.
+file is read or written. `python -m rope_viz.conformance probe|verify` is the command line;
+`check_gguf` (and `python -m rope_viz.conformance gguf`) reads a GGUF file's RoPE as llama.cpp will run it.
 """
 
 from .bugs import BUG_CLASSES, LAYOUT_HINT, BugClass, applicable, candidates, pairs_of_bugs, planted, reference
 from .files import MAX_FILE_BYTES, answers_bytes, probe_bytes, read_answers, verify_file, write_probe
+from .gguf_file import (GGUFHeader, GGUFLayer, GGUFReport, check_gguf, compare_layer, llama_cpp_layers,
+                        read_header)
 from .probe import ROLES, Kind, Probe, ProbeSet, declare_layout, kinds, load_model, make_probe
 from .verify import Profile, Report, Verdict, assert_conforms, judge, verify
 
-__all__ = ["BUG_CLASSES", "BugClass", "Kind", "LAYOUT_HINT", "MAX_FILE_BYTES", "Probe", "ProbeSet", "Profile",
-           "ROLES", "Report", "Verdict", "answers_bytes", "applicable", "assert_conforms", "candidates",
-           "declare_layout", "judge", "kinds", "load_model", "make_probe", "pairs_of_bugs", "planted", "probe_bytes",
-           "read_answers", "reference", "verify", "verify_file", "write_probe"]
+__all__ = ["BUG_CLASSES", "BugClass", "GGUFHeader", "GGUFLayer", "GGUFReport", "Kind", "LAYOUT_HINT",
+           "MAX_FILE_BYTES", "Probe", "ProbeSet", "Profile", "ROLES", "Report", "Verdict", "answers_bytes",
+           "applicable", "assert_conforms", "candidates", "check_gguf", "compare_layer", "declare_layout", "judge",
+           "kinds", "llama_cpp_layers", "load_model", "make_probe", "pairs_of_bugs", "planted", "probe_bytes",
+           "read_answers", "read_header", "reference", "verify", "verify_file", "write_probe"]

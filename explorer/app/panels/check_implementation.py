@@ -14,6 +14,7 @@ from explorer.pure.views import check_implementation as view
 
 _check = cached(view.check, max_entries=8)
 probe_file = cached(view.probe_file, max_entries=8)
+gguf_check = cached(view.gguf_check, max_entries=4)
 
 
 def check(name: str, config_text: str, demo: str, upload: bytes | None, layout: str) -> view.Check:

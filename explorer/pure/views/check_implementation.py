@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from rope_viz import conformance, model_rope
-from rope_viz.conformance.verify import layer_ranges
+from rope_viz.conformance.verify import describe, layer_ranges
 
 from explorer.pure.views.phrases import Phrase, phrase
 
@@ -199,3 +199,86 @@ def bug_table() -> dict[str, list]:
     return {"check_implementation.col_bug": [phrase(f"check_implementation.bug_{bug.name}") for bug in classes],
             "check_implementation.col_what": [phrase(f"check_implementation.what_{bug.name}") for bug in classes],
             "check_implementation.col_shipped": [", ".join(label for label, _ in bug.links()) for bug in classes]}
+
+
+# ----------------------------------------------------------------------------- a GGUF file as llama.cpp reads it
+
+MAX_GGUF_BYTES = 16 << 20  # the page reads a GGUF of at most this size (or the first bytes of one, its header)
+
+
+@dataclass(frozen=True)
+class GGUFRow:
+    """Layers that llama.cpp and the config rotate alike: their ranges and count, llama.cpp's rotation, the
+    config's (None without one), whether they agree and the bug classes of their differences."""
+    layers: str
+    count: int
+    llama_cpp: Phrase
+    config: Phrase | None
+    ok: bool
+    differences: Phrase
+
+
+@dataclass(frozen=True)
+class GGUFCheck:
+    """A GGUF file's reading: refused, why the file could not be read (then nothing else is set); the file's
+    own name (general.name) and architecture, as text from the file; compared, whether the chosen model was
+    compared (mismatch: why not); ok, whether it agrees; a row per group of layers."""
+    refused: str | None
+    name: str | None = None
+    architecture: str | None = None
+    compared: bool = False
+    mismatch: str | None = None
+    ok: bool = True
+    rows: tuple[GGUFRow, ...] = ()
+
+
+def _gguf_rope(layer) -> Phrase:
+    if not layer.rotary:
+        return phrase("check_implementation.gguf_no_rope")
+    source = phrase("check_implementation.gguf_fixed_base") if layer.base_from.startswith("llama.cpp") else \
+        phrase("check_implementation.gguf_key", name=layer.base_from)
+    parts = [phrase("check_implementation.gguf_base", base=f"{layer.base:,.0f}", source=source),
+             phrase("check_implementation.gguf_dims", rotary_dim=layer.rotary_dim, head_dim=layer.head_dim),
+             phrase(f"check_implementation.gguf_mode_{layer.mode.lower()}") if layer.layout == layer.checkpoint_layout
+             else phrase("check_implementation.gguf_permuted")]
+    if layer.scaling != "none" and (layer.freq_scale != 1.0 or layer.ext_factor):
+        parts.append(phrase("check_implementation.gguf_scaling", scaling=layer.scaling,
+                            factor=f"{1 / layer.freq_scale:g}", context=f"{layer.original_context:,}"))
+    if layer.attention_factor != 1.0:
+        parts.append(phrase("check_implementation.gguf_attention", factor=f"{layer.attention_factor:.4f}"))
+    if layer.freq_factors:
+        parts.append(phrase("check_implementation.gguf_factors", tensors=", ".join(layer.freq_factors)))
+    return phrase("check_implementation.gguf_parts", parts=tuple(parts))
+
+
+def gguf_check(data: bytes, name: str, config_text: str) -> GGUFCheck:
+    """The GGUF file `data` (at most MAX_GGUF_BYTES: the whole file or its first bytes) read from its header
+    only, as llama.cpp rotates each layer, beside the chosen model (a preset or the pasted config) when it has
+    as many layers."""
+    if len(data) > MAX_GGUF_BYTES:
+        raise ValueError(f"data must be at most {MAX_GGUF_BYTES:,} bytes, got {len(data):,}")
+    try:
+        header = conformance.read_header(data)
+        layers = conformance.llama_cpp_layers(header)
+    except ValueError as err:
+        return GGUFCheck(refused=str(err))
+    model = conformance.load_model(choose(name, config_text).config)
+    file_name = header.values.get("general.name")
+    file_name = file_name if isinstance(file_name, str) else None
+    mismatch = None if len(model.layers) == len(layers) else \
+        f"{len(layers)} layers in the file, {len(model.layers)} in {model.name}"
+    findings = [conformance.compare_layer(g, layer) for g, layer in zip(layers, model.layers)] \
+        if mismatch is None else [()] * len(layers)
+    groups: dict[tuple, list[int]] = {}
+    for i, layer in enumerate(layers):
+        config = describe(model.layers[i]) if mismatch is None else None
+        bugs = tuple(dict.fromkeys(finding.bug for finding in findings[i]))
+        groups.setdefault((layer.describe(), config, bugs), []).append(i)
+    rows = tuple(GGUFRow(layers=layer_ranges(members), count=len(members), llama_cpp=_gguf_rope(layers[members[0]]),
+                         config=None if mismatch else _rope(model.layers[members[0]]), ok=not key[2],
+                         differences=phrase("check_implementation.gguf_parts", parts=tuple(
+                             phrase(f"check_implementation.bug_{bug}") for bug in key[2]))
+                         if key[2] else phrase("check_implementation.gguf_same"))
+                 for key, members in groups.items())
+    return GGUFCheck(refused=None, name=file_name, architecture=header.architecture, compared=mismatch is None,
+                     mismatch=mismatch, ok=not any(findings), rows=rows)
