@@ -84,6 +84,8 @@ def enter() -> None:
 
 
 def _run() -> None:
+    if share_s() > 0:  # before any Streamlit call: a rerun sent meanwhile restarts the run here
+        time.sleep(SHARES.pace(heavy.session_id()))
     st.set_page_config(page_title="RoPE Explorer", page_icon=":material/360:", layout="wide")
     notice_slot = widgets.begin_run()
     with st.sidebar:

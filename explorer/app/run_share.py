@@ -4,7 +4,9 @@ A visitor can make the server work without any heavy button: every rerun (a knob
 forged client message) runs a page. The router charges each run's seconds to its session (less the time it only
 waited in the heavy-job queue, which explorer.app.job_queue charges itself); a session that used more than
 `share_s()` seconds in the last `WINDOW_S` waits, before its next run, until it is back under its share, and is
-told so. Plain Python, no Streamlit.
+told so. And a session's runs start at most one per `MIN_GAP_S`: a client that sends reruns as fast as the
+websocket takes them (each restarting the page) has them started a few times a second, not hundreds, while a person
+moving a knob never meets the gap. Plain Python, no Streamlit.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from collections import deque
 
 WINDOW_S = 60.0
 SHARE_S = 30.0  # half a core's minute: a visitor reading and moving knobs uses a few seconds
-SHARE_ENV = "ROPE_VIZ_SHARE_S"  # another share for this server (0: no bound)
+SHARE_ENV = "ROPE_VIZ_SHARE_S"  # another share for this server (0: no bound, and no gap between runs)
+MIN_GAP_S = 0.25  # between the starts of one session's runs
 
 
 def share_s() -> float:
@@ -39,7 +42,19 @@ class Shares:
     def __init__(self, window_s: float = WINDOW_S):
         self._lock = threading.Lock()
         self._used: dict[str, deque] = {}
+        self._started: dict[str, float] = {}
         self.window_s = window_s
+
+    def pace(self, session: str, gap_s: float = MIN_GAP_S, now: float | None = None) -> float:
+        """How long a run of `session` starting now must wait so that its runs start at least gap_s apart; the run
+        is counted as started after that wait."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            start = max(now, self._started.get(session, -gap_s) + gap_s)
+            self._started[session] = start
+            for old in [s for s, t in self._started.items() if t < now - self.window_s]:
+                del self._started[old]
+            return start - now
 
     def add(self, session: str, seconds: float, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -37,6 +37,7 @@ from . import weights as _weights
 QUERY_BLOCK = 512  # queries per attention block: a 16k-token forward keeps (heads, 512, 16k) scores at a time
 VOCAB_BLOCK = 32768  # embedding rows turned to float32 at a time for the tied output head (84 MB for Gemma 3)
 PRECISIONS = {"float32": torch.float32, "bfloat16": torch.bfloat16}
+HEAD_ROWS = 64  # logit rows computed at a time where a whole text's logits are not needed at once (67 MB for Gemma 3)
 
 
 @dataclass
@@ -120,6 +121,18 @@ class RealModel:
                 out.logits = self._head(hidden[rows if rows is not None else slice(None)])
         return out
 
+    def logit_blocks(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None,
+                     rows: int = HEAD_ROWS) -> Iterator[tuple[slice, torch.Tensor]]:
+        """The float32 logits of one forward pass, `rows` positions at a time: (positions, (rows, vocab) logits)
+        pairs, so that a caller reducing them (a loss, a top-k, a largest difference) never holds (seq, vocab)
+        logits (268 MB for Gemma 3 at 256 tokens)."""
+        with self._lock, torch.inference_mode():
+            hidden, _ = self._hidden(ids, positions, layers, ())
+        for start in range(0, hidden.shape[0], rows):
+            block = slice(start, start + rows)
+            with torch.inference_mode():
+                yield block, self._head(hidden[block])
+
     def next_token_losses(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None, *,
                           query_shift: int = 0, precision: str = "float32") -> torch.Tensor:
         """(seq - 1,) float64: -log p(ids[i + 1] | ids[: i + 1]) in nats at every position i, the head applied a
@@ -131,7 +144,7 @@ class RealModel:
             dtype = PRECISIONS[precision]
             hidden, _ = self._hidden(ids, positions, layers, (), query_shift, dtype=dtype)
             target = self._ids(ids)[1:]
-            blocks = [slice(start, start + QUERY_BLOCK) for start in range(0, target.numel(), QUERY_BLOCK)]
+            blocks = [slice(start, start + HEAD_ROWS) for start in range(0, target.numel(), HEAD_ROWS)]
             losses = [next_token_losses(self._head(hidden[:-1][rows], dtype), target[rows]) for rows in blocks]
         return torch.cat(losses)
 

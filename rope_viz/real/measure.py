@@ -15,6 +15,7 @@ pass (rope_viz.real.decoder) and returns plain numbers.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import torch
 
@@ -33,11 +34,17 @@ class Predictions:
     loss: float
 
 
-def predictions(logits: torch.Tensor, ids: torch.Tensor, k: int = 3) -> Predictions:
-    probs = torch.softmax(logits.double(), dim=-1)
-    top_probs, top_ids = probs.topk(k, dim=-1)
-    losses = next_token_losses(logits[:-1], ids[1:])
-    return Predictions(top_ids, top_probs, losses, float(losses.mean()) if losses.numel() else 0.0)
+def predictions(lm: RealModel, ids: torch.Tensor, k: int = 3) -> Predictions:
+    """One float32 pass, its logits reduced a block of rows at a time."""
+    tops, top_ids, losses = [], [], []
+    for rows, logits in lm.logit_blocks(ids):
+        probs, found = torch.softmax(logits, dim=-1).topk(k, dim=-1)
+        tops.append(probs.double())
+        top_ids.append(found)
+        targets = ids[1:][rows]
+        losses.append(next_token_losses(logits[:targets.numel()], targets))
+    loss = torch.cat(losses)
+    return Predictions(torch.cat(top_ids), torch.cat(tops), loss, float(loss.mean()) if loss.numel() else 0.0)
 
 
 @dataclass(frozen=True)
@@ -57,32 +64,43 @@ class Relativity:
     top1_doubled: float
 
 
-ROW_BLOCK = 32  # logit rows turned to float64 at a time
+class _Against(NamedTuple):
+    """A pass set against the plain one: the largest |log p| difference, the mean loss, the share of equal top-1."""
+    residual: float
+    loss: float
+    top1: float
+
+
+def _against(lm: RealModel, ids: torch.Tensor, others: list[torch.Tensor]) -> tuple[float, list[_Against]]:
+    """(the plain pass's mean loss, each pass at `others` positions against it): every pass's logits a block of
+    rows at a time, their log-softmax in float64."""
+    residual, same = [0.0] * len(others), [0] * len(others)
+    losses: list[list[torch.Tensor]] = [[] for _ in range(len(others) + 1)]
+    for blocks in zip(lm.logit_blocks(ids), *(lm.logit_blocks(ids, positions) for positions in others)):
+        rows, plain = blocks[0]
+        targets = ids[1:][rows]
+        reference = torch.log_softmax(plain.double(), -1)
+        for i, (_, logits) in enumerate(blocks):
+            losses[i].append(next_token_losses(logits[:targets.numel()], targets))
+            if i:
+                residual[i - 1] = max(residual[i - 1],
+                                      float((torch.log_softmax(logits.double(), -1) - reference).abs().max()))
+                same[i - 1] += int((logits.argmax(-1) == plain.argmax(-1)).sum())
+    means = [float(torch.cat(found).mean()) for found in losses]
+    return means[0], [_Against(residual[i], means[i + 1], same[i] / ids.numel()) for i in range(len(others))]
 
 
 def relativity(lm: RealModel, ids: torch.Tensor, shift: int, doubled_from: Relativity | None = None) -> Relativity:
-    """Three float32 passes: plain, shifted, doubled; doubled_from: a Relativity of the same ids (another shift)
-    whose doubled figures are kept, which saves the doubled pass."""
+    """Float32 passes: plain, shifted and doubled; doubled_from: a Relativity of the same ids (another shift) whose
+    doubled figures are kept, which saves the doubled pass."""
     seq = ids.numel()
-    plain = lm.logits(ids)
-    shifted = lm.logits(ids, positions=torch.arange(seq) + shift)
-
-    def residual(other):  # float64 log-softmax a block of rows at a time: Gemma's (256, 262144) would take 537 MB
-        return max(float((torch.log_softmax(other[rows].double(), -1) - torch.log_softmax(plain[rows].double(), -1))
-                         .abs().max()) for rows in torch.arange(seq).split(ROW_BLOCK))
-
-    def loss(logits):
-        return float(next_token_losses(logits[:-1], ids[1:]).mean())
-
-    def same_top1(other):
-        return float((other.argmax(-1) == plain.argmax(-1)).double().mean())
-
-    if doubled_from is not None:
-        return Relativity(shift, residual(shifted), doubled_from.residual_doubled, loss(plain), loss(shifted),
-                          doubled_from.loss_doubled, same_top1(shifted), doubled_from.top1_doubled)
-    doubled = lm.logits(ids, positions=torch.arange(seq) * 2)
-    return Relativity(shift, residual(shifted), residual(doubled), loss(plain), loss(shifted), loss(doubled),
-                      same_top1(shifted), same_top1(doubled))
+    others = [torch.arange(seq) + shift] + ([] if doubled_from is not None else [torch.arange(seq) * 2])
+    loss, found = _against(lm, ids, others)
+    shifted = found[0]
+    doubled = found[1] if doubled_from is None else _Against(doubled_from.residual_doubled,
+                                                              doubled_from.loss_doubled, doubled_from.top1_doubled)
+    return Relativity(shift, shifted.residual, doubled.residual, loss, shifted.loss, doubled.loss, shifted.top1,
+                      doubled.top1)
 
 
 def head_roles(attention: dict, layers: int) -> tuple[torch.Tensor, torch.Tensor]:

@@ -34,3 +34,12 @@ def test_the_share_comes_from_the_environment(monkeypatch):
         monkeypatch.setenv(SHARE_ENV, bad)
         with pytest.raises(ValueError, match=SHARE_ENV):
             share_s()
+
+
+def test_one_sessions_runs_start_at_least_the_gap_apart():
+    shares = Shares(window_s=60)
+    assert shares.pace("a", 0.25, now=10.0) == 0
+    assert shares.pace("a", 0.25, now=10.1) == pytest.approx(0.15)  # starts at 10.25
+    assert shares.pace("a", 0.25, now=10.1) == pytest.approx(0.4)  # a third at once: starts at 10.5
+    assert shares.pace("b", 0.25, now=10.1) == 0  # another session is not held
+    assert shares.pace("a", 0.25, now=20.0) == 0
