@@ -72,6 +72,8 @@ class Run:
     bytes: int = 0  # payload bytes received
     elements: dict[str, int] = field(default_factory=dict)  # element kind -> count, across all runs
     exceptions: list[str] = field(default_factory=list)  # "Type: message" of each exception element
+    notices: list[tuple[float, str]] = field(default_factory=list)  # (when, text) of each alert element
+    chart_times: list[float] = field(default_factory=list)  # when each plotly_chart delta arrived
     error: str | None = None  # a transport failure or a timeout: the run did not end
 
     @property
@@ -260,7 +262,10 @@ class Session:
                 element = msg.delta.new_element
                 name = element.WhichOneof("type") or "?"
                 result.elements[name] = result.elements.get(name, 0) + 1
+                if name == "alert":
+                    result.notices.append((now, element.alert.body[:300]))
                 if name == "plotly_chart":
+                    result.chart_times.append(now)
                     result.charts += 1
                     if result.first_chart_s is None:
                         result.first_chart_s = now
