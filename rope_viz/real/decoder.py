@@ -130,8 +130,9 @@ class RealModel:
             hidden, _ = self._hidden(ids, positions, layers, ())
         for start in range(0, hidden.shape[0], rows):
             block = slice(start, start + rows)
-            with torch.inference_mode():
-                yield block, self._head(hidden[block])
+            with torch.inference_mode():  # never yield inside it: the mode would stay on in the caller's thread
+                logits = self._head(hidden[block])
+            yield block, logits
 
     def next_token_losses(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None, *,
                           query_shift: int = 0, precision: str = "float32") -> torch.Tensor:
