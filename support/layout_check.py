@@ -11,7 +11,8 @@ labels and values; slider labels, values and their end labels) and reports:
   button, a select box, the play/pause buttons and frame slider of an animation, a component's frame;
 - small_values: a metric whose value is drawn smaller than its label;
 - small_text: text drawn under MIN_TEXT_PX (in the presenter view: under PRESENTER_TEXT_PX, the size of
-  ordinary body text; an index under INDEX_SHARE of that), in the page, its charts and its components' frames;
+  ordinary body text; an index, such as a chart label's sub- or superscript, under INDEX_SHARE of that, and
+  never under MIN_TEXT_PX), in the page, its charts and its components' frames;
 - cut_formulas: a displayed formula wider than its box with no cue that it scrolls (a shadow at the edge);
 - flat_plots: a chart whose heatmaps and images, all its panels together, barely vary in colour (FLAT_SPREAD):
   it shows nothing (one flat panel beside a patterned one is a comparison, and is not reported);
@@ -40,7 +41,7 @@ OVERLAP_PX = 4  # two boxes overlap when they share more than this many pixels b
 # room above and below its letters: two lines set 3 px into each other do not touch)
 MIN_TEXT_PX = 9  # no text is drawn smaller
 PRESENTER_TEXT_PX = 16  # nor, on a projector, smaller than ordinary body text
-INDEX_SHARE = 0.7  # a sub- or superscript may be this much of either
+INDEX_SHARE = 0.7  # a sub- or superscript may be this much of either, but no smaller than MIN_TEXT_PX
 FLAT_SPREAD = 24  # a chart is flat when 99.6 % of its heatmaps' pixels lie within this many levels (of 255)
 FAINT_OPACITY = 0.45  # a presenter chart's line is faint under this opacity (all its layers multiplied) ...
 THIN_PX = 1.5  # ... or this stroke width
@@ -81,7 +82,7 @@ VIEWS = tuple(View(stem, path, window, lang) for stem, path, _ in PAGES for wind
 
 # Every text box a reader reads, with its kind, its group (what it belongs to: a chart or a widget) and the
 # box it must stay within (a chart's svg); and the texts an ellipsis cuts.
-_COLLECT = r"""async ([minText, INDEX_SHARE]) => {
+_COLLECT = r"""async ([minText, INDEX_SHARE, leastText]) => {
     const main = document.querySelector('[data-testid=stMain]');
     // a component's frame draws after the page's run has ended: wait (at most 3 s) until each has its text
     for (let tries = 0; tries < 30; tries++) {
@@ -221,9 +222,9 @@ _COLLECT = r"""async ([minText, INDEX_SHARE]) => {
                 || el.closest('.katex-mathml, style, script')) continue;
             const size = sizeOf(el);
             // an index (a chart label's <sub>/<sup>, which Plotly draws at 70 %; a formula's script) may be
-            // smaller, as in print
+            // smaller, as in print, but never under the least size of all
             const index = el.closest('.mtight') || /font-size:\s*70%/.test(el.getAttribute('style') || '');
-            if (size >= minText * (index ? INDEX_SHARE : 1)) continue;
+            if (size >= (index ? Math.max(minText * INDEX_SHARE, leastText) : minText)) continue;
             const visible = doc === document ? shown(el)
                 : el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true});
             if (!visible) continue;
@@ -420,7 +421,7 @@ def chart_fonts(page) -> dict[str, int] | None:
 
 def inspect(page, view: View) -> Findings:
     """The findings of `view`, already open in `page` at its viewport."""
-    found = judge(view, page.evaluate(_COLLECT, [view.min_text_px, INDEX_SHARE]))
+    found = judge(view, page.evaluate(_COLLECT, [view.min_text_px, INDEX_SHARE, MIN_TEXT_PX]))
     if view.lang == "zh":
         found.fonts = chart_fonts(page)
     return found
