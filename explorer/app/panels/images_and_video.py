@@ -29,7 +29,8 @@ def maps(height: int, width: int, row: int, col: int, dim: int, base: float, fre
     panels = {t("images_and_video.panel_axial"): found.axial, t("images_and_video.panel_raster"): found.raster,
               t("images_and_video.panel_mrope"): found.mrope}
     return grid_maps(panels, row, col, title=t("images_and_video.maps_title", row=row, col=col),
-                     colorbar_title=t("images_and_video.score_axis"))
+                     colorbar_title=t("images_and_video.score_axis"),
+                     notes={t("images_and_video.panel_mrope"): t("images_and_video.mrope_note")})
 
 
 @figure

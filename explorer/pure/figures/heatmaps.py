@@ -12,8 +12,8 @@ from plotly.subplots import make_subplots
 
 from plotly.colors import sample_colorscale
 
-from .style import (DIVERGING, HEIGHT, MARK, NO_VALUE, PALETTE, PANEL_TITLES, PAPER, SEQUENTIAL, TITLE_WIDTH, literal,
-                    styled, top_margin, units, wrapped)
+from .style import (DIVERGING, HEIGHT, LABEL_BACKDROP, MARK, NARROW_WIDTH, NO_VALUE, PALETTE, PANEL_TITLES, PAPER,
+                    SEQUENTIAL, TITLE_WIDTH, literal, styled, top_margin, units, wrapped)
 
 
 def colorbar(title: str) -> dict:
@@ -35,13 +35,32 @@ def heatmap(z: np.ndarray, *, title: str, x_title: str, y_title: str, x=None, y=
     return fig
 
 
+NOTE_SIZE = 13  # a note written on a panel: the charts' body size, which a phone keeps
+COLOUR_BAR = 70  # pixels a colour bar with its numbers and title takes beside the plots
+
+
+def panel_notes(fig: go.Figure, titles: list[str], notes: dict[str, str] | None, narrow: float) -> None:
+    """Write each entry of `notes` ({panel title: a short note, such as why the panel is flat}) across the
+    middle of its panel (the panels in the order of `titles`), on a light backdrop, in lines that fit the
+    panel's width on a phone, `narrow` px."""
+    # in display units (a CJK character is two) of NOTE_SIZE / 2 px, a fifth to spare: the presenter view's
+    # text grows more than its panels do
+    width = max(8, int(0.8 * narrow / (NOTE_SIZE / 2)))
+    for i, title in enumerate(titles):
+        if notes and title in notes:
+            axis = str(i + 1) if i else ""
+            fig.add_annotation(text=wrapped(notes[title], width)[0], xref=f"x{axis} domain", yref=f"y{axis} domain",
+                               x=0.5, y=0.5, showarrow=False, bgcolor=LABEL_BACKDROP, font={"size": NOTE_SIZE})
+
+
 def heatmap_grid(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: str, y_title: str,
                  colorbar_title: str = "", columns: int = 2, colorscale: str = DIVERGING,
                  zmid: float | None = 0.0, zmin: float | None = None, zmax: float | None = None,
-                 height: int | None = None) -> go.Figure:
+                 height: int | None = None, notes: dict[str, str] | None = None) -> go.Figure:
     """One heatmap per entry of `panels` ({panel title: matrix}), all on one colour scale, so
     that equal colours mean equal values across panels. x, y: the shared axis labels of a matrix
-    (rows go down, like a printed matrix; numbered once, at the left of each row of panels)."""
+    (rows go down, like a printed matrix; numbered once, at the left of each row of panels); `notes`: see
+    `panel_notes`."""
     rows = math.ceil(len(panels) / columns)
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), shared_yaxes=True,
                         horizontal_spacing=0.08, vertical_spacing=0.22 if rows > 1 else 0.1)
@@ -53,14 +72,16 @@ def heatmap_grid(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: st
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 340 * rows + 100)
     fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})  # the panels' titles under the title
     fig.update_yaxes(autorange="reversed")
+    panel_notes(fig, list(panels), notes, (NARROW_WIDTH - COLOUR_BAR) / columns)
     return fig
 
 
 def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: str, y_title: str,
-                   columns: int = 3, colorscale: str = DIVERGING, height: int | None = None) -> go.Figure:
+                   columns: int = 3, colorscale: str = DIVERGING, height: int | None = None,
+                   notes: dict[str, str] | None = None) -> go.Figure:
     """One small heatmap per entry of `panels` ({panel title: matrix}), each on its own colour scale from its
     smallest to its largest entry, with no colour bar: for comparing shapes (is every diagonal constant?), not values.
-    x, y: the shared axis labels; rows go down, like a printed matrix."""
+    x, y: the shared axis labels; rows go down, like a printed matrix; `notes`: see `panel_notes`."""
     rows = math.ceil(len(panels) / columns)
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.04,
                         shared_yaxes=True, vertical_spacing=0.24 if rows > 1 else 0.1)
@@ -70,6 +91,7 @@ def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: 
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 330 * rows + 90)
     fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
     fig.update_yaxes(autorange="reversed")
+    panel_notes(fig, list(panels), notes, NARROW_WIDTH / columns)
     return fig
 
 
@@ -181,10 +203,12 @@ def layer_strip(kinds: np.ndarray, kind_labels: dict[str, str], scales: dict[str
 
 def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: str, x_title: str, y_title: str,
                query_name: str, colorbar_title: str = "", colorscale: str = SEQUENTIAL, zmid: float | None = None,
-               zrange: tuple[float, float] | None = None, height: int | None = None) -> go.Figure:
+               zrange: tuple[float, float] | None = None, height: int | None = None,
+               notes: dict[str, str] | None = None) -> go.Figure:
     """One image-shaped heatmap (rows down, columns across) per entry of `panels` ({panel title: (h, w)
     map}) side by side on one colour scale (from `zrange`'s low to its high end when given, else over the
-    maps' values), each with the query cell (row, col) marked (hovering the mark shows `query_name`)."""
+    maps' values), each with the query cell (row, col) marked (hovering the mark shows `query_name`);
+    `notes`: see `panel_notes`."""
     columns = len(panels)
     fig = make_subplots(rows=1, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.08)
     row, col = query
@@ -204,6 +228,7 @@ def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: 
         fig.update_yaxes(scaleanchor=f"x{i + 1 if i else ''}", scaleratio=1, constrain="domain", row=1, col=i + 1,
                          showticklabels=i == 0)  # the same rows in every panel: numbered once, at the left
         fig.update_xaxes(constrain="domain", row=1, col=i + 1)
+    panel_notes(fig, list(panels), notes, (NARROW_WIDTH - COLOUR_BAR) / columns)
     return fig
 
 

@@ -1,0 +1,47 @@
+"""A panel that is flat by design says so on itself: the note lies on the panel whose values barely vary on its
+colour scale, and on no other (NoPE among the distance biases, the content-content term of the additive logits,
+M-RoPE with t fixed among the image maps), in both languages."""
+
+import re
+
+import numpy as np
+import pytest
+
+from explorer.pure import text
+from support.apptest import chart, opened, spec_array
+
+FLAT_SHARE = 0.1  # a panel is flat when its values span at most this share of the colours it is drawn with
+NOTES = {"distance_biases": ("matrices", "distance_biases.nope_flat"),
+         "rope_vs_sinusoidal": ("terms", "rope_vs_sinusoidal.content_flat"),
+         "images_and_video": ("maps", "images_and_video.mrope_note")}
+
+
+def flat_axes(spec: dict) -> set[str]:
+    """The x axes ("x", "x2", ...) of the heatmaps whose values span at most FLAT_SHARE of their colour scale:
+    the chart's shared scale (its coloraxis: cmin..cmax when set, else all its heatmaps' values), or the
+    heatmap's own (then only a constant one is flat)."""
+    maps = [(trace.get("xaxis", "x"), spec_array(trace["z"]), bool(trace.get("coloraxis")))
+            for trace in spec["data"] if trace["type"] == "heatmap"]
+    shared = [z for _, z, on_shared in maps if on_shared]
+    scale = spec["layout"].get("coloraxis", {})
+    low = scale.get("cmin", min((float(z.min()) for z in shared), default=0.0))
+    high = scale.get("cmax", max((float(z.max()) for z in shared), default=0.0))
+    flat = set()
+    for axis, z, on_shared in maps:
+        spread = float(z.max() - z.min())
+        if spread <= FLAT_SHARE * (high - low if on_shared else 0.0) or spread <= 1e-6 * max(float(np.abs(z).max()), 1):
+            flat.add(axis)
+    return flat
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("page", sorted(NOTES))
+def test_the_flat_panel_says_so_on_itself(page, lang):
+    key, note = NOTES[page]
+    spec = chart(opened(page, lang=lang), key)
+    said = re.sub(r"\s", "", text.text(note, lang))
+    written = [n for n in spec["layout"]["annotations"] if re.sub(r"<br>|\s", "", n["text"]) == said]
+    assert len(written) == 1, [n["text"] for n in spec["layout"]["annotations"]]
+    (found,) = written
+    assert found["xref"].endswith(" domain") and (found["x"], found["y"]) == (0.5, 0.5)  # the middle of a panel
+    assert flat_axes(spec) == {found["xref"].split()[0]}
