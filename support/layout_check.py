@@ -17,8 +17,10 @@ labels and values; slider labels, values and their end labels) and reports:
 - flat_plots: a chart whose heatmaps and images, all its panels together, barely vary in colour (FLAT_SPREAD):
   it shows nothing (one flat panel beside a patterned one is a comparison, and is not reported);
 - faint_lines: in the presenter view, a chart line fainter (opacity) or thinner than a projector shows;
-- first_plot: how far down the window the first chart's plot area starts (the view makes its point on the
-  first screen when it is at most `height - PLOT_SHOWN_PX`);
+- first_plot: how far down the window the first chart's plot area starts, and first_shown: how many pixels
+  of a plot area, at most, the first screen shows (the view makes its point on the first screen when that
+  is at least PLOT_SHOWN_PX: a plot area that starts on it but is only a strip, such as three image-shaped
+  maps side by side on a phone, does not);
 and, in Chinese, `chart_fonts(page)` asks Chromium (DevTools protocol) which platform fonts drew the first
 chart title, which must be a Simplified Chinese family.
 
@@ -45,7 +47,7 @@ INDEX_SHARE = 0.7  # a sub- or superscript may be this much of either, but no sm
 FLAT_SPREAD = 24  # a chart is flat when 99.6 % of its heatmaps' pixels lie within this many levels (of 255)
 FAINT_OPACITY = 0.45  # a presenter chart's line is faint under this opacity (all its layers multiplied) ...
 THIN_PX = 1.5  # ... or this stroke width
-PLOT_SHOWN_PX = 60  # of the first plot area inside the first screen
+PLOT_SHOWN_PX = 60  # of a plot area inside the first screen, top to bottom
 SIMPLIFIED = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "PingFang SC",
               "Microsoft YaHei", "WenQuanYi Zen Hei")
 
@@ -179,8 +181,8 @@ _COLLECT = r"""async ([minText, INDEX_SHARE, leastText]) => {
         .filter(el => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1
                       && shown(el))
         .map(el => ({kind: 'ellipsis', text: el.textContent.trim().slice(0, 60)}));
-    const plotsTop = [...main.querySelectorAll('[data-testid=stPlotlyChart] .main-svg .nsewdrag')]
-        .filter(shown).map(a => a.getBoundingClientRect().top);
+    const plotAreas = [...main.querySelectorAll('[data-testid=stPlotlyChart] .main-svg .nsewdrag')]
+        .filter(shown).map(a => ({top: a.getBoundingClientRect().top, bottom: a.getBoundingClientRect().bottom}));
     // widgets, with the text boxes that belong to them (a button's own label)
     const widgets = [];
     const widget = (el, kind, r) => {
@@ -311,7 +313,7 @@ _COLLECT = r"""async ([minText, INDEX_SHARE, leastText]) => {
         if (rgba) opacity *= parseFloat(rgba[1]);
         lines.push({chart: i, opacity: Math.round(opacity * 100) / 100, width});
     }));
-    return {boxes, cut, firstPlot: plotsTop.length ? Math.min(...plotsTop) : null,
+    return {boxes, cut, plotAreas,
             height: window.innerHeight, width: window.innerWidth, small, metrics, formulas, plots, lines,
             widgets: owned(boxEls)};
 }"""
@@ -329,11 +331,12 @@ class Findings:
     flat_plots: list[str] = field(default_factory=list)
     faint_lines: list[str] = field(default_factory=list)
     first_plot: float | None = None
+    first_shown: float = 0.0
     fonts: dict[str, int] | None = None  # Chinese views: the platform fonts of the first chart title
 
     @property
     def off_first_screen(self) -> bool:
-        return self.first_plot is None or self.first_plot > self.view.viewport["height"] - PLOT_SHOWN_PX
+        return self.first_shown < PLOT_SHOWN_PX
 
     @property
     def wrong_font(self) -> bool:
@@ -348,7 +351,8 @@ class Findings:
 
     def summary(self) -> dict:
         return {"view": self.view.name, **{kind: getattr(self, kind) for kind in KINDS},
-                "first_plot": self.first_plot, "off_first_screen": self.off_first_screen,
+                "first_plot": self.first_plot, "first_shown": self.first_shown,
+                "off_first_screen": self.off_first_screen,
                 "fonts": self.fonts, "wrong_font": self.wrong_font}
 
 
@@ -372,7 +376,9 @@ def _outside(a: dict) -> bool:
 
 def judge(view: View, collected: dict) -> Findings:
     """The findings from what _COLLECT returned."""
-    found = Findings(view, first_plot=collected["firstPlot"])
+    areas, screen = collected["plotAreas"], view.viewport["height"]
+    found = Findings(view, first_plot=min((a["top"] for a in areas), default=None),
+                     first_shown=max((min(a["bottom"], screen) - max(a["top"], 0) for a in areas), default=0.0))
     boxes = collected["boxes"]
     for i, a in enumerate(boxes):
         if _outside(a):

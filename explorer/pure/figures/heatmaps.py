@@ -13,7 +13,7 @@ from plotly.subplots import make_subplots
 from plotly.colors import sample_colorscale
 
 from .style import (DIVERGING, HEIGHT, LABEL_BACKDROP, MARK, NARROW_WIDTH, NO_VALUE, PALETTE, PANEL_TITLES, PAPER,
-                    SEQUENTIAL, TITLE_WIDTH, literal, styled, top_margin, units, wrapped)
+                    SEQUENTIAL, TITLE_WIDTH, X_BAND, literal, styled, top_margin, units, wrapped)
 
 
 def colorbar(title: str) -> dict:
@@ -201,34 +201,41 @@ def layer_strip(kinds: np.ndarray, kind_labels: dict[str, str], scales: dict[str
     return fig
 
 
+MAP_ROW = 130  # pixels of each image-shaped map's plot: a phone's width holds it beside the colour bar
+MAP_GAP = 40  # pixels between two maps, for the lower one's title
+
+
 def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: str, x_title: str, y_title: str,
                query_name: str, colorbar_title: str = "", colorscale: str = SEQUENTIAL, zmid: float | None = None,
-               zrange: tuple[float, float] | None = None, height: int | None = None,
-               notes: dict[str, str] | None = None) -> go.Figure:
+               zrange: tuple[float, float] | None = None, notes: dict[str, str] | None = None) -> go.Figure:
     """One image-shaped heatmap (rows down, columns across) per entry of `panels` ({panel title: (h, w)
-    map}) side by side on one colour scale (from `zrange`'s low to its high end when given, else over the
-    maps' values), each with the query cell (row, col) marked (hovering the mark shows `query_name`);
-    `notes`: see `panel_notes`."""
-    columns = len(panels)
-    fig = make_subplots(rows=1, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.08)
+    map}) one under the other, on one colour scale (from `zrange`'s low to its high end when given, else
+    over the maps' values), each with the query cell (row, col) marked (hovering the mark shows
+    `query_name`); `notes`: see `panel_notes`. Stacked, each map keeps MAP_ROW px on a phone, where three
+    side by side would share its width (about 55 px each)."""
+    count = len(panels)
+    plot = count * MAP_ROW + (count - 1) * MAP_GAP
+    fig = make_subplots(rows=count, cols=1, subplot_titles=list(panels), shared_xaxes=True,
+                        vertical_spacing=MAP_GAP / plot)
     row, col = query
     for i, z in enumerate(panels.values()):
         rows, cols = z.shape
         fig.add_trace(go.Heatmap(z=z, x=np.arange(cols, dtype=np.int32), y=np.arange(rows, dtype=np.int32),
-                                 coloraxis="coloraxis"), row=1, col=i + 1)
+                                 coloraxis="coloraxis"), row=i + 1, col=1)
         fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", name=query_name, showlegend=False,
                                  marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": PAPER}}),
-                      row=1, col=i + 1)
+                      row=i + 1, col=1)
     scale = {"cmid": zmid} if zrange is None else {"cmin": zrange[0], "cmax": zrange[1]}
     fig.update_layout(coloraxis={"colorscale": colorscale, **scale, "colorbar": colorbar(colorbar_title)})
-    styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or 380, legend=False)
+    height = top_margin(wrapped(title)[1]) + PANEL_TITLES + plot + 50 + X_BAND  # 50: styled's bottom margin
+    styled(fig, title=title, x_title=x_title, y_title=y_title, height=height, legend=False)
     fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
     fig.update_yaxes(autorange="reversed")
-    for i in range(columns):
-        fig.update_yaxes(scaleanchor=f"x{i + 1 if i else ''}", scaleratio=1, constrain="domain", row=1, col=i + 1,
-                         showticklabels=i == 0)  # the same rows in every panel: numbered once, at the left
-        fig.update_xaxes(constrain="domain", row=1, col=i + 1)
-    panel_notes(fig, list(panels), notes, (NARROW_WIDTH - COLOUR_BAR) / columns)
+    for i in range(count):
+        fig.update_yaxes(scaleanchor=f"x{i + 1 if i else ''}", scaleratio=1, constrain="domain", row=i + 1, col=1)
+        fig.update_xaxes(constrain="domain", row=i + 1, col=1)
+    shape = next(iter(panels.values())).shape
+    panel_notes(fig, list(panels), notes, min(NARROW_WIDTH - COLOUR_BAR, MAP_ROW * shape[1] / shape[0]))
     return fig
 
 
