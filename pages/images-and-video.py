@@ -24,8 +24,12 @@ dim, base, frequencies, seed = knob_row(PAGE, "dim", "base", "frequencies", "see
 with maps_slot:
     with st.spinner(ui.t("images_and_video.computing")):
         maps = panel.patch_scores(height, width, row, col, dim, base, frequencies, seed)
-    with ui.chart_beside(panel.maps(height, width, row, col, dim, base, frequencies, seed), key="maps"):
-        st.caption(ui.t("images_and_video.maps_caption", norm=maps.norm))
+    st.markdown(ui.t("images_and_video.maps_title", row=row, col=col))
+    figures = panel.maps(height, width, row, col, dim, base, frequencies, seed)
+    for name, fig, where in zip(("axial", "raster", "mrope"), figures, st.columns(3)):
+        with where:  # side by side; a phone stacks the columns, each map at its full width
+            ui.chart(fig, key=f"maps_{name}")
+    st.caption(ui.t("images_and_video.maps_caption", norm=maps.norm))
 # how the maps are made, under them (the maps come on the first screen)
 st.markdown(ui.t("images_and_video.grid_text"))
 pair = tex.label("images_and_video.latex_pair") + r"\ "

@@ -14,8 +14,9 @@ labels and values; slider labels, values and their end labels) and reports:
   ordinary body text; an index, such as a chart label's sub- or superscript, under INDEX_SHARE of that, and
   never under MIN_TEXT_PX), in the page, its charts and its components' frames;
 - cut_formulas: a displayed formula wider than its box with no cue that it scrolls (a shadow at the edge);
-- flat_plots: a chart whose heatmaps and images, all its panels together, barely vary in colour (FLAT_SPREAD):
-  it shows nothing (one flat panel beside a patterned one is a comparison, and is not reported);
+- flat_plots: a chart whose heatmaps and images, all its panels together (and those of the charts in the same
+  row of columns), barely vary in colour (FLAT_SPREAD): it shows nothing (one flat panel beside a patterned one
+  is a comparison, and is not reported);
 - faint_lines: in the presenter view, a chart line fainter (opacity) or thinner than a projector shows;
 - first_plot: how far down the window the first chart's plot area starts, and first_shown: how many pixels
   of a plot area, at most, the first screen shows (the view makes its point on the first screen when that
@@ -288,16 +289,25 @@ _COLLECT = r"""async ([minText, INDEX_SHARE, leastText]) => {
         }
         return widest;
     };
+    // charts in one row of columns are judged together, as a chart's panels are (each reported by the first)
     const plots = [];
     const charts = [...main.querySelectorAll('[data-testid=stPlotlyChart]')];
-    for (const [i, chart] of charts.entries()) {
+    const rows = new Map();
+    charts.forEach((chart, i) => {
+        const row = chart.closest('[data-testid=stHorizontalBlock]') || chart;
+        if (!rows.has(row)) rows.set(row, []);
+        rows.get(row).push([i, chart]);
+    });
+    for (const together of rows.values()) {
         let total = null;
-        for (const image of chart.querySelectorAll('.main-svg image')) {
-            const href = image.getAttribute('href') || image.getAttribute('xlink:href');
-            const counts = href && shown(image) ? await histograms(href) : null;
-            if (counts) total = total ? total.map((t, c) => t.map((v, k) => v + counts[c][k])) : counts;
+        for (const [, chart] of together) {
+            for (const image of chart.querySelectorAll('.main-svg image')) {
+                const href = image.getAttribute('href') || image.getAttribute('xlink:href');
+                const counts = href && shown(image) ? await histograms(href) : null;
+                if (counts) total = total ? total.map((t, c) => t.map((v, k) => v + counts[c][k])) : counts;
+            }
         }
-        if (total) plots.push({chart: i, spread: spread(total)});
+        if (total) plots.push({chart: together[0][0], spread: spread(total)});
     }
     // the lines of the charts' traces: opacity (every layer's, multiplied) and stroke width
     const lines = [];

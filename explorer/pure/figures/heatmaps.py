@@ -39,18 +39,22 @@ NOTE_SIZE = 13  # a note written on a panel: the charts' body size, which a phon
 COLOUR_BAR = 70  # pixels a colour bar with its numbers and title takes beside the plots
 
 
-def panel_notes(fig: go.Figure, titles: list[str], notes: dict[str, str] | None, narrow: float) -> None:
-    """Write each entry of `notes` ({panel title: a short note, such as why the panel is flat}) across the
-    middle of its panel (the panels in the order of `titles`), on a light backdrop, in lines that fit the
-    panel's width on a phone, `narrow` px."""
+def panel_note(fig: go.Figure, panel: int, note: str, narrow: float) -> None:
+    """Write `note` (a few words, such as why a panel is flat) across the middle of the figure's panel-th
+    panel (0: the first), on a light backdrop, in lines that fit the panel at its narrowest, `narrow` px."""
     # in display units (a CJK character is two) of NOTE_SIZE / 2 px, a fifth to spare: the presenter view's
     # text grows more than its panels do
     width = max(8, int(0.8 * narrow / (NOTE_SIZE / 2)))
+    axis = str(panel + 1) if panel else ""
+    fig.add_annotation(text=wrapped(note, width)[0], xref=f"x{axis} domain", yref=f"y{axis} domain", x=0.5, y=0.5,
+                       showarrow=False, bgcolor=LABEL_BACKDROP, font={"size": NOTE_SIZE})
+
+
+def panel_notes(fig: go.Figure, titles: list[str], notes: dict[str, str] | None, narrow: float) -> None:
+    """`panel_note` for each entry of `notes` ({panel title: note}), the panels in the order of `titles`."""
     for i, title in enumerate(titles):
         if notes and title in notes:
-            axis = str(i + 1) if i else ""
-            fig.add_annotation(text=wrapped(notes[title], width)[0], xref=f"x{axis} domain", yref=f"y{axis} domain",
-                               x=0.5, y=0.5, showarrow=False, bgcolor=LABEL_BACKDROP, font={"size": NOTE_SIZE})
+            panel_note(fig, i, notes[title], narrow)
 
 
 def heatmap_grid(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: str, y_title: str,
@@ -201,41 +205,40 @@ def layer_strip(kinds: np.ndarray, kind_labels: dict[str, str], scales: dict[str
     return fig
 
 
-MAP_ROW = 130  # pixels of each image-shaped map's plot: a phone's width holds it beside the colour bar
-MAP_GAP = 40  # pixels between two maps, for the lower one's title
+MAP_PLOT = 200  # pixels of height an image-shaped map may take (a phone's full width gives it about that)
+BAR_BELOW = 70  # pixels under a figure's x axis for a colour bar laid across: its bar, numbers and title
+THIRD_MAP = 130  # pixels wide an 8 x 12 map is in one of three columns on a 1280 px desktop page, its narrowest
 
 
-def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: str, x_title: str, y_title: str,
-               query_name: str, colorbar_title: str = "", colorscale: str = SEQUENTIAL, zmid: float | None = None,
-               zrange: tuple[float, float] | None = None, notes: dict[str, str] | None = None) -> go.Figure:
-    """One image-shaped heatmap (rows down, columns across) per entry of `panels` ({panel title: (h, w)
-    map}) one under the other, on one colour scale (from `zrange`'s low to its high end when given, else
-    over the maps' values), each with the query cell (row, col) marked (hovering the mark shows
-    `query_name`); `notes`: see `panel_notes`. Stacked, each map keeps MAP_ROW px on a phone, where three
-    side by side would share its width (about 55 px each)."""
-    count = len(panels)
-    plot = count * MAP_ROW + (count - 1) * MAP_GAP
-    fig = make_subplots(rows=count, cols=1, subplot_titles=list(panels), shared_xaxes=True,
-                        vertical_spacing=MAP_GAP / plot)
-    row, col = query
-    for i, z in enumerate(panels.values()):
-        rows, cols = z.shape
-        fig.add_trace(go.Heatmap(z=z, x=np.arange(cols, dtype=np.int32), y=np.arange(rows, dtype=np.int32),
-                                 coloraxis="coloraxis"), row=i + 1, col=1)
-        fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", name=query_name, showlegend=False,
-                                 marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": PAPER}}),
-                      row=i + 1, col=1)
+def patch_map(z: np.ndarray, *, query: tuple[int, int], title: str, x_title: str, y_title: str, query_name: str,
+              colorbar_title: str = "", colorscale: str = SEQUENTIAL, zmid: float | None = None,
+              zrange: tuple[float, float] | None = None, bar_below: bool = False, note: str | None = None,
+              narrow: float = NARROW_WIDTH) -> go.Figure:
+    """An image-shaped heatmap (an (h, w) map: rows down, columns across) on a colour scale from `zrange`'s
+    low to its high end (else over its values, around `zmid`), the query cell (row, col) marked (hovering
+    the mark shows `query_name`). The colour bar stands beside the map, or lies under it (`bar_below`: maps
+    in columns side by side keep their width for the map, and a phone, where the columns stack, the same);
+    `note`, if any, is written on the map (`panel_note`, for a map `narrow` px wide at the narrowest)."""
+    rows, cols = z.shape
+    fig = go.Figure(go.Heatmap(z=z, x=np.arange(cols, dtype=np.int32), y=np.arange(rows, dtype=np.int32),
+                               coloraxis="coloraxis"))
+    fig.add_trace(go.Scatter(x=[query[1]], y=[query[0]], mode="markers", name=query_name, showlegend=False,
+                             marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": PAPER}}))
     scale = {"cmid": zmid} if zrange is None else {"cmin": zrange[0], "cmax": zrange[1]}
-    fig.update_layout(coloraxis={"colorscale": colorscale, **scale, "colorbar": colorbar(colorbar_title)})
-    height = top_margin(wrapped(title)[1]) + PANEL_TITLES + plot + 50 + X_BAND  # 50: styled's bottom margin
+    bar = colorbar(colorbar_title)
+    if bar_below:
+        bar = {"title": {"text": colorbar_title, "side": "bottom"}, "orientation": "h", "thickness": 10, "x": 0.5,
+               "xanchor": "center", "y": 0, "yref": "container", "yanchor": "bottom"}
+    fig.update_layout(coloraxis={"colorscale": colorscale, **scale, "colorbar": bar})
+    below = BAR_BELOW if bar_below else 0
+    height = top_margin(wrapped(title)[1]) + MAP_PLOT + 50 + X_BAND + below  # 50: styled's bottom margin
     styled(fig, title=title, x_title=x_title, y_title=y_title, height=height, legend=False)
-    fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
-    fig.update_yaxes(autorange="reversed")
-    for i in range(count):
-        fig.update_yaxes(scaleanchor=f"x{i + 1 if i else ''}", scaleratio=1, constrain="domain", row=i + 1, col=1)
-        fig.update_xaxes(constrain="domain", row=i + 1, col=1)
-    shape = next(iter(panels.values())).shape
-    panel_notes(fig, list(panels), notes, min(NARROW_WIDTH - COLOUR_BAR, MAP_ROW * shape[1] / shape[0]))
+    fig.update_layout(margin={"b": fig.layout.margin.b + below})
+    # a map wider than its space keeps the top of it: it stays under its title, whatever the screen's width
+    fig.update_yaxes(autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain", constraintoward="top")
+    fig.update_xaxes(constrain="domain")
+    if note:
+        panel_note(fig, 0, note, narrow)
     return fig
 
 
