@@ -41,10 +41,9 @@ COLOUR_BAR = 70  # pixels a colour bar with its numbers and title takes beside t
 
 def panel_note(fig: go.Figure, panel: int, note: str, narrow: float) -> None:
     """Write `note` (a few words, such as why a panel is flat) across the middle of the figure's panel-th
-    panel (0: the first), on a light backdrop, in lines that fit the panel at its narrowest, `narrow` px."""
-    # in display units (a CJK character is two) of NOTE_SIZE / 2 px, a fifth to spare: the presenter view's
-    # text grows more than its panels do
-    width = max(8, int(0.8 * narrow / (NOTE_SIZE / 2)))
+    panel (0: the first), on a light backdrop, in lines that fit the panel at its narrowest, `narrow` px (a
+    note with line breaks of its own, <br>, keeps them: Chinese breaks between any two characters)."""
+    width = max(8, int(narrow / (NOTE_SIZE / 2)))  # in display units (a CJK character is two) of NOTE_SIZE / 2 px
     axis = str(panel + 1) if panel else ""
     fig.add_annotation(text=wrapped(note, width)[0], xref=f"x{axis} domain", yref=f"y{axis} domain", x=0.5, y=0.5,
                        showarrow=False, bgcolor=LABEL_BACKDROP, font={"size": NOTE_SIZE})
@@ -65,9 +64,9 @@ def heatmap_grid(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: st
     that equal colours mean equal values across panels. x, y: the shared axis labels of a matrix
     (rows go down, like a printed matrix; numbered once, at the left of each row of panels); `notes`: see
     `panel_notes`."""
-    rows = math.ceil(len(panels) / columns)
+    rows, spacing = math.ceil(len(panels) / columns), 0.08
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), shared_yaxes=True,
-                        horizontal_spacing=0.08, vertical_spacing=0.22 if rows > 1 else 0.1)
+                        horizontal_spacing=spacing, vertical_spacing=0.22 if rows > 1 else 0.1)
     for i, z in enumerate(panels.values()):
         fig.add_trace(go.Heatmap(z=z, x=x, y=y, coloraxis="coloraxis"), row=i // columns + 1,
                       col=i % columns + 1)
@@ -76,7 +75,7 @@ def heatmap_grid(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: st
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 340 * rows + 100)
     fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})  # the panels' titles under the title
     fig.update_yaxes(autorange="reversed")
-    panel_notes(fig, list(panels), notes, (NARROW_WIDTH - COLOUR_BAR) / columns)
+    panel_notes(fig, list(panels), notes, (NARROW_WIDTH - COLOUR_BAR) * (1 - spacing * (columns - 1)) / columns)
     return fig
 
 
@@ -86,8 +85,8 @@ def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: 
     """One small heatmap per entry of `panels` ({panel title: matrix}), each on its own colour scale from its
     smallest to its largest entry, with no colour bar: for comparing shapes (is every diagonal constant?), not values.
     x, y: the shared axis labels; rows go down, like a printed matrix; `notes`: see `panel_notes`."""
-    rows = math.ceil(len(panels) / columns)
-    fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.04,
+    rows, spacing = math.ceil(len(panels) / columns), 0.04
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), horizontal_spacing=spacing,
                         shared_yaxes=True, vertical_spacing=0.24 if rows > 1 else 0.1)
     for i, z in enumerate(panels.values()):
         fig.add_trace(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, showscale=False),
@@ -95,7 +94,7 @@ def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: 
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 330 * rows + 90)
     fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
     fig.update_yaxes(autorange="reversed")
-    panel_notes(fig, list(panels), notes, NARROW_WIDTH / columns)
+    panel_notes(fig, list(panels), notes, NARROW_WIDTH * (1 - spacing * (columns - 1)) / columns)
     return fig
 
 
