@@ -26,7 +26,7 @@ with maps_slot:
         maps = panel.patch_scores(height, width, row, col, dim, base, frequencies, seed)
     st.markdown(ui.t("images_and_video.maps_title", row=row, col=col))
     figures = panel.maps(height, width, row, col, dim, base, frequencies, seed)
-    for name, fig, where in zip(("axial", "raster", "mrope"), figures, st.columns(3)):
+    for (name, fig), where in zip(figures.items(), st.columns(len(figures))):
         with where:  # side by side; a phone stacks the columns, each map at its full width
             ui.chart(fig, key=f"maps_{name}")
     st.caption(ui.t("images_and_video.maps_caption", norm=maps.norm))

@@ -26,14 +26,15 @@ def image_map(z, row: int, col: int, *, title: str, colorbar_title: str, **extra
 
 @figure
 def maps(height: int, width: int, row: int, col: int, dim: int, base: float, frequencies: str, seed: int):
-    """The scores under 2-D RoPE, 1-D RoPE and M-RoPE: three maps on one colour scale, each drawn in a column of
-    its own (side by side on a wide screen, one under the other on a phone), the scale under each."""
+    """{name: figure} of the scores under 2-D RoPE ("axial"), 1-D RoPE ("raster") and M-RoPE ("mrope"): three maps
+    on one colour scale, each for a column of its own (side by side on a wide screen, one under the other on a
+    phone), the scale under each."""
     found = patch_scores(height, width, row, col, dim, base, frequencies, seed)
     drawn = {"axial": found.axial, "raster": found.raster, "mrope": found.mrope}
     notes = {"mrope": t("images_and_video.mrope_note")}
-    return tuple(image_map(z, row, col, title=t(f"images_and_video.panel_{name}"),
-                           colorbar_title=t("images_and_video.score_axis"), zrange=found.shared_scale, bar_below=True,
-                           note=notes.get(name), narrow=THIRD_MAP) for name, z in drawn.items())
+    return {name: image_map(z, row, col, title=t(f"images_and_video.panel_{name}"),
+                            colorbar_title=t("images_and_video.score_axis"), zrange=found.shared_scale,
+                            bar_below=True, note=notes.get(name), narrow=THIRD_MAP) for name, z in drawn.items()}
 
 
 @figure

@@ -224,10 +224,9 @@ def patch_map(z: np.ndarray, *, query: tuple[int, int], title: str, x_title: str
     fig.add_trace(go.Scatter(x=[query[1]], y=[query[0]], mode="markers", name=query_name, showlegend=False,
                              marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": PAPER}}))
     scale = {"cmid": zmid} if zrange is None else {"cmin": zrange[0], "cmax": zrange[1]}
-    bar = colorbar(colorbar_title)
-    if bar_below:
-        bar = {"title": {"text": colorbar_title, "side": "bottom"}, "orientation": "h", "thickness": 10, "x": 0.5,
-               "xanchor": "center", "y": 0, "yref": "container", "yanchor": "bottom"}
+    bar = ({"title": {"text": colorbar_title, "side": "bottom"}, "orientation": "h", "thickness": 10, "x": 0.5,
+            "xanchor": "center", "y": 0, "yref": "container", "yanchor": "bottom"} if bar_below
+           else colorbar(colorbar_title))
     fig.update_layout(coloraxis={"colorscale": colorscale, **scale, "colorbar": bar})
     below = BAR_BELOW if bar_below else 0
     height = top_margin(wrapped(title)[1]) + MAP_PLOT + 50 + X_BAND + below  # 50: styled's bottom margin
