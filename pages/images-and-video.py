@@ -24,7 +24,11 @@ dim, base, frequencies, seed = knob_row(PAGE, "dim", "base", "frequencies", "see
 with maps_slot:
     with st.spinner(ui.t("images_and_video.computing")):
         maps = panel.patch_scores(height, width, row, col, dim, base, frequencies, seed)
-    ui.chart(panel.maps(height, width, row, col, dim, base, frequencies, seed), key="maps")
+    st.markdown(ui.t("images_and_video.maps_title", row=row, col=col))
+    figures = panel.maps(height, width, row, col, dim, base, frequencies, seed)
+    for (name, fig), where in zip(figures.items(), st.columns(len(figures))):
+        with where:  # side by side; a phone stacks the columns, each map at its full width
+            ui.chart(fig, key=f"maps_{name}")
     st.caption(ui.t("images_and_video.maps_caption", norm=maps.norm))
 # how the maps are made, under them (the maps come on the first screen)
 st.markdown(ui.t("images_and_video.grid_text"))

@@ -11,13 +11,17 @@ labels and values; slider labels, values and their end labels) and reports:
   button, a select box, the play/pause buttons and frame slider of an animation, a component's frame;
 - small_values: a metric whose value is drawn smaller than its label;
 - small_text: text drawn under MIN_TEXT_PX (in the presenter view: under PRESENTER_TEXT_PX, the size of
-  ordinary body text; an index under INDEX_SHARE of that), in the page, its charts and its components' frames;
+  ordinary body text; an index, such as a chart label's sub- or superscript, under INDEX_SHARE of that, and
+  never under MIN_TEXT_PX), in the page, its charts and its components' frames;
 - cut_formulas: a displayed formula wider than its box with no cue that it scrolls (a shadow at the edge);
-- flat_plots: a chart whose heatmaps and images, all its panels together, barely vary in colour (FLAT_SPREAD):
-  it shows nothing (one flat panel beside a patterned one is a comparison, and is not reported);
+- flat_plots: a chart whose heatmaps and images, all its panels together (and those of the charts in the same
+  row of columns), barely vary in colour (FLAT_SPREAD): it shows nothing (one flat panel beside a patterned one
+  is a comparison, and is not reported);
 - faint_lines: in the presenter view, a chart line fainter (opacity) or thinner than a projector shows;
-- first_plot: how far down the window the first chart's plot area starts (the view makes its point on the
-  first screen when it is at most `height - PLOT_SHOWN_PX`);
+- first_plot: how far down the window the first chart's plot area starts, and first_shown: how many pixels
+  of a plot area, at most, the first screen shows (the view makes its point on the first screen when that
+  is at least PLOT_SHOWN_PX: a plot area that starts on it but is only a strip, such as three image-shaped
+  maps side by side on a phone, does not);
 and, in Chinese, `chart_fonts(page)` asks Chromium (DevTools protocol) which platform fonts drew the first
 chart title, which must be a Simplified Chinese family.
 
@@ -40,11 +44,11 @@ OVERLAP_PX = 4  # two boxes overlap when they share more than this many pixels b
 # room above and below its letters: two lines set 3 px into each other do not touch)
 MIN_TEXT_PX = 9  # no text is drawn smaller
 PRESENTER_TEXT_PX = 16  # nor, on a projector, smaller than ordinary body text
-INDEX_SHARE = 0.7  # a sub- or superscript may be this much of either
+INDEX_SHARE = 0.7  # a sub- or superscript may be this much of either, but no smaller than MIN_TEXT_PX
 FLAT_SPREAD = 24  # a chart is flat when 99.6 % of its heatmaps' pixels lie within this many levels (of 255)
 FAINT_OPACITY = 0.45  # a presenter chart's line is faint under this opacity (all its layers multiplied) ...
 THIN_PX = 1.5  # ... or this stroke width
-PLOT_SHOWN_PX = 60  # of the first plot area inside the first screen
+PLOT_SHOWN_PX = 60  # of a plot area inside the first screen, top to bottom
 SIMPLIFIED = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "PingFang SC",
               "Microsoft YaHei", "WenQuanYi Zen Hei")
 
@@ -81,7 +85,7 @@ VIEWS = tuple(View(stem, path, window, lang) for stem, path, _ in PAGES for wind
 
 # Every text box a reader reads, with its kind, its group (what it belongs to: a chart or a widget) and the
 # box it must stay within (a chart's svg); and the texts an ellipsis cuts.
-_COLLECT = r"""async ([minText, INDEX_SHARE]) => {
+_COLLECT = r"""async ([minText, INDEX_SHARE, leastText]) => {
     const main = document.querySelector('[data-testid=stMain]');
     // a component's frame draws after the page's run has ended: wait (at most 3 s) until each has its text
     for (let tries = 0; tries < 30; tries++) {
@@ -178,8 +182,8 @@ _COLLECT = r"""async ([minText, INDEX_SHARE]) => {
         .filter(el => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1
                       && shown(el))
         .map(el => ({kind: 'ellipsis', text: el.textContent.trim().slice(0, 60)}));
-    const plotsTop = [...main.querySelectorAll('[data-testid=stPlotlyChart] .main-svg .nsewdrag')]
-        .filter(shown).map(a => a.getBoundingClientRect().top);
+    const plotAreas = [...main.querySelectorAll('[data-testid=stPlotlyChart] .main-svg .nsewdrag')]
+        .filter(shown).map(a => ({top: a.getBoundingClientRect().top, bottom: a.getBoundingClientRect().bottom}));
     // widgets, with the text boxes that belong to them (a button's own label)
     const widgets = [];
     const widget = (el, kind, r) => {
@@ -221,9 +225,9 @@ _COLLECT = r"""async ([minText, INDEX_SHARE]) => {
                 || el.closest('.katex-mathml, style, script')) continue;
             const size = sizeOf(el);
             // an index (a chart label's <sub>/<sup>, which Plotly draws at 70 %; a formula's script) may be
-            // smaller, as in print
+            // smaller, as in print, but never under the least size of all
             const index = el.closest('.mtight') || /font-size:\s*70%/.test(el.getAttribute('style') || '');
-            if (size >= minText * (index ? INDEX_SHARE : 1)) continue;
+            if (size >= (index ? Math.max(minText * INDEX_SHARE, leastText) : minText)) continue;
             const visible = doc === document ? shown(el)
                 : el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true});
             if (!visible) continue;
@@ -285,16 +289,25 @@ _COLLECT = r"""async ([minText, INDEX_SHARE]) => {
         }
         return widest;
     };
+    // charts in one row of columns are judged together, as a chart's panels are (each reported by the first)
     const plots = [];
     const charts = [...main.querySelectorAll('[data-testid=stPlotlyChart]')];
-    for (const [i, chart] of charts.entries()) {
+    const rows = new Map();
+    charts.forEach((chart, i) => {
+        const row = chart.closest('[data-testid=stHorizontalBlock]') || chart;
+        if (!rows.has(row)) rows.set(row, []);
+        rows.get(row).push([i, chart]);
+    });
+    for (const together of rows.values()) {
         let total = null;
-        for (const image of chart.querySelectorAll('.main-svg image')) {
-            const href = image.getAttribute('href') || image.getAttribute('xlink:href');
-            const counts = href && shown(image) ? await histograms(href) : null;
-            if (counts) total = total ? total.map((t, c) => t.map((v, k) => v + counts[c][k])) : counts;
+        for (const [, chart] of together) {
+            for (const image of chart.querySelectorAll('.main-svg image')) {
+                const href = image.getAttribute('href') || image.getAttribute('xlink:href');
+                const counts = href && shown(image) ? await histograms(href) : null;
+                if (counts) total = total ? total.map((t, c) => t.map((v, k) => v + counts[c][k])) : counts;
+            }
         }
-        if (total) plots.push({chart: i, spread: spread(total)});
+        if (total) plots.push({chart: together[0][0], spread: spread(total)});
     }
     // the lines of the charts' traces: opacity (every layer's, multiplied) and stroke width
     const lines = [];
@@ -310,7 +323,7 @@ _COLLECT = r"""async ([minText, INDEX_SHARE]) => {
         if (rgba) opacity *= parseFloat(rgba[1]);
         lines.push({chart: i, opacity: Math.round(opacity * 100) / 100, width});
     }));
-    return {boxes, cut, firstPlot: plotsTop.length ? Math.min(...plotsTop) : null,
+    return {boxes, cut, plotAreas,
             height: window.innerHeight, width: window.innerWidth, small, metrics, formulas, plots, lines,
             widgets: owned(boxEls)};
 }"""
@@ -328,11 +341,12 @@ class Findings:
     flat_plots: list[str] = field(default_factory=list)
     faint_lines: list[str] = field(default_factory=list)
     first_plot: float | None = None
+    first_shown: float = 0.0
     fonts: dict[str, int] | None = None  # Chinese views: the platform fonts of the first chart title
 
     @property
     def off_first_screen(self) -> bool:
-        return self.first_plot is None or self.first_plot > self.view.viewport["height"] - PLOT_SHOWN_PX
+        return self.first_shown < PLOT_SHOWN_PX
 
     @property
     def wrong_font(self) -> bool:
@@ -347,7 +361,8 @@ class Findings:
 
     def summary(self) -> dict:
         return {"view": self.view.name, **{kind: getattr(self, kind) for kind in KINDS},
-                "first_plot": self.first_plot, "off_first_screen": self.off_first_screen,
+                "first_plot": self.first_plot, "first_shown": self.first_shown,
+                "off_first_screen": self.off_first_screen,
                 "fonts": self.fonts, "wrong_font": self.wrong_font}
 
 
@@ -371,7 +386,9 @@ def _outside(a: dict) -> bool:
 
 def judge(view: View, collected: dict) -> Findings:
     """The findings from what _COLLECT returned."""
-    found = Findings(view, first_plot=collected["firstPlot"])
+    areas, screen = collected["plotAreas"], view.viewport["height"]
+    found = Findings(view, first_plot=min((a["top"] for a in areas), default=None),
+                     first_shown=max((min(a["bottom"], screen) - max(a["top"], 0) for a in areas), default=0.0))
     boxes = collected["boxes"]
     for i, a in enumerate(boxes):
         if _outside(a):
@@ -420,7 +437,7 @@ def chart_fonts(page) -> dict[str, int] | None:
 
 def inspect(page, view: View) -> Findings:
     """The findings of `view`, already open in `page` at its viewport."""
-    found = judge(view, page.evaluate(_COLLECT, [view.min_text_px, INDEX_SHARE]))
+    found = judge(view, page.evaluate(_COLLECT, [view.min_text_px, INDEX_SHARE, MIN_TEXT_PX]))
     if view.lang == "zh":
         found.fonts = chart_fonts(page)
     return found

@@ -40,10 +40,11 @@ LINE_WIDTH = 2.5
 # number), in lines of even length (no word or character left alone on the last; a value's Chinese words kept
 # whole, broken at its spaces), a formula in a metric left
 # to KaTeX's own layout (whose accessible copy stays clipped); a slider's value, drawn above its thumb, gets a
-# band of its own under the label (which may wrap to two lines); a phone draws the titles of a figure's panels
-# (explorer.pure.figures.style.PANEL_TITLE_SIZE, 16 px) smaller; on a phone and on a projector the page's first
-# chart comes right under its title, before the knobs and the longer text (on a phone, the home page's Start
-# the lesson comes before it too). The others are the presenter
+# band of its own under the label (which may wrap to two lines); a chart's sub- and superscripts, which Plotly
+# sets at 70 % of their text, are never drawn under 9 px, the least any text is; a phone draws the titles of a
+# figure's panels (explorer.pure.figures.style.PANEL_TITLE_SIZE, 16 px) smaller; on a phone and on a
+# projector the page's first chart comes right under its title, before the knobs and the longer text (on a
+# phone, the home page's Start the lesson comes before it too). The others are the presenter
 # view's: body text, formulas, metrics (the value larger than its label), slider values (above their thumbs,
 # clear of the track), select boxes and inputs all set large enough for a projector, applied while the
 # sidebar's toggle (key app.present, class st-key-app-present) is on. Its colours ($name) are the figure
@@ -66,6 +67,7 @@ STYLE = Template("""<style>
 [data-testid="stMain"] [data-testid="stMetricValue"],
 [data-testid="stMain"] [data-testid="stMetricValue"] * { word-break: keep-all !important; }
 [data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 1.35rem; }
+[data-testid="stMain"] .main-svg tspan[style*="font-size:70%"] { font-size: max(9px, 0.7em) !important; }
 @media (max-width: 640px) {
   [data-testid="stMain"] .main-svg .annotation-text[style*="font-size: 16px"] {
     font-size: 10px !important; }

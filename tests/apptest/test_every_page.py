@@ -32,7 +32,7 @@ CHARTS = {
     "real_models": ("attention", "strip", "roles", "offsets", "shares", "traps", "long"),
     "check_implementation": ("position_0", "pair_0"),
     "precision": ("fastest_pair", "chosen_pair", "staircase", "staircase_angle", "scores", "difference", "fix"),
-    "images_and_video": ("maps", "mrope", "position_ids", "sections", "scores"),
+    "images_and_video": ("maps_axial", "maps_raster", "maps_mrope", "mrope", "position_ids", "sections", "scores"),
     "distance_biases": ("expected", "alibi", "t5_buckets", "t5_bias", "matrices"),
     "trained_models": ("accuracy", "map_short", "map_long", "locked"),
     "rope_designs": ("accuracy", "norms", "mixup"),
@@ -290,7 +290,8 @@ def ends_precision(at, params):
 
 def ends_images_and_video(at, params):
     height, width = int(params["height"]), int(params["width"])
-    assert spec_array(chart(at, "maps")["data"][0]["z"]).shape == (height, width)
+    for name in ("axial", "raster", "mrope"):
+        assert spec_array(chart(at, f"maps_{name}")["data"][0]["z"]).shape == (height, width)
     assert spec_array(chart(at, "mrope")["data"][0]["z"]).shape == (height, width)
     assert max(spec_array(chart(at, "scores")["data"][0]["z"]).shape) <= 256
 

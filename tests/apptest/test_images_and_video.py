@@ -65,10 +65,13 @@ def test_defaults_draw_three_maps_that_match_the_sums_of_cosines():
     axial = np.array([[axial_score(w, 1e4, (3, 5), (r, c)) for c in range(12)] for r in range(8)])
     raster = np.array([[rope_score(w, 1e4, 3 * 12 + 5, r * 12 + c) for c in range(12)] for r in range(8)])
     mrope = np.array([[mrope_score(w, 1e4, (8, 12, 12), (0, 3, 5), (0, r, c)) for c in range(12)] for r in range(8)])
-    maps = chart(at, "maps")["data"]
-    for drawn, expected in zip((maps[0], maps[2], maps[4]), (axial, raster, mrope)):
-        np.testing.assert_allclose(spec_array(drawn["z"]), expected, rtol=1e-5, atol=1e-4)
-    assert maps[1]["x"] == [5] and maps[1]["y"] == [3]  # the query is marked
+    for name, expected in zip(("axial", "raster", "mrope"), (axial, raster, mrope)):
+        drawn = chart(at, f"maps_{name}")
+        np.testing.assert_allclose(spec_array(drawn["data"][0]["z"]), expected, rtol=1e-5, atol=1e-4)
+        assert drawn["data"][1]["x"] == [5] and drawn["data"][1]["y"] == [3]  # the query is marked
+        scale = drawn["layout"]["coloraxis"]  # one colour scale for all three
+        everything = np.concatenate([axial.ravel(), raster.ravel(), mrope.ravel()])
+        assert (scale["cmin"], scale["cmax"]) == pytest.approx((everything.min(), everything.max()), abs=1e-3)
     # the M-RoPE map again, minus its mean, on a scale of its own from -max|offset| to +max|offset|
     close = spec_array(chart(at, "mrope")["data"][0]["z"])
     np.testing.assert_allclose(close, mrope - mrope.mean(), atol=1e-5)
@@ -93,7 +96,7 @@ def test_defaults_draw_three_maps_that_match_the_sums_of_cosines():
 def test_the_pattern_moves_with_the_query():
     at = opened("images_and_video", {"row": 1, "col": 2})
     w = pair_weights(64, 0)
-    drawn = spec_array(chart(at, "maps")["data"][0]["z"])
+    drawn = spec_array(chart(at, "maps_axial")["data"][0]["z"])
     np.testing.assert_allclose(drawn, [[axial_score(w, 1e4, (1, 2), (r, c)) for c in range(12)] for r in range(8)],
                                rtol=1e-5, atol=1e-4)
     assert drawn.argmax() == 1 * 12 + 2

@@ -8,10 +8,11 @@ def box(kind, x, y, w=50, h=20, within=None):
     return {"kind": kind, "text": kind, "x": x, "y": y, "w": w, "h": h, "within": within}
 
 
-def laid_out(boxes, first_plot=100, **found):
-    """What the browser collects for a view: these boxes, nothing else found, the first plot at first_plot."""
+def laid_out(boxes, first_plot=100, plot_height=300, **found):
+    """What the browser collects for a view: these boxes, nothing else found, one plot area plot_height px
+    tall from first_plot down."""
     return {"boxes": boxes, "cut": [], "widgets": [], "metrics": [], "small": [], "formulas": [], "plots": [],
-            "lines": [], "firstPlot": first_plot, **found}
+            "lines": [], "plotAreas": [{"top": first_plot, "bottom": first_plot + plot_height}], **found}
 
 
 def test_every_page_in_every_window_and_language():
@@ -21,7 +22,8 @@ def test_every_page_in_every_window_and_language():
 
 def test_boxes_that_cover_each_other_overlap():
     """Two boxes that share more than a few pixels both ways overlap; touching or apart, they do not; text
-    past its chart's edge is cut; a first plot below the first screen is reported."""
+    past its chart's edge is cut; a first plot below the first screen, or one that shows only a strip of
+    itself there, is reported."""
     view = VIEWS[0]
     chart = {"x": 0, "y": 0, "w": 400, "h": 300}
     apart = judge(view, laid_out([box("chart title", 10, 10, within=chart), box("legend", 10, 32, within=chart)]))
@@ -32,3 +34,6 @@ def test_boxes_that_cover_each_other_overlap():
     assert past.truncated and not past.overlaps
     low = judge(view, laid_out([], first_plot=view.viewport["height"] - 10))
     assert low.off_first_screen and not low.clean
+    strip = judge(view, laid_out([], first_plot=200, plot_height=39))  # image maps side by side on a phone
+    assert strip.off_first_screen and strip.first_shown == 39
+    assert not judge(view, laid_out([], first_plot=200, plot_height=128)).off_first_screen

@@ -6,6 +6,7 @@ import string
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from markdown_it import MarkdownIt
 
 from explorer.pure import questions as quiz
 
@@ -151,6 +152,13 @@ def test_full_turns_of_the_shipped_models_is_three():
     assert shown.options[shown.answer] == "3" and "32" in shown.prompt
 
 
+def at_defaults(page: str, question: quiz.Question, lang: str) -> quiz.Asked:
+    """`question` asked with the page's own knob defaults."""
+    defaults = {name: spec.default for name, spec in PAGE_KNOBS[page].items()}
+    knobs = {k: v for k, v in defaults.items() if question.numbers and k in question.numbers.__code__.co_varnames}
+    return quiz.ask(page, question, knobs, lang)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", sorted(quiz.page_questions()))
 def test_every_question_at_the_default_knobs(page, lang):
@@ -158,10 +166,8 @@ def test_every_question_at_the_default_knobs(page, lang):
     and an explanation; numbers come from the page's own knob defaults."""
     questions = quiz.page_questions()[page]
     assert 2 <= len(questions) <= 3
-    defaults = {name: spec.default for name, spec in PAGE_KNOBS[page].items()}
     for question in questions:
-        knobs = {k: v for k, v in defaults.items() if question.numbers and k in question.numbers.__code__.co_varnames}
-        shown = quiz.ask(page, question, knobs, lang)
+        shown = at_defaults(page, question, lang)
         assert shown.prompt.strip() and shown.why.strip()
         assert 3 <= len(shown.options) == len(set(shown.options))
         assert 0 <= shown.answer < len(shown.options)
@@ -169,6 +175,19 @@ def test_every_question_at_the_default_knobs(page, lang):
             assert shown.options[shown.answer] == text.text(f"quiz.{page}_{question.name}_1", lang).format()
         for said in (shown.prompt, shown.why, *shown.options):  # the app's own Markdown, its math kept
             assert isinstance(said, AppText) and said.count("$") % 2 == 0
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_verdict_boxes_are_prose_with_no_code(lang):
+    """What a verdict box says (right: why; not quite: the right answer and why) is sentences and math: rendered
+    as CommonMark (markdown-it, as the page's Markdown is), none of it is set as code."""
+    for page, questions in quiz.page_questions().items():
+        for question in questions:
+            shown = at_defaults(page, question, lang)
+            for key, values in (("quiz.right", {"why": shown.why}),
+                                ("quiz.wrong", {"answer": shown.options[shown.answer], "why": shown.why})):
+                html = MarkdownIt("commonmark").render(text.text(key, lang, **values))
+                assert "<code>" not in html, (page, question.name, html)
 
 
 def test_questions_belong_to_topic_pages_and_right_answers_move_around():

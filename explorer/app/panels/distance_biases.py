@@ -57,4 +57,5 @@ def matrices(dim: int, base: float, heads: int, num_buckets: int, max_distance: 
     found = logit_matrices(dim, base, heads, num_buckets, max_distance, bidirectional, scale_base, seed)
     return heatmap_panels({t(f"distance_biases.name_{name}"): found.drawn[name] for name in view.ENCODINGS},
                           x=found.kept, y=found.kept, title=t("distance_biases.matrices_title", seq=view.MATRIX_SEQ),
-                          x_title=t("common.key_position"), y_title=t("common.query_position"))
+                          x_title=t("common.key_position"), y_title=t("common.query_position"),
+                          notes={t("distance_biases.name_nope"): t("distance_biases.nope_flat")})

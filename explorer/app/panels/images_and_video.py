@@ -6,7 +6,8 @@ from __future__ import annotations
 from explorer.app.cache import cached, figure
 from explorer.app.place import say
 from explorer.app.session import t
-from explorer.pure.figures import heatmap, pair_sections, patch_maps, position_id_rows
+from explorer.pure.figures import heatmap, pair_sections, patch_map, position_id_rows
+from explorer.pure.figures.heatmaps import THIRD_MAP
 from explorer.pure.figures.style import DIVERGING
 from explorer.pure.views import images_and_video as view
 
@@ -16,28 +17,32 @@ shift_test = cached(view.shift_test)
 multimodal = cached(view.multimodal)
 
 
-def grid_maps(panels: dict, row: int, col: int, *, title: str, colorbar_title: str, **extra):
-    """Maps over the image's patches, the query patch (row, col) marked."""
-    return patch_maps(panels, query=(row, col), title=title, x_title=t("images_and_video.col_axis"),
-                      y_title=t("images_and_video.row_axis"), query_name=t("images_and_video.query_name"),
-                      colorbar_title=colorbar_title, **extra)
+def image_map(z, row: int, col: int, *, title: str, colorbar_title: str, **extra):
+    """A map over the image's patches, the query patch (row, col) marked."""
+    return patch_map(z, query=(row, col), title=title, x_title=t("images_and_video.col_axis"),
+                     y_title=t("images_and_video.row_axis"), query_name=t("images_and_video.query_name"),
+                     colorbar_title=colorbar_title, **extra)
 
 
 @figure
 def maps(height: int, width: int, row: int, col: int, dim: int, base: float, frequencies: str, seed: int):
+    """{name: figure} of the scores under 2-D RoPE ("axial"), 1-D RoPE ("raster") and M-RoPE ("mrope"): three maps
+    on one colour scale, each for a column of its own (side by side on a wide screen, one under the other on a
+    phone), the scale under each."""
     found = patch_scores(height, width, row, col, dim, base, frequencies, seed)
-    panels = {t("images_and_video.panel_axial"): found.axial, t("images_and_video.panel_raster"): found.raster,
-              t("images_and_video.panel_mrope"): found.mrope}
-    return grid_maps(panels, row, col, title=t("images_and_video.maps_title", row=row, col=col),
-                     colorbar_title=t("images_and_video.score_axis"))
+    drawn = {"axial": found.axial, "raster": found.raster, "mrope": found.mrope}
+    notes = {"mrope": t("images_and_video.mrope_note")}
+    return {name: image_map(z, row, col, title=t(f"images_and_video.panel_{name}"),
+                            colorbar_title=t("images_and_video.score_axis"), zrange=found.shared_scale,
+                            bar_below=True, note=notes.get(name), narrow=THIRD_MAP) for name, z in drawn.items()}
 
 
 @figure
 def close_up(height: int, width: int, row: int, col: int, dim: int, base: float, frequencies: str, seed: int):
     """The M-RoPE map minus its mean, on a scale of its own centred on zero."""
     close = mrope_close_up(height, width, row, col, dim, base, frequencies, seed)
-    return grid_maps({t("images_and_video.panel_close"): close.offset}, row, col, colorscale=DIVERGING,
-                     zrange=(-close.limit, close.limit), title=t("images_and_video.close_title", row=row, col=col),
+    return image_map(close.offset, row, col, colorscale=DIVERGING, zrange=(-close.limit, close.limit),
+                     title=t("images_and_video.close_title", row=row, col=col),
                      colorbar_title=t("images_and_video.close_axis"))
 
 

@@ -32,8 +32,11 @@ def table(seq: int, dim: int, base: float, device: str):
 @figure
 def term_maps(seq: int, dim: int, base: float, seed: int, device: str):
     split = terms(seq, dim, base, seed, device)
-    return heatmap_grid(dict(labelled(view.term_panels(split))), title=t("rope_vs_sinusoidal.terms_title"),
-                        colorbar_title=t("rope_vs_sinusoidal.logit_bar"), **position_axes(split.kept))
+    panels = dict(labelled(view.term_panels(split)))
+    content = list(panels)[view.TERMS.index("content_content")]  # one constant: no position enters it
+    return heatmap_grid(panels, title=t("rope_vs_sinusoidal.terms_title"),
+                        colorbar_title=t("rope_vs_sinusoidal.logit_bar"), **position_axes(split.kept),
+                        notes={content: t("rope_vs_sinusoidal.content_flat")})
 
 
 @figure

@@ -12,8 +12,8 @@ from plotly.subplots import make_subplots
 
 from plotly.colors import sample_colorscale
 
-from .style import (DIVERGING, HEIGHT, MARK, NO_VALUE, PALETTE, PANEL_TITLES, PAPER, SEQUENTIAL, TITLE_WIDTH, literal,
-                    styled, top_margin, units, wrapped)
+from .style import (DIVERGING, HEIGHT, LABEL_BACKDROP, MARK, NARROW_WIDTH, NO_VALUE, PALETTE, PANEL_TITLES, PAPER,
+                    SEQUENTIAL, TITLE_WIDTH, X_BAND, literal, styled, top_margin, units, wrapped)
 
 
 def colorbar(title: str) -> dict:
@@ -35,16 +35,38 @@ def heatmap(z: np.ndarray, *, title: str, x_title: str, y_title: str, x=None, y=
     return fig
 
 
+NOTE_SIZE = 13  # a note written on a panel: the charts' body size, which a phone keeps
+COLOUR_BAR = 70  # pixels a colour bar with its numbers and title takes beside the plots
+
+
+def panel_note(fig: go.Figure, panel: int, note: str, narrow: float) -> None:
+    """Write `note` (a few words, such as why a panel is flat) across the middle of the figure's panel-th
+    panel (0: the first), on a light backdrop, in lines that fit the panel at its narrowest, `narrow` px (a
+    note with line breaks of its own, <br>, keeps them: Chinese breaks between any two characters)."""
+    width = max(8, int(narrow / (NOTE_SIZE / 2)))  # in display units (a CJK character is two) of NOTE_SIZE / 2 px
+    axis = str(panel + 1) if panel else ""
+    fig.add_annotation(text=wrapped(note, width)[0], xref=f"x{axis} domain", yref=f"y{axis} domain", x=0.5, y=0.5,
+                       showarrow=False, bgcolor=LABEL_BACKDROP, font={"size": NOTE_SIZE})
+
+
+def panel_notes(fig: go.Figure, titles: list[str], notes: dict[str, str] | None, narrow: float) -> None:
+    """`panel_note` for each entry of `notes` ({panel title: note}), the panels in the order of `titles`."""
+    for i, title in enumerate(titles):
+        if notes and title in notes:
+            panel_note(fig, i, notes[title], narrow)
+
+
 def heatmap_grid(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: str, y_title: str,
                  colorbar_title: str = "", columns: int = 2, colorscale: str = DIVERGING,
                  zmid: float | None = 0.0, zmin: float | None = None, zmax: float | None = None,
-                 height: int | None = None) -> go.Figure:
+                 height: int | None = None, notes: dict[str, str] | None = None) -> go.Figure:
     """One heatmap per entry of `panels` ({panel title: matrix}), all on one colour scale, so
     that equal colours mean equal values across panels. x, y: the shared axis labels of a matrix
-    (rows go down, like a printed matrix; numbered once, at the left of each row of panels)."""
-    rows = math.ceil(len(panels) / columns)
+    (rows go down, like a printed matrix; numbered once, at the left of each row of panels); `notes`: see
+    `panel_notes`."""
+    rows, spacing = math.ceil(len(panels) / columns), 0.08
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), shared_yaxes=True,
-                        horizontal_spacing=0.08, vertical_spacing=0.22 if rows > 1 else 0.1)
+                        horizontal_spacing=spacing, vertical_spacing=0.22 if rows > 1 else 0.1)
     for i, z in enumerate(panels.values()):
         fig.add_trace(go.Heatmap(z=z, x=x, y=y, coloraxis="coloraxis"), row=i // columns + 1,
                       col=i % columns + 1)
@@ -53,16 +75,18 @@ def heatmap_grid(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: st
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 340 * rows + 100)
     fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})  # the panels' titles under the title
     fig.update_yaxes(autorange="reversed")
+    panel_notes(fig, list(panels), notes, (NARROW_WIDTH - COLOUR_BAR) * (1 - spacing * (columns - 1)) / columns)
     return fig
 
 
 def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: str, y_title: str,
-                   columns: int = 3, colorscale: str = DIVERGING, height: int | None = None) -> go.Figure:
+                   columns: int = 3, colorscale: str = DIVERGING, height: int | None = None,
+                   notes: dict[str, str] | None = None) -> go.Figure:
     """One small heatmap per entry of `panels` ({panel title: matrix}), each on its own colour scale from its
     smallest to its largest entry, with no colour bar: for comparing shapes (is every diagonal constant?), not values.
-    x, y: the shared axis labels; rows go down, like a printed matrix."""
-    rows = math.ceil(len(panels) / columns)
-    fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.04,
+    x, y: the shared axis labels; rows go down, like a printed matrix; `notes`: see `panel_notes`."""
+    rows, spacing = math.ceil(len(panels) / columns), 0.04
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=list(panels), horizontal_spacing=spacing,
                         shared_yaxes=True, vertical_spacing=0.24 if rows > 1 else 0.1)
     for i, z in enumerate(panels.values()):
         fig.add_trace(go.Heatmap(z=z, x=x, y=y, colorscale=colorscale, showscale=False),
@@ -70,6 +94,7 @@ def heatmap_panels(panels: dict[str, np.ndarray], *, x, y, title: str, x_title: 
     styled(fig, title=title, x_title=x_title, y_title=y_title, legend=False, height=height or 330 * rows + 90)
     fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
     fig.update_yaxes(autorange="reversed")
+    panel_notes(fig, list(panels), notes, NARROW_WIDTH * (1 - spacing * (columns - 1)) / columns)
     return fig
 
 
@@ -179,31 +204,39 @@ def layer_strip(kinds: np.ndarray, kind_labels: dict[str, str], scales: dict[str
     return fig
 
 
-def patch_maps(panels: dict[str, np.ndarray], *, query: tuple[int, int], title: str, x_title: str, y_title: str,
-               query_name: str, colorbar_title: str = "", colorscale: str = SEQUENTIAL, zmid: float | None = None,
-               zrange: tuple[float, float] | None = None, height: int | None = None) -> go.Figure:
-    """One image-shaped heatmap (rows down, columns across) per entry of `panels` ({panel title: (h, w)
-    map}) side by side on one colour scale (from `zrange`'s low to its high end when given, else over the
-    maps' values), each with the query cell (row, col) marked (hovering the mark shows `query_name`)."""
-    columns = len(panels)
-    fig = make_subplots(rows=1, cols=columns, subplot_titles=list(panels), horizontal_spacing=0.08)
-    row, col = query
-    for i, z in enumerate(panels.values()):
-        rows, cols = z.shape
-        fig.add_trace(go.Heatmap(z=z, x=np.arange(cols, dtype=np.int32), y=np.arange(rows, dtype=np.int32),
-                                 coloraxis="coloraxis"), row=1, col=i + 1)
-        fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", name=query_name, showlegend=False,
-                                 marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": PAPER}}),
-                      row=1, col=i + 1)
+MAP_PLOT = 200  # pixels of height an image-shaped map may take (a phone's full width gives it about that)
+BAR_BELOW = 70  # pixels under a figure's x axis for a colour bar laid across: its bar, numbers and title
+THIRD_MAP = 130  # pixels wide an 8 x 12 map is in one of three columns on a 1280 px desktop page, its narrowest
+
+
+def patch_map(z: np.ndarray, *, query: tuple[int, int], title: str, x_title: str, y_title: str, query_name: str,
+              colorbar_title: str = "", colorscale: str = SEQUENTIAL, zmid: float | None = None,
+              zrange: tuple[float, float] | None = None, bar_below: bool = False, note: str | None = None,
+              narrow: float = NARROW_WIDTH) -> go.Figure:
+    """An image-shaped heatmap (an (h, w) map: rows down, columns across) on a colour scale from `zrange`'s
+    low to its high end (else over its values, around `zmid`), the query cell (row, col) marked (hovering
+    the mark shows `query_name`). The colour bar stands beside the map, or lies under it (`bar_below`: maps
+    in columns side by side keep their width for the map, and a phone, where the columns stack, the same);
+    `note`, if any, is written on the map (`panel_note`, for a map `narrow` px wide at the narrowest)."""
+    rows, cols = z.shape
+    fig = go.Figure(go.Heatmap(z=z, x=np.arange(cols, dtype=np.int32), y=np.arange(rows, dtype=np.int32),
+                               coloraxis="coloraxis"))
+    fig.add_trace(go.Scatter(x=[query[1]], y=[query[0]], mode="markers", name=query_name, showlegend=False,
+                             marker={"symbol": "x-thin", "size": 14, "line": {"width": 3, "color": PAPER}}))
     scale = {"cmid": zmid} if zrange is None else {"cmin": zrange[0], "cmax": zrange[1]}
-    fig.update_layout(coloraxis={"colorscale": colorscale, **scale, "colorbar": colorbar(colorbar_title)})
-    styled(fig, title=title, x_title=x_title, y_title=y_title, height=height or 380, legend=False)
-    fig.update_layout(margin={"t": fig.layout.margin.t + PANEL_TITLES})
-    fig.update_yaxes(autorange="reversed")
-    for i in range(columns):
-        fig.update_yaxes(scaleanchor=f"x{i + 1 if i else ''}", scaleratio=1, constrain="domain", row=1, col=i + 1,
-                         showticklabels=i == 0)  # the same rows in every panel: numbered once, at the left
-        fig.update_xaxes(constrain="domain", row=1, col=i + 1)
+    bar = ({"title": {"text": colorbar_title, "side": "bottom"}, "orientation": "h", "thickness": 10, "x": 0.5,
+            "xanchor": "center", "y": 0, "yref": "container", "yanchor": "bottom"} if bar_below
+           else colorbar(colorbar_title))
+    fig.update_layout(coloraxis={"colorscale": colorscale, **scale, "colorbar": bar})
+    below = BAR_BELOW if bar_below else 0
+    height = top_margin(wrapped(title)[1]) + MAP_PLOT + 50 + X_BAND + below  # 50: styled's bottom margin
+    styled(fig, title=title, x_title=x_title, y_title=y_title, height=height, legend=False)
+    fig.update_layout(margin={"b": fig.layout.margin.b + below})
+    # a map wider than its space keeps the top of it: it stays under its title, whatever the screen's width
+    fig.update_yaxes(autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain", constraintoward="top")
+    fig.update_xaxes(constrain="domain")
+    if note:
+        panel_note(fig, 0, note, narrow)
     return fig
 
 

@@ -72,6 +72,12 @@ class PatchScores:
     norm: float  # |x|², the score of a patch with itself
     row_break: RowBreak | None  # None in an image of one row
 
+    @property
+    def shared_scale(self) -> tuple[float, float]:
+        """The colour scale the three maps share: from their smallest score to their largest."""
+        shared = (self.axial, self.raster, self.mrope)
+        return min(float(m.min()) for m in shared), max(float(m.max()) for m in shared)
+
 
 def patch_scores(height: int, width: int, row: int, col: int, dim: int, base: float, frequencies: str,
                  seed: int) -> PatchScores:
@@ -256,8 +262,8 @@ def mrope_close_up(height: int, width: int, row: int, col: int, dim: int, base: 
     rotated = _mrope(_same_content(height * width, dim, seed), height, width, dim, base)
     mrope = (rotated @ rotated[row * width + col]).reshape(height, width).numpy()
     offset = mrope - mrope.mean()
-    shared = [maps.axial, maps.raster, maps.mrope]
-    shared_range = max(float(m.max()) for m in shared) - min(float(m.min()) for m in shared)
+    low, high = maps.shared_scale
+    shared_range = high - low
     spread = float(mrope.max() - mrope.min())
     rows, columns = float(np.ptp(mrope.mean(axis=1))), float(np.ptp(mrope.mean(axis=0)))
     time, height, _ = maps.section
