@@ -24,22 +24,25 @@ def _number(path: Path) -> float | None:
     return float(raw[0]) if raw and raw[0].isdigit() else None
 
 
-def _env(name: str) -> float | None:
+def env_number(name: str, *, zero: bool = False) -> float | None:
+    """The number in environment variable `name` (None when unset): positive, or 0 too where `zero`; a
+    ValueError naming the variable otherwise."""
     raw = os.environ.get(name)
     if raw is None:
         return None
+    allowed = "a number, 0 or more" if zero else "a positive number"
     try:
         value = float(raw)
     except ValueError:
-        raise ValueError(f"{name}={raw!r} must be a positive number") from None
-    if not value > 0:
-        raise ValueError(f"{name}={raw!r} must be a positive number")
+        raise ValueError(f"{name}={raw!r} must be {allowed}") from None
+    if not (value >= 0 if zero else value > 0):
+        raise ValueError(f"{name}={raw!r} must be {allowed}")
     return value
 
 
 def memory_limit_bytes() -> float:
     """The memory this process may use in all: $ROPE_VIZ_MEMORY_GB, the cgroup's limit, else the machine's."""
-    by_hand = _env(MEMORY_ENV)
+    by_hand = env_number(MEMORY_ENV)
     if by_hand is not None:
         return by_hand * 1e9
     limits = [v for v in (_number(CGROUP / "memory.max"), _number(CGROUP / "memory" / "memory.limit_in_bytes"))
@@ -54,7 +57,7 @@ def spare_memory_bytes() -> float:
 
 def cores() -> float:
     """The CPU cores this process may use: $ROPE_VIZ_CORES, the cgroup's quota, else the cores it may run on."""
-    by_hand = _env(CORES_ENV)
+    by_hand = env_number(CORES_ENV)
     if by_hand is not None:
         return by_hand
     count = float(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)

@@ -11,10 +11,11 @@ moving a knob never meets the gap. Plain Python, no Streamlit.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections import deque
+
+from explorer.app.host import env_number
 
 WINDOW_S = 60.0
 SHARE_S = 30.0  # half a core's minute: a visitor reading and moving knobs uses a few seconds
@@ -23,17 +24,9 @@ MIN_GAP_S = 0.25  # between the starts of one session's runs
 
 
 def share_s() -> float:
-    """$ROPE_VIZ_SHARE_S, else SHARE_S."""
-    raw = os.environ.get(SHARE_ENV)
-    if raw is None:
-        return SHARE_S
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{SHARE_ENV}={raw!r} must be a number of seconds (0 or more)") from None
-    if not value >= 0:
-        raise ValueError(f"{SHARE_ENV}={raw!r} must be a number of seconds (0 or more)")
-    return value
+    """$ROPE_VIZ_SHARE_S (seconds, 0 or more), else SHARE_S."""
+    value = env_number(SHARE_ENV, zero=True)
+    return SHARE_S if value is None else value
 
 
 class Shares:
