@@ -38,14 +38,15 @@ def session_id() -> str:
     return ctx.session_id if ctx is not None else "script"
 
 
-def run(kind: str, key: Hashable, fn: Callable[[], T], *, what: str) -> T:
+def run(kind: str, key: Hashable, fn: Callable[[], T], *, what: str, request: Hashable = None) -> T:
     """fn's result, computed once in the queue for every session that asks for `key`. what: the section's name, as
-    the waiting line says it."""
+    the waiting line says it; request: what the job is part of (a text), whose later jobs keep the session's place
+    (the key itself by default)."""
     hit, value = QUEUE.cached(key)
     if hit:
         return value
     session = session_id()
-    job = QUEUE.submit(session, key, kind, fn)
+    job = QUEUE.submit(session, key, kind, fn, request=key if request is None else request)
     line = st.empty()
     began = time.monotonic()
     try:

@@ -2,10 +2,13 @@
 than a second of CPU): plain Python, no Streamlit.
 
 The rules, the same for every session:
-- one worker runs one job at a time (a forward pass already takes both cores), first come, first served;
+- one worker runs one job at a time (a forward pass already takes both cores), first come, first served per
+  session: a session's place is set when it asks for something new (a text of its own: its `request`) and kept for
+  that request's later jobs (the page's next sections, a knob moved), so the first visitor's page is finished
+  before the second's starts, instead of every page finishing last;
 - a session holds at most one waiting job: a new one replaces it (a visitor who changes his text or leaves drops
-  what he no longer needs), and while its job runs, the next one waits for it, so no session runs two at once or
-  restarts a job faster than it runs;
+  what he no longer needs, and a new text takes a new place at the back), and while its job runs, the next one
+  waits for it, so no session runs two at once or restarts a job faster than it runs;
 - the same job (the same key: the model, the text and the section) asked by many sessions is run once: they all
   wait on it, and its result stays in a small cache (`KEEP` results) for the next ones;
 - a session's share is bounded: one whose jobs took more than `SHARE_S` seconds of the last `WINDOW_S` goes behind
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 KEEP = 64           # finished results kept for later sessions (the oldest dropped first)
+PLACES = 4096       # sessions whose place is remembered (the oldest forgotten first)
 WINDOW_S = 60.0     # the window of a session's share
 SHARE_S = 30.0      # seconds of the worker a session may use per window before it waits behind the others
 FIRST_GUESS_S = 2.0  # the expected cost of a kind of job never run yet
@@ -66,6 +70,7 @@ class JobQueue:
         self._results: OrderedDict = OrderedDict()
         self._costs: dict[str, float] = {}
         self._used: dict[str, deque] = {}  # session -> (end time, seconds) of its recent jobs
+        self._arrivals: dict[str, tuple[Hashable, int]] = {}  # session -> (its request, its place)
         self._orders = itertools.count()
         self._keep, self._share_s, self._window_s = keep, share_s, window_s
         self._worker: threading.Thread | None = None
@@ -80,10 +85,17 @@ class JobQueue:
                 return True, self._results[key]
             return False, None
 
-    def submit(self, session: str, key: Hashable, kind: str, fn: Callable[[], Any]) -> Job:
+    def submit(self, session: str, key: Hashable, kind: str, fn: Callable[[], Any], request: Hashable = None) -> Job:
         """The job `key` for `session`: a finished one from the cache, the same job already waiting or running (the
-        session joins it), or a new one at the back of the queue. The session's other waiting job is dropped."""
+        session joins it), or a new one. The session's other waiting job is dropped. request: what the job is part
+        of (a text); the session keeps its place while it asks for the same request, and goes to the back with a
+        new one."""
         with self._lock:
+            if self._arrivals.get(session, (None,))[0] != request or session not in self._arrivals:
+                self._arrivals.pop(session, None)
+                self._arrivals[session] = (request, next(self._orders))
+                while len(self._arrivals) > PLACES:
+                    del self._arrivals[next(iter(self._arrivals))]
             if key in self._results:
                 job = Job(key, kind, fn, -1, result=self._results[key])
                 job.done.set()
@@ -106,6 +118,7 @@ class JobQueue:
         running job finishes, and its result is kept)."""
         with self._lock:
             self._drop_waiting(session)
+            self._arrivals.pop(session, None)
             if self._running is not None:
                 self._running.sessions.discard(session)
 
@@ -170,8 +183,12 @@ class JobQueue:
             return sum(seconds for end, seconds in recent if end > now - self._window_s)
         return all(used(s) > self._share_s for s in sessions)
 
+    def _place_of(self, job: Job) -> int:
+        """The earliest place among the sessions waiting on `job` (its own order if none has one)."""
+        return min((self._arrivals[s][1] for s in job.sessions if s in self._arrivals), default=job.order)
+
     def _ordered(self, now: float) -> list[Job]:
-        return sorted(self._waiting, key=lambda j: (self._over_share(j.sessions, now), j.order))
+        return sorted(self._waiting, key=lambda j: (self._over_share(j.sessions, now), self._place_of(j), j.order))
 
     def _work(self) -> None:
         while True:

@@ -102,3 +102,27 @@ def test_the_wait_is_estimated_from_the_costs_of_each_kind(queue):
     assert queue.place(later, "a").wait_s == pytest.approx(2 * queue.expected("slow"), rel=0.5)
     hold.set()
     queue.wait(later, 10)
+
+
+def test_a_session_keeps_its_place_for_its_request_and_loses_it_with_a_new_one(queue):
+    log, hold, second = [], threading.Event(), threading.Event()
+    queue.submit("x", "X", "k", make(log, "X", hold))
+    a1 = queue.submit("a", "a1", "k", make(log, "a1", second), request="text a")
+    b1 = queue.submit("b", "b1", "k", make(log, "b1"), request="text b")
+    hold.set()
+    while not log:  # X done; a1 is running (it waits for `second`)
+        threading.Event().wait(0.01)
+    a2 = queue.submit("a", "a2", "k", make(log, "a2"), request="text a")  # the page's next section
+    assert queue.place(a2, "a").ahead == 1 < queue.place(b1, "b").ahead
+    second.set()
+    queue.wait(b1, 10)
+    assert log == ["X", "a1", "a2", "b1"]
+    assert queue.wait(a1, 10) == "a1" and queue.wait(a2, 10) == "a2"
+    log.clear()
+    hold2 = threading.Event()
+    queue.submit("x", "X2", "k", make(log, "X2", hold2))
+    queue.submit("b", "b2", "k", make(log, "b2"), request="text b")
+    a3 = queue.submit("a", "a3", "k", make(log, "a3"), request="another text")  # a new text: the back
+    hold2.set()
+    queue.wait(a3, 10)
+    assert log == ["X2", "b2", "a3"]

@@ -23,7 +23,9 @@ from explorer.pure.knobs import format_base
 from explorer.app.session import t
 from explorer.pure.views import real_models as view
 
-recorded = cached(view.shipped, max_entries=1)
+# the shipped record, read once per process and shared as it is (frozen values): st.cache_data would unpickle all
+# eight examples at every one of a run's dozen look-ups
+recorded = functools.lru_cache(maxsize=1)(view.shipped)
 reading = cached(view.read, max_entries=32)
 layer_facts = cached(view.layer_facts, max_entries=2)
 head_count = cached(view.head_count, max_entries=2)
@@ -47,8 +49,8 @@ def available(name: str, text: str) -> bool:
 def _queued(key: Hashable, fn: Callable[[], Any], what: str, *, wait: bool) -> Any:
     """fn's result through the queue (this session waits, seeing its place), or, with wait=False (inside a cached
     figure, after the page has waited for it), the kept result, computed here only if it has been dropped since."""
-    if wait:
-        return heavy.run(f"{key[0]}:{key[1]}", key, fn, what=t(f"real_models.section_{what}"))
+    if wait:  # key: (model, section, ids, ...): the text's later sections keep this session's place
+        return heavy.run(f"{key[0]}:{key[1]}", key, fn, what=t(f"real_models.section_{what}"), request=(key[0], key[2]))
     hit, value = QUEUE.cached(key)
     return value if hit else fn()
 
