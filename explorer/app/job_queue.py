@@ -35,6 +35,7 @@ WINDOW_S = 60.0     # the window of a session's share
 SHARE_S = 30.0      # seconds of the worker a session may use per window before it waits behind the others
 FIRST_GUESS_S = 2.0  # the expected cost of a kind of job never run yet
 SMOOTHING = 0.5     # weight of the newest cost in a kind's expected cost
+GRACE_S = 0.2       # how long the worker waits for the next job of the sessions it just served, when they come first
 
 
 @dataclass
@@ -63,7 +64,8 @@ class Place(NamedTuple):
 class JobQueue:
     """The queue and its one worker thread (started with the first job)."""
 
-    def __init__(self, keep: int = KEEP, share_s: float = SHARE_S, window_s: float = WINDOW_S):
+    def __init__(self, keep: int = KEEP, share_s: float = SHARE_S, window_s: float = WINDOW_S,
+                 grace_s: float = GRACE_S):
         self._lock = threading.Condition()
         self._waiting: list[Job] = []
         self._running: Job | None = None
@@ -72,8 +74,9 @@ class JobQueue:
         self._used: dict[str, deque] = {}  # session -> (end time, seconds) of its recent jobs
         self._arrivals: dict[str, tuple[Hashable, int]] = {}  # session -> (its request, its place)
         self._orders = itertools.count()
-        self._keep, self._share_s, self._window_s = keep, share_s, window_s
+        self._keep, self._share_s, self._window_s, self._grace_s = keep, share_s, window_s, grace_s
         self._worker: threading.Thread | None = None
+        self._served: tuple[set, float] | None = None  # (the sessions just served, when)
         self.ran = 0  # jobs run (for tests and the benchmark)
 
     # ------------------------------------------------------------------ what a session calls
@@ -121,6 +124,7 @@ class JobQueue:
             self._arrivals.pop(session, None)
             if self._running is not None:
                 self._running.sessions.discard(session)
+            self._lock.notify_all()  # a worker waiting out its grace for this session goes on
 
     def place(self, job: Job, session: str) -> Place:
         """Where `job` stands for `session`: jobs before it (the running one included) and the expected wait."""
@@ -190,12 +194,27 @@ class JobQueue:
     def _ordered(self, now: float) -> list[Job]:
         return sorted(self._waiting, key=lambda j: (self._over_share(j.sessions, now), self._place_of(j), j.order))
 
+    def _next(self) -> Job:
+        """The first waiting job; but when the sessions just served come before it, their page's next section is
+        on its way (a session asks for it once the last one is drawn): wait up to GRACE_S for it."""
+        while True:
+            while not self._waiting:
+                self._lock.wait()
+            now = time.monotonic()
+            job = self._ordered(now)[0]
+            places = [self._arrivals[s][1] for s in self._served[0] if s in self._arrivals] if self._served else []
+            if not places or self._place_of(job) <= min(places):  # none of them left waits, or this job is theirs
+                return job
+            rest = self._served[1] + self._grace_s - now
+            if rest <= 0:
+                self._served = None
+                return job
+            self._lock.wait(rest)
+
     def _work(self) -> None:
         while True:
             with self._lock:
-                while not self._waiting:
-                    self._lock.wait()
-                job = self._ordered(time.monotonic())[0]
+                job = self._next()
                 self._waiting.remove(job)
                 self._running = job
                 job.started = time.monotonic()
@@ -220,6 +239,7 @@ class JobQueue:
                     while len(self._results) > self._keep:
                         self._results.popitem(last=False)
                 self._running = None
+                self._served = (set(job.sessions), now) if job.sessions else None
                 self.ran += 1
                 job.done.set()
                 self._lock.notify_all()

@@ -285,13 +285,20 @@ class RealModel:
         return torch.cat(outputs, dim=1), (torch.cat(kept, dim=1) if keep else None)
 
 
-def next_token_losses(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    """-log softmax(logits[i])[targets[i]] in nats, one per row: the loss of predicting each next token (logits
-    (n, vocab) at positions 0..n-1 and targets the n tokens that follow them). The log-sum-exp is taken in float32
-    (a float64 copy of Gemma 3's 262,144 logits per row cost more than the head's matmul); the result is float64."""
+def log_sum_exp(logits: torch.Tensor) -> torch.Tensor:
+    """(rows,) float64 log sum exp of each row of float32 logits: the exponentials in float32 (each within 1e-7 of
+    its value), their sum in float64. A float64 copy of Gemma 3's 262,144 logits per row took 12 times as long (1.23
+    s against 0.10 s per 256 rows here) for digits no number on the page shows."""
     logits = logits.float()
-    chosen = logits.gather(1, targets[:, None].to(torch.int64))[:, 0]
-    return (torch.logsumexp(logits, dim=-1) - chosen).double()
+    top = logits.max(dim=-1, keepdim=True).values
+    return top[:, 0].double() + torch.exp(logits - top).sum(dim=-1, dtype=torch.float64).log()
+
+
+def next_token_losses(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """-log softmax(logits[i])[targets[i]] in nats (float64), one per row: the loss of predicting each next token
+    (logits (n, vocab) at positions 0..n-1 and targets the n tokens that follow them); see log_sum_exp."""
+    chosen = logits.float().gather(1, targets[:, None].to(torch.int64))[:, 0]
+    return log_sum_exp(logits) - chosen.double()
 
 
 _MODELS: dict = {}

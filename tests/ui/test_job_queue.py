@@ -110,7 +110,7 @@ def test_a_session_keeps_its_place_for_its_request_and_loses_it_with_a_new_one(q
     a1 = queue.submit("a", "a1", "k", make(log, "a1", second), request="text a")
     b1 = queue.submit("b", "b1", "k", make(log, "b1"), request="text b")
     hold.set()
-    while not log:  # X done; a1 is running (it waits for `second`)
+    while a1.started is None:  # X done; a1 runs (it waits for `second`)
         threading.Event().wait(0.01)
     a2 = queue.submit("a", "a2", "k", make(log, "a2"), request="text a")  # the page's next section
     assert queue.place(a2, "a").ahead == 1 < queue.place(b1, "b").ahead
@@ -126,3 +126,16 @@ def test_a_session_keeps_its_place_for_its_request_and_loses_it_with_a_new_one(q
     hold2.set()
     queue.wait(a3, 10)
     assert log == ["X2", "b2", "a3"]
+
+
+def test_the_worker_waits_briefly_for_the_next_section_of_the_session_it_served():
+    queue = JobQueue(grace_s=60)  # the next section comes within it however busy the machine
+    log, hold = [], threading.Event()
+    first = queue.submit("a", "a1", "k", make(log, "a1", hold), request="text a")
+    later = queue.submit("b", "b1", "k", make(log, "b1"), request="text b")
+    hold.set()
+    queue.wait(first, 10)
+    queue.wait(queue.submit("a", "a2", "k", make(log, "a2"), request="text a"), 10)  # in the grace: before b1
+    queue.leave("a")  # its page is done: b1 need not wait out the grace
+    queue.wait(later, 10)
+    assert log == ["a1", "a2", "b1"]

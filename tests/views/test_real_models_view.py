@@ -135,4 +135,5 @@ def test_pair_shares_match_a_loop_over_pairs_and_causal_cells(layout):
         for p, (a, b) in enumerate(pairs):
             cells = [abs(q[m, a] * k[n, a] + q[m, b] * k[n, b]) for m in range(seq) for n in range(m + 1)]
             expected[h, p] = np.mean(cells)
-    np.testing.assert_allclose(found, expected / expected.sum(-1, keepdims=True), rtol=1e-12)
+    # each 2-term dot product in float32, the sums in float64
+    np.testing.assert_allclose(found, expected / expected.sum(-1, keepdims=True), rtol=1e-6)
