@@ -9,7 +9,8 @@ import uuid
 
 import streamlit as st
 
-from explorer.app import live_budget
+from explorer.app import heavy, live_budget
+from explorer.app.run_share import SHARES
 from explorer.app.place import say
 from explorer.app.session import t
 from explorer.pure.views import trained_models as view
@@ -23,12 +24,16 @@ def owner() -> str:
 
 
 def start_button(task: str, encoding: str, train_len: int, seed: int) -> None:
-    """The start button; a run already in progress is said, with when it should end."""
+    """The start button; a run already in progress is said, with when it should end. A run started counts
+    live_budget.RUN_CPU_S seconds against this session's share of the server (explorer.app.run_share), so one
+    visitor pressing again and again starts at most about two runs a minute, then waits like any other run."""
     if st.button(
         t("trained_models.start"), type="primary", key="trained_models.start_button", icon=":material/play_arrow:"
     ):
         started, snap = live_budget.start(live_budget.live_config(task, encoding, train_len, seed), owner())
-        if not started:
+        if started:
+            SHARES.add(heavy.session_id(), live_budget.RUN_CPU_S)
+        else:
             st.warning(say(view.refusal(snap, time.time())), icon=":material/hourglass_empty:")
 
 
