@@ -115,26 +115,6 @@ if gguf_file is not None and gguf_file.size > gguf_limit:
     st.warning(ui.t("check_implementation.gguf_too_big", size=f"{gguf_file.size:,}", limit=f"{gguf_limit:,}"),
                icon=":material/block:")
 elif gguf_file is not None:
-    reading = panels.gguf_check(gguf_file.getvalue(), name, config_text)
-    if reading.refused is not None:
-        st.warning(ui.t("check_implementation.gguf_refused", detail=reading.refused), icon=":material/block:")
-    else:
-        st.caption(ui.t("check_implementation.gguf_read", name=reading.name or "—", arch=reading.architecture))
-        if reading.mismatch is not None:
-            st.info(ui.t("check_implementation.gguf_mismatch", detail=reading.mismatch))
-        elif reading.ok:
-            st.success(ui.t("check_implementation.gguf_agrees"), icon=":material/check_circle:")
-        else:
-            st.warning(ui.t("check_implementation.gguf_differs"), icon=":material/cancel:")
-        columns = {
-            "check_implementation.col_layers": [
-                ui.t("check_implementation.layers_cell", layers=row.layers, count=row.count) for row in reading.rows
-            ],
-            "check_implementation.col_llama_cpp": [row.llama_cpp for row in reading.rows],
-        }
-        if reading.compared:
-            columns["check_implementation.col_config"] = [row.config for row in reading.rows]
-            columns["check_implementation.col_differences"] = [row.differences for row in reading.rows]
-        table(columns)
+    panels.show_gguf(panels.gguf_check(gguf_file.getvalue(), name, config_text))
 st.code("python -m rope_viz.conformance gguf model.gguf --config config.json", language="bash")
 ui.questions(PAGE)

@@ -33,9 +33,8 @@ if not installed(name):
 elif not fits:
     st.warning(ui.t("real_models.no_memory", model=label, need=f"{view.NEEDS_GB[name]:.2f}", spare=f"{spare:.2f}"),
                icon=":material/memory:")
-if not ready:
-    if not panels.available(name, text):
-        st.stop()
+if not ready and not panels.available(name, text):
+    st.stop()
 reading = panels.reading(name, text) if ready else panels.record(name, text).reading
 if text == own:
     st.caption(ui.t("real_models.own_used"))
@@ -86,8 +85,7 @@ paragraphs(view.relativity_lines(r))
 st.markdown(ui.t("real_models.relativity_text"))
 
 st.subheader(ui.t("real_models.traps_header"))
-few = host.cores()
-if text == own and few < view.MIN_CORES:
+if text == own and (few := host.cores()) < view.MIN_CORES:
     st.info(ui.t("real_models.few_cores", cores=f"{few:.2f}", least=view.MIN_CORES), icon=":material/speed:")
     ui.questions(PAGE)
     st.stop()

@@ -6,7 +6,10 @@ from __future__ import annotations
 import functools
 import hashlib
 
+import streamlit as st
+
 from explorer.app import heavy
+from explorer.app.place import table
 from explorer.app.cache import cached
 from explorer.app.session import t
 from explorer.pure.figures import line_chart
@@ -45,3 +48,28 @@ def failure_charts(failure: view.Failure):
                          x_title=t("check_implementation.pair_axis"), y_title=t("check_implementation.error_axis"),
                          log_y=True, dashed=(matched,))
     return by_position, by_pair
+
+
+def show_gguf(reading: view.GGUFCheck) -> None:
+    """A GGUF file's reading: refused (why), or its name and architecture, the verdict, and a row per group of
+    layers (llama.cpp's rotation beside the config's, and their differences); every text from the file as text."""
+    if reading.refused is not None:
+        st.warning(t("check_implementation.gguf_refused", detail=reading.refused), icon=":material/block:")
+    else:
+        st.caption(t("check_implementation.gguf_read", name=reading.name or "—", arch=reading.architecture))
+        if reading.mismatch is not None:
+            st.info(t("check_implementation.gguf_mismatch", detail=reading.mismatch))
+        elif reading.ok:
+            st.success(t("check_implementation.gguf_agrees"), icon=":material/check_circle:")
+        else:
+            st.warning(t("check_implementation.gguf_differs"), icon=":material/cancel:")
+        columns = {
+            "check_implementation.col_layers": [
+                t("check_implementation.layers_cell", layers=row.layers, count=row.count) for row in reading.rows
+            ],
+            "check_implementation.col_llama_cpp": [row.llama_cpp for row in reading.rows],
+        }
+        if reading.compared:
+            columns["check_implementation.col_config"] = [row.config for row in reading.rows]
+            columns["check_implementation.col_differences"] = [row.differences for row in reading.rows]
+        table(columns)
