@@ -35,7 +35,7 @@ elif not fits:
                icon=":material/memory:")
 if not ready and not panels.available(name, text):
     st.stop()
-reading = panels.reading(name, text) if ready else panels.record(name, text).reading
+reading = recorded.reading if (recorded := panels.record(name, text)) else panels.reading(name, text)
 if text == own:
     st.caption(ui.t("real_models.own_used"))
 said = panels.section("said", name, text)

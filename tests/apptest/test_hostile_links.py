@@ -94,7 +94,7 @@ LINKS = {
          "resume": "javascript:alert(1)", "dim": "12"},
         {"height": "32", "row": "0", "col": "5", "frequencies": "shared", "frames": "8", "resume": "spatial_extent",
          "dim": "8"},
-        notices=7, charts=5),
+        notices=7, charts=7),  # the three maps are three charts
     "implementation_forms": Link(
         {"q1": "nan", "theta": "1e308", "seq": "7", "dim": "7", "rotary_dim": "999", "shift": "<script>"},
         {"q1": "1", "theta": "3.142", "seq": "16", "dim": "6", "rotary_dim": "6", "shift": "100"},
