@@ -37,7 +37,6 @@ from . import weights as _weights
 QUERY_BLOCK = 512  # queries per attention block: a 16k-token forward keeps (heads, 512, 16k) scores at a time
 VOCAB_BLOCK = 32768  # embedding rows turned to float32 at a time for the tied output head (84 MB for Gemma 3)
 PRECISIONS = {"float32": torch.float32, "bfloat16": torch.bfloat16}
-HEAD_ROWS = 64  # logit rows computed at a time where a whole text's logits are not needed at once (67 MB for Gemma 3)
 
 
 @dataclass
@@ -121,33 +120,40 @@ class RealModel:
                 out.logits = self._head(hidden[rows if rows is not None else slice(None)])
         return out
 
-    def logit_blocks(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None,
-                     rows: int = HEAD_ROWS) -> Iterator[tuple[slice, torch.Tensor]]:
-        """The float32 logits of one forward pass, `rows` positions at a time: (positions, (rows, vocab) logits)
-        pairs, so that a caller reducing them (a loss, a top-k, a largest difference) never holds (seq, vocab)
-        logits (268 MB for Gemma 3 at 256 tokens)."""
+    def hidden_states(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None) -> torch.Tensor:
+        """(seq, hidden_size) float32: the last norm's output, what the output head reads (arguments as logits)."""
         with self._lock, torch.inference_mode():
-            hidden, _ = self._hidden(ids, positions, layers, ())
-        for start in range(0, hidden.shape[0], rows):
-            block = slice(start, start + rows)
+            return self._hidden(ids, positions, layers, ())[0]
+
+    def head_blocks(self, hidden: torch.Tensor, precision: str = "float32") -> Iterator[tuple[int, torch.Tensor]]:
+        """The output head a block of the vocabulary at a time: (first token id, (rows, block) float32 logits), so
+        that a caller reducing them (a loss, a top-k, a largest difference) never holds (rows, vocab) logits (268 MB
+        for Gemma 3 at 256 tokens) and each block of a Q8 table is turned to float once for every row."""
+        dtype = _precision(precision)
+        if "output.weight" in self._w:
+            with torch.inference_mode():
+                logits = self._linear(hidden, "output.weight", dtype)
+            yield 0, logits
+            return
+        x = hidden.to(dtype)
+        for start in range(0, self.config["vocab_size"], VOCAB_BLOCK):
             with torch.inference_mode():  # never yield inside it: the mode would stay on in the caller's thread
-                logits = self._head(hidden[block])
-            yield block, logits
+                logits = (x @ self._embedding(slice(start, start + VOCAB_BLOCK), dtype).T).float()
+            yield start, logits
 
     def next_token_losses(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None, *,
                           query_shift: int = 0, precision: str = "float32") -> torch.Tensor:
         """(seq - 1,) float64: -log p(ids[i + 1] | ids[: i + 1]) in nats at every position i, the head applied a
         block at a time so a long input never holds (seq, vocab) logits. query_shift as in forward; precision:
         "float32", or "bfloat16" for the matmuls (see the module's docstring)."""
-        if precision not in PRECISIONS:
-            raise ValueError(f"precision must be one of {tuple(PRECISIONS)}, got {precision!r}")
+        dtype = _precision(precision)
         with self._lock, torch.inference_mode():
-            dtype = PRECISIONS[precision]
             hidden, _ = self._hidden(ids, positions, layers, (), query_shift, dtype=dtype)
-            target = self._ids(ids)[1:]
-            blocks = [slice(start, start + HEAD_ROWS) for start in range(0, target.numel(), HEAD_ROWS)]
-            losses = [next_token_losses(self._head(hidden[:-1][rows], dtype), target[rows]) for rows in blocks]
-        return torch.cat(losses)
+        target = self._ids(ids)[1:]
+        seen = OnlineSoftmax(target)
+        for start, logits in self.head_blocks(hidden[:-1], precision):
+            seen.update(start, logits)
+        return seen.losses()
 
     def _hidden(self, ids, positions, layers, capture, query_shift=0, *, dtype=torch.float32, last=None):
         ids = self._ids(ids)
@@ -247,14 +253,9 @@ class RealModel:
         blocks = values.to(dtype).view(*values.shape[:-1], scale.shape[-1], -1) * scale.to(dtype)[..., None]
         return blocks.view(values.shape)
 
-    def _head(self, hidden: torch.Tensor, dtype: torch.dtype = torch.float32) -> torch.Tensor:
-        """float32 logits: the output projection, or the embedding (tied), a block of VOCAB_BLOCK rows at a time;
-        dtype bfloat16 multiplies in bfloat16."""
-        if "output.weight" in self._w:
-            return self._linear(hidden, "output.weight", dtype)
-        vocab, x = self.config["vocab_size"], hidden.to(dtype)
-        return torch.cat([(x @ self._embedding(slice(start, start + VOCAB_BLOCK), dtype).T).float()
-                          for start in range(0, vocab, VOCAB_BLOCK)], dim=-1)
+    def _head(self, hidden: torch.Tensor) -> torch.Tensor:
+        """(rows, vocab) float32 logits: the output projection, or the embedding (tied)."""
+        return torch.cat([logits for _, logits in self.head_blocks(hidden)], dim=-1)
 
     def _attend(self, q, k, v, index, window, *, keep: bool):
         """Causal (and sliding-window) softmax attention by index: PyTorch's fused kernel where nothing is kept and
@@ -283,6 +284,49 @@ class RealModel:
                 full[:, :, lo:stop] = weights
                 kept.append(full)
         return torch.cat(outputs, dim=1), (torch.cat(kept, dim=1) if keep else None)
+
+
+def _precision(precision: str) -> torch.dtype:
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {tuple(PRECISIONS)}, got {precision!r}")
+    return PRECISIONS[precision]
+
+
+class OnlineSoftmax:
+    """Per-row statistics of logits seen a block of the vocabulary at a time (head_blocks): the largest logit and
+    its token id, the log-sum-exp (float64: each block's float32 exponentials summed in float64 and rescaled to the
+    running largest logit), and the logit of each row's target token (targets: one id per row, or None)."""
+
+    def __init__(self, targets: torch.Tensor | None = None, rows: int | None = None):
+        count = targets.numel() if targets is not None else int(rows or 0)
+        self.targets = targets
+        self.top = torch.full((count,), float("-inf"))
+        self.top_id = torch.zeros(count, dtype=torch.int64)
+        self.sum = torch.zeros(count, dtype=torch.float64)
+        self.target = torch.zeros(count)
+
+    def update(self, start: int, logits: torch.Tensor) -> None:
+        best, where = logits.max(dim=-1)
+        top = torch.maximum(self.top, best)
+        self.sum = self.sum * torch.exp((self.top - top).double()) + \
+            torch.exp(logits - top[:, None]).sum(dim=-1, dtype=torch.float64)
+        self.top_id = torch.where(best > self.top, where + start, self.top_id)
+        self.top = top
+        if self.targets is not None:
+            inside = (self.targets >= start) & (self.targets < start + logits.shape[-1])
+            rows = inside.nonzero()[:, 0]
+            self.target[rows] = logits[rows, self.targets[rows] - start]
+
+    def lse(self) -> torch.Tensor:
+        return self.top.double() + self.sum.log()
+
+    def losses(self) -> torch.Tensor:
+        """(rows,) float64: -log p(target) in nats."""
+        return self.lse() - self.target.double()
+
+    def top_prob(self) -> torch.Tensor:
+        """(rows,) float64: the probability of the most likely token."""
+        return torch.exp(self.top.double() - self.lse())
 
 
 def log_sum_exp(logits: torch.Tensor) -> torch.Tensor:

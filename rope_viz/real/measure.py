@@ -20,12 +20,12 @@ from typing import NamedTuple
 import torch
 
 from ..frequencies import pair_indices
-from .decoder import RealModel, log_sum_exp, next_token_losses
+from .decoder import OnlineSoftmax, RealModel
 
 
 @dataclass(frozen=True)
 class Predictions:
-    """top_ids / top_probs: (seq, k) the k most likely next tokens after each position and their probabilities;
+    """top_ids / top_probs: (seq,) the most likely next token after each position and its probability;
     losses: (seq - 1,) nats of the token that actually came next; loss: their mean."""
 
     top_ids: torch.Tensor
@@ -34,17 +34,14 @@ class Predictions:
     loss: float
 
 
-def predictions(lm: RealModel, ids: torch.Tensor, k: int = 3) -> Predictions:
-    """One float32 pass, its logits reduced a block of rows at a time."""
-    tops, top_ids, losses = [], [], []
-    for rows, logits in lm.logit_blocks(ids):
-        probs, found = torch.softmax(logits, dim=-1).topk(k, dim=-1)
-        tops.append(probs.double())
-        top_ids.append(found)
-        targets = ids[1:][rows]
-        losses.append(next_token_losses(logits[:targets.numel()], targets))
-    loss = torch.cat(losses)
-    return Predictions(torch.cat(top_ids), torch.cat(tops), loss, float(loss.mean()) if loss.numel() else 0.0)
+def predictions(lm: RealModel, ids: torch.Tensor) -> Predictions:
+    """One float32 pass, its logits reduced a block of the vocabulary at a time: the most likely next token after
+    each position, its probability, and the loss of the token that came."""
+    seen = OnlineSoftmax(torch.cat((ids[1:], ids[:1])))  # the last position has no next token: its loss is dropped
+    for start, logits in lm.head_blocks(lm.hidden_states(ids)):
+        seen.update(start, logits)
+    losses = seen.losses()[:-1]
+    return Predictions(seen.top_id, seen.top_prob(), losses, float(losses.mean()) if losses.numel() else 0.0)
 
 
 @dataclass(frozen=True)
@@ -72,22 +69,30 @@ class _Against(NamedTuple):
 
 
 def _against(lm: RealModel, ids: torch.Tensor, others: list[torch.Tensor]) -> tuple[float, list[_Against]]:
-    """(the plain pass's mean loss, each pass at `others` positions against it): every pass's logits a block of
-    rows at a time, their log-softmax in float64."""
-    residual, same = [0.0] * len(others), [0] * len(others)
-    losses: list[list[torch.Tensor]] = [[] for _ in range(len(others) + 1)]
-    for blocks in zip(lm.logit_blocks(ids), *(lm.logit_blocks(ids, positions) for positions in others)):
-        rows, plain = blocks[0]
-        targets = ids[1:][rows]
-        plain_lse = log_sum_exp(plain)
-        for i, (_, logits) in enumerate(blocks):
-            losses[i].append(next_token_losses(logits[:targets.numel()], targets))
-            if i:  # log p' - log p = (z' - z) - (lse' - lse): z' - z is exact in float32 where they are close
-                gap = (logits - plain).double() - (log_sum_exp(logits) - plain_lse)[:, None]
-                residual[i - 1] = max(residual[i - 1], float(gap.abs().max()))
-                same[i - 1] += int((logits.argmax(-1) == plain.argmax(-1)).sum())
-    means = [float(torch.cat(found).mean()) for found in losses]
-    return means[0], [_Against(residual[i], means[i + 1], same[i] / ids.numel()) for i in range(len(others))]
+    """(the plain pass's mean loss, each pass at `others` positions against it). Every pass's hidden states go through
+    the output head together, a block of the vocabulary at a time. log p' - log p = (z' - z) - (lse' - lse), so
+    its largest size over the vocabulary is at the largest or the smallest z' - z (exact in float32 where z' and z
+    are close)."""
+    seq, passes = ids.numel(), len(others) + 1
+    hidden = torch.cat([lm.hidden_states(ids)] + [lm.hidden_states(ids, positions) for positions in others])
+    targets = torch.cat((ids[1:], ids[:1]))  # the last position has no next token: its loss is dropped
+    seen = [OnlineSoftmax(targets) for _ in range(passes)]
+    high = torch.full((passes - 1, seq), float("-inf"))
+    low = torch.full((passes - 1, seq), float("inf"))
+    for start, logits in lm.head_blocks(hidden):
+        rows = logits.view(passes, seq, -1)
+        for i in range(passes):
+            seen[i].update(start, rows[i])
+        gaps = rows[1:] - rows[:1]
+        high, low = torch.maximum(high, gaps.amax(-1)), torch.minimum(low, gaps.amin(-1))
+    plain_lse = seen[0].lse()
+    found = []
+    for i in range(1, passes):
+        shift = seen[i].lse() - plain_lse
+        residual = torch.maximum((high[i - 1].double() - shift).abs(), (low[i - 1].double() - shift).abs()).max()
+        found.append(_Against(float(residual), float(seen[i].losses()[:-1].mean()),
+                              float((seen[i].top_id == seen[0].top_id).double().mean())))
+    return float(seen[0].losses()[:-1].mean()), found
 
 
 def relativity(lm: RealModel, ids: torch.Tensor, shift: int, doubled_from: Relativity | None = None) -> Relativity:

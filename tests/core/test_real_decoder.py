@@ -286,11 +286,24 @@ def test_next_token_losses_by_hand():
 
 
 @slow
-def test_logit_blocks_equal_the_logits_and_leave_autograd_on(smollm):
+def test_head_blocks_equal_the_logits_and_leave_autograd_on(smollm):
     lm, ids, _ = smollm
-    blocks = lm.logit_blocks(ids[:20], rows=8)
-    rows, first = next(blocks)  # a caller that stops early, as zip over several passes does
-    assert rows == slice(0, 8) and torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
-    torch.testing.assert_close(first, lm.logits(ids[:20])[:8], rtol=0, atol=1e-5)
-    rest = torch.cat([logits for _, logits in blocks])
-    torch.testing.assert_close(rest, lm.logits(ids[:20])[8:], rtol=0, atol=1e-5)
+    hidden = lm.hidden_states(ids[:20])
+    blocks = lm.head_blocks(hidden)
+    start, first = next(blocks)  # a caller that stops early
+    assert start == 0 and torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
+    torch.testing.assert_close(torch.cat([first] + [logits for _, logits in blocks], dim=-1), lm.logits(ids[:20]),
+                               rtol=0, atol=1e-5)
+
+
+def test_online_softmax_over_blocks_matches_the_whole_rows():
+    generator = torch.Generator().manual_seed(5)
+    logits = torch.randn(7, 50, generator=generator) * 6
+    targets = torch.randint(0, 50, (7,), generator=generator)
+    seen = rope_viz.real.decoder.OnlineSoftmax(targets)
+    for start in range(0, 50, 16):  # uneven blocks, the last one short
+        seen.update(start, logits[:, start:start + 16])
+    whole = torch.log_softmax(logits.double(), dim=-1)
+    torch.testing.assert_close(seen.losses(), -whole.gather(1, targets[:, None])[:, 0], rtol=0, atol=1e-6)
+    assert torch.equal(seen.top_id, logits.argmax(-1))
+    torch.testing.assert_close(seen.top_prob(), whole.max(-1).values.exp(), rtol=1e-6, atol=0)

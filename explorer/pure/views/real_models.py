@@ -171,10 +171,10 @@ def head_count(name: str) -> int:
 def said(name: str, ids: tuple[int, ...]) -> Said:
     """One float32 pass: the predictions (the page's first measured section)."""
     lm, tensor = real_model(name), torch.tensor(ids)
-    found = predictions(lm, tensor, k=1)
-    top1 = float((found.top_ids[:-1, 0] == tensor[1:]).double().mean()) if len(ids) > 1 else 0.0
-    return Said(tuple(lm.token_texts(tensor)), tuple(lm.token_texts(found.top_ids[:, 0])),
-                _nested(found.top_probs[:, 0].tolist()), _nested(found.losses.tolist()), found.loss, top1)
+    found = predictions(lm, tensor)
+    top1 = float((found.top_ids[:-1] == tensor[1:]).double().mean()) if len(ids) > 1 else 0.0
+    return Said(tuple(lm.token_texts(tensor)), tuple(lm.token_texts(found.top_ids)),
+                _nested(found.top_probs.tolist()), _nested(found.losses.tolist()), found.loss, top1)
 
 
 def looks(name: str, ids: tuple[int, ...]) -> Looks:
