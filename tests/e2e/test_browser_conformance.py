@@ -13,7 +13,7 @@ from rope_viz import preset
 from support.server import wait_for_app
 
 pytestmark = pytest.mark.browser
-UPLOAD = "[data-testid=stFileUploader] input[type=file]"
+UPLOAD = "[data-testid=stFileUploader] input[type=file][accept*=\".safetensors\"]"
 
 
 def _answers(probe: bytes) -> bytes:
