@@ -35,7 +35,11 @@ from ..scaling import MAX_CONTEXT
 from . import weights as _weights
 
 QUERY_BLOCK = 512  # queries per attention block: a 16k-token forward keeps (heads, 512, 16k) scores at a time
-VOCAB_BLOCK = 32768  # embedding rows turned to float32 at a time for the tied output head (84 MB for Gemma 3)
+VOCAB_BLOCK = 4096
+"""Embedding rows turned to float at a time for the tied output head: 10 MB for Gemma 3 in float32, with (rows, 4,096)
+logits. Blocks this small stay in the allocator's reused memory and near the cache: at 256 tokens, against 32,768-row
+blocks (84 MB, fresh pages each time) a float32 pass of Gemma 3 took 1.06 s instead of 1.62 s and the page's peak
+memory was 270 MB lower."""
 PRECISIONS = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 
 

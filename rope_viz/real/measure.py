@@ -132,22 +132,32 @@ def offset_profile(weights: torch.Tensor, max_offset: int) -> torch.Tensor:
     return torch.nn.functional.pad(profile, (0, max_offset - reach), value=float("nan"))
 
 
-PAIR_BLOCK = 16  # pairs scored at a time: (heads, 16, seq, seq) float32, 17 MB for Gemma 3 at 256 tokens
+PAIR_BLOCK = 16  # pairs scored at a time
+QUERY_ROWS = 32  # queries scored at a time, against the keys up to the last of them: (heads, 16, 32, seq) float32
 
 
 def pair_shares(queries: torch.Tensor, keys: torch.Tensor, layout: str, rotary_dim: int) -> torch.Tensor:
     """(heads, rotary_dim / 2) float64: the share of each rotated pair in the head's attention scores, the mean over
     causal (m >= n) query-key pairs of |q_m^(i) . k_n^(i)| (the pair's own 2-D dot product) divided by the sum over
     pairs. queries (heads, seq, head_dim) and keys (kv_heads, seq, head_dim) after the rotation (a query head reads
-    key head h // (heads / kv_heads)); pair i is (i, i + d/2) in the "half" layout, (2i, 2i + 1) interleaved."""
+    key head h // (heads / kv_heads)); pair i is (i, i + d/2) in the "half" layout, (2i, 2i + 1) interleaved.
+    Queries go QUERY_ROWS at a time against only the keys at or before the last of them (the causal half)."""
     heads = queries.shape[0]
     keys = keys.repeat_interleave(heads // keys.shape[0], 0)
     first, second = pair_indices(rotary_dim, layout)
-    q = torch.stack((queries[..., first], queries[..., second]), -1).float().transpose(1, 2)  # (heads, pairs, seq, 2)
-    k = torch.stack((keys[..., first], keys[..., second]), -1).float().transpose(1, 2)
-    # |q.k| in float32 (each a 2-term dot product), summed over m >= n in float64
-    sums = torch.cat([(q[:, i:i + PAIR_BLOCK] @ k[:, i:i + PAIR_BLOCK].transpose(-1, -2)).abs().tril()
-                      .sum((-2, -1), dtype=torch.float64) for i in range(0, q.shape[1], PAIR_BLOCK)], dim=1)
+    # (heads, pairs, seq, 2)
+    q = torch.stack((queries[..., first], queries[..., second]), -1).float().transpose(1, 2).contiguous()
+    k = torch.stack((keys[..., first], keys[..., second]), -1).float().transpose(1, 2).contiguous()
+    seq, pairs = q.shape[2], q.shape[1]
+    later = torch.ones(QUERY_ROWS, QUERY_ROWS, dtype=torch.bool).triu(1)  # n > m inside a diagonal block
+    sums = torch.zeros(heads, pairs, dtype=torch.float64)
+    for a in range(0, seq, QUERY_ROWS):
+        b = min(a + QUERY_ROWS, seq)
+        for i in range(0, pairs, PAIR_BLOCK):
+            # |q.k| in float32 (each a 2-term dot product), a block's sums in float32, added up in float64
+            cells = (q[:, i:i + PAIR_BLOCK, a:b] @ k[:, i:i + PAIR_BLOCK, :b].transpose(-1, -2)).abs_()
+            cells[..., a:b].masked_fill_(later[:b - a, :b - a], 0.0)
+            sums[:, i:i + PAIR_BLOCK] += cells.sum((-2, -1))
     return sums / sums.sum(-1, keepdim=True)
 
 
