@@ -24,7 +24,7 @@ import json
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import NamedTuple, cast
 
 import torch
 import torch.nn.functional as F
@@ -40,6 +40,7 @@ VOCAB_BLOCK = 4096
 logits. Blocks this small stay in the allocator's reused memory and near the cache: at 256 tokens, against 32,768-row
 blocks (84 MB, fresh pages each time) a float32 pass of Gemma 3 took 1.06 s instead of 1.62 s and the page's peak
 memory was 270 MB lower."""
+LOGIT_CELLS = 256 * VOCAB_BLOCK  # many rows at once (passes run together) take narrower blocks: 4 MB of logits
 PRECISIONS = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 
 
@@ -55,6 +56,16 @@ class Forward:
     keys: dict = field(default_factory=dict)
     raw_queries: dict = field(default_factory=dict)
     raw_keys: dict = field(default_factory=dict)
+
+
+class Variant(NamedTuple):
+    """One pass's changes, for the calls that run several passes of one text together (variant_losses,
+    variant_hidden_states): positions (1-D whole numbers, default 0 .. seq-1), layers (one LayerRoPE per decoder
+    layer, default the model's own), query_shift (as in RealModel.forward)."""
+
+    positions: object = None
+    layers: Sequence[LayerRoPE] | None = None
+    query_shift: int = 0
 
 
 class RealModel:
@@ -119,15 +130,21 @@ class RealModel:
         logits (an empty tensor)."""
         with self._lock, torch.inference_mode():
             last = None if stop_after is None else self._layer_index(stop_after)
-            hidden, out = self._hidden(ids, positions, layers, capture, query_shift, last=last)
+            hidden, out = self._hidden(ids, [Variant(positions, layers, query_shift)], capture, last=last)
             if last is None:
-                out.logits = self._head(hidden[rows if rows is not None else slice(None)])
+                out.logits = self._head(hidden[0, rows if rows is not None else slice(None)])
         return out
 
     def hidden_states(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None) -> torch.Tensor:
         """(seq, hidden_size) float32: the last norm's output, what the output head reads (arguments as logits)."""
+        return self.variant_hidden_states(ids, [Variant(positions, layers)])[0]
+
+    def variant_hidden_states(self, ids, variants: Sequence[Variant], precision: str = "float32") -> torch.Tensor:
+        """(len(variants), seq, hidden_size) float32: hidden_states of several passes of one text, run together (each
+        weight matrix read once for all of them)."""
+        dtype = _precision(precision)
         with self._lock, torch.inference_mode():
-            return self._hidden(ids, positions, layers, ())[0]
+            return self._hidden(ids, variants, (), dtype=dtype)[0]
 
     def head_blocks(self, hidden: torch.Tensor, precision: str = "float32") -> Iterator[tuple[int, torch.Tensor]]:
         """The output head a block of the vocabulary at a time: (first token id, (rows, block) float32 logits), so
@@ -140,9 +157,10 @@ class RealModel:
             yield 0, logits
             return
         x = hidden.to(dtype)
-        for start in range(0, self.config["vocab_size"], VOCAB_BLOCK):
+        block = max(VOCAB_BLOCK // 8, min(VOCAB_BLOCK, LOGIT_CELLS // max(1, x.shape[0])))
+        for start in range(0, self.config["vocab_size"], block):
             with torch.inference_mode():  # never yield inside it: the mode would stay on in the caller's thread
-                logits = (x @ self._embedding(slice(start, start + VOCAB_BLOCK), dtype).T).float()
+                logits = (x @ self._embedding(slice(start, start + block), dtype).T).float()
             yield start, logits
 
     def next_token_losses(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None, *,
@@ -150,27 +168,39 @@ class RealModel:
         """(seq - 1,) float64: -log p(ids[i + 1] | ids[: i + 1]) in nats at every position i, the head applied a
         block at a time so a long input never holds (seq, vocab) logits. query_shift as in forward; precision:
         "float32", or "bfloat16" for the matmuls (see the module's docstring)."""
-        dtype = _precision(precision)
-        with self._lock, torch.inference_mode():
-            hidden, _ = self._hidden(ids, positions, layers, (), query_shift, dtype=dtype)
-        target = self._ids(ids)[1:]
-        seen = OnlineSoftmax(target)
-        for start, logits in self.head_blocks(hidden[:-1], precision):
-            seen.update(start, logits)
-        return seen.losses()
+        return self.variant_losses(ids, [Variant(positions, layers, query_shift)], precision)[0]
 
-    def _hidden(self, ids, positions, layers, capture, query_shift=0, *, dtype=torch.float32, last=None):
+    def variant_losses(self, ids, variants: Sequence[Variant], precision: str = "float32") -> torch.Tensor:
+        """(len(variants), seq - 1) float64: next_token_losses of several passes of one text, run together: each
+        weight matrix and each block of the output head is read once for all of them."""
+        hidden = self.variant_hidden_states(ids, variants, precision)
+        target = self._ids(ids)[1:]
+        seen = OnlineSoftmax(target.repeat(len(variants)))
+        for start, logits in self.head_blocks(hidden[:, :-1].reshape(-1, hidden.shape[-1]), precision):
+            seen.update(start, logits)
+        return seen.losses().view(len(variants), -1)
+
+    def _hidden(self, ids, variants: Sequence[Variant], capture, *, dtype=torch.float32, last=None):
         ids = self._ids(ids)
         seq = ids.numel()
-        pos = torch.arange(seq, dtype=torch.float64) if positions is None else \
-            check_integer_positions(positions, maximum=MAX_CONTEXT)
-        if pos.shape != (seq,):
-            raise ValueError(f"positions must hold one whole number per token ({seq}), got shape {tuple(pos.shape)}")
-        layers = self._layers(layers)
+        if not variants:
+            raise ValueError("variants must hold at least one Variant")
+        default = torch.arange(seq, dtype=torch.float64)
+        runs = []
+        for v in variants:
+            pos = default if v.positions is None else check_integer_positions(v.positions, maximum=MAX_CONTEXT)
+            if pos.shape != (seq,):
+                raise ValueError(f"positions must hold one whole number per token ({seq}), got shape "
+                                 f"{tuple(pos.shape)}")
+            shift = v.query_shift
+            if isinstance(shift, bool) or not isinstance(shift, int) or not 0 <= shift <= seq:
+                raise ValueError(f"query_shift must be a whole number in [0, {seq}], got {shift!r}")
+            runs.append((pos, self._layers(v.layers)[:None if last is None else last + 1], shift))
+        for i, together in enumerate(zip(*(layers for _, layers, _ in runs))):
+            if len({_mask(layer) for layer in together}) > 1:
+                raise ValueError(f"layer {i}: variants run together must share its attention kind and window")
         capture = {self._layer_index(i) for i in capture}
-        if isinstance(query_shift, bool) or not isinstance(query_shift, int) or not 0 <= query_shift <= seq:
-            raise ValueError(f"query_shift must be a whole number in [0, {seq}], got {query_shift!r}")
-        return self._run(ids, pos, layers[:None if last is None else last + 1], capture, query_shift, dtype)
+        return self._run(ids, runs, capture, dtype)
 
     def _ids(self, ids) -> torch.Tensor:
         ids = torch.as_tensor(ids)
@@ -210,31 +240,34 @@ class RealModel:
             return x @ self._w[name].T
         return (x.to(dtype) @ self._w[name].to(dtype).T).float()
 
-    def _run(self, ids, pos, layers, capture, query_shift, dtype) -> tuple[torch.Tensor, Forward]:
-        seq = ids.numel()
+    def _run(self, ids, runs, capture, dtype) -> tuple[torch.Tensor, Forward]:
+        """runs: (positions, layers, query_shift) per pass, all on the same ids; the passes go through each layer
+        together as a batch, each rotated by its own layers. What capture keeps is the first pass's."""
+        seq, batch = ids.numel(), len(runs)
         h = self._embedding(ids)
         if self.gemma:
             h = h * torch.tensor(self.config["hidden_size"] ** 0.5, dtype=torch.float32)
+        h = h.expand(batch, *h.shape).contiguous()
         out = Forward(logits=torch.empty(0))
         index = torch.arange(seq)
-        for i, layer in enumerate(layers):
+        for i in range(len(runs[0][1])):
             p = f"blk.{i}."
             x = self._norm(h, p + "attn_norm.weight")
-            q = self._linear(x, p + "attn_q.weight", dtype).view(seq, self.heads, self.head_dim).transpose(0, 1)
-            k = self._linear(x, p + "attn_k.weight", dtype).view(seq, self.kv_heads, self.head_dim).transpose(0, 1)
-            v = self._linear(x, p + "attn_v.weight", dtype).view(seq, self.kv_heads, self.head_dim).transpose(0, 1)
+            q = self._linear(x, p + "attn_q.weight", dtype).view(batch, seq, self.heads, self.head_dim)
+            k = self._linear(x, p + "attn_k.weight", dtype).view(batch, seq, self.kv_heads, self.head_dim)
+            v = self._linear(x, p + "attn_v.weight", dtype).view(batch, seq, self.kv_heads, self.head_dim)
+            q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
             if self.gemma:
                 q, k = self._norm(q, p + "attn_q_norm.weight"), self._norm(k, p + "attn_k_norm.weight")
             if i in capture:
-                out.raw_queries[i], out.raw_keys[i] = q, k
-            q, k = layer.rotate(q, pos + query_shift), layer.rotate(k, pos)
+                out.raw_queries[i], out.raw_keys[i] = q[0], k[0]
+            q, k = self._rotate(q, k, [(layers[i], pos, shift) for pos, layers, shift in runs])
             if i in capture:
-                out.queries[i], out.keys[i] = q, k
-            window = layer.window if layer.attention == "sliding_attention" else None
-            attended, weights = self._attend(q, k, v, index, window, keep=i in capture)
+                out.queries[i], out.keys[i] = q[0], k[0]
+            attended, weights = self._attend(q, k, v, index, _mask(runs[0][1][i])[1], keep=i in capture)
             if i in capture:
-                out.attention[i] = weights
-            a = self._linear(attended.transpose(0, 1).reshape(seq, self.heads * self.head_dim),
+                out.attention[i] = weights[0]
+            a = self._linear(attended.transpose(1, 2).reshape(batch, seq, self.heads * self.head_dim),
                              p + "attn_output.weight", dtype)
             if self.gemma:
                 a = self._norm(a, p + "post_attention_norm.weight")
@@ -247,6 +280,22 @@ class RealModel:
                 m = self._norm(m, p + "post_ffw_norm.weight")
             h = h + m
         return self._norm(h, "output_norm.weight"), out
+
+    @staticmethod
+    def _rotate(q, k, turns) -> tuple[torch.Tensor, torch.Tensor]:
+        """q (batch, heads, seq, d) and k (batch, kv_heads, seq, d), pass b turned by turns[b] = (its LayerRoPE, its
+        positions, its query shift); passes that turn alike are turned together."""
+        groups: dict = {}
+        for b, (layer, pos, shift) in enumerate(turns):
+            groups.setdefault((id(layer), id(pos), shift), []).append(b)
+        if len(groups) == 1:
+            layer, pos, shift = turns[0]
+            return layer.rotate(q, pos + shift), layer.rotate(k, pos)
+        q, k = q.clone(), k.clone()
+        for members in groups.values():
+            layer, pos, shift = turns[members[0]]
+            q[members], k[members] = layer.rotate(q[members], pos + shift), layer.rotate(k[members], pos)
+        return q, k
 
     def _embedding(self, rows, dtype: torch.dtype = torch.float32) -> torch.Tensor:
         """Rows of the token embedding in float32 or bfloat16 (a Q8_0 table is kept as int8 values and per-block
@@ -262,32 +311,37 @@ class RealModel:
         return torch.cat([logits for _, logits in self.head_blocks(hidden)], dim=-1)
 
     def _attend(self, q, k, v, index, window, *, keep: bool):
-        """Causal (and sliding-window) softmax attention by index: PyTorch's fused kernel where nothing is kept and
-        every earlier key is seen (5x faster than blocks at 4,096 tokens here, equal within 1e-6), else in blocks of
+        """Causal (and sliding-window) softmax attention by index, on (batch, heads, seq, head_dim) queries and
+        (batch, kv_heads, seq, head_dim) keys and values: PyTorch's fused kernel where nothing is kept and every
+        earlier key is seen (5x faster than blocks at 4,096 tokens here, equal within 1e-6), else in blocks of
         QUERY_BLOCK queries."""
         if not keep and not window:
-            fused = F.scaled_dot_product_attention(q[None], k[None], v[None], is_causal=True, scale=self.scale,
-                                                   enable_gqa=True)
-            return fused[0], None
+            fused = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=self.scale, enable_gqa=True)
+            return fused, None
         group = self.heads // self.kv_heads
-        k, v = k.repeat_interleave(group, 0), v.repeat_interleave(group, 0)
+        k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
         outputs, kept = [], []
-        for start in range(0, q.shape[1], QUERY_BLOCK):
+        for start in range(0, q.shape[2], QUERY_BLOCK):
             rows = index[start:start + QUERY_BLOCK]
             stop = int(rows[-1]) + 1
             lo = max(0, int(rows[0]) - window + 1) if window else 0
             cols = index[lo:stop]
-            scores = q[:, start:start + rows.numel()] @ k[:, lo:stop].transpose(1, 2) * self.scale
+            scores = q[:, :, start:start + rows.numel()] @ k[:, :, lo:stop].transpose(-1, -2) * self.scale
             allowed = cols[None, :] <= rows[:, None]
             if window:
                 allowed &= rows[:, None] - cols[None, :] < window
             weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
-            outputs.append(weights @ v[:, lo:stop])
+            outputs.append(weights @ v[:, :, lo:stop])
             if keep:
-                full = weights.new_zeros(weights.shape[0], rows.numel(), q.shape[1])
-                full[:, :, lo:stop] = weights
+                full = weights.new_zeros(*weights.shape[:-1], q.shape[2])
+                full[..., lo:stop] = weights
                 kept.append(full)
-        return torch.cat(outputs, dim=1), (torch.cat(kept, dim=1) if keep else None)
+        return torch.cat(outputs, dim=2), (torch.cat(kept, dim=2) if keep else None)
+
+
+def _mask(layer: LayerRoPE) -> tuple[str, int | None]:
+    """A layer's attention kind and the window its mask keeps (None: every earlier key)."""
+    return layer.attention, layer.window if layer.attention == "sliding_attention" else None
 
 
 def _precision(precision: str) -> torch.dtype:

@@ -8,8 +8,8 @@ pass (rope_viz.real.decoder) and returns plain numbers.
   weight against the offset m - n);
 - pair_shares: how much of each head's q.k each rotated pair carries (Barbero et al. 2025, "Round and round we
   go! What makes rotary positional encodings useful?");
-- stopped_quarters: the loss when the fastest or the slowest quarter of the pairs stops turning;
-- traps: the loss when the rotation goes wrong in the ways engines get it wrong.
+- interventions: the loss when the fastest or the slowest quarter of the pairs stops turning, and when the rotation
+  goes wrong in the ways engines get it wrong (the traps).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import NamedTuple
 import torch
 
 from ..frequencies import pair_indices
-from .decoder import OnlineSoftmax, RealModel
+from .decoder import OnlineSoftmax, RealModel, Variant
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,8 @@ def _against(lm: RealModel, ids: torch.Tensor, others: list[torch.Tensor]) -> tu
     its largest size over the vocabulary is at the largest or the smallest z' - z (exact in float32 where z' and z
     are close)."""
     seq, passes = ids.numel(), len(others) + 1
-    hidden = torch.cat([lm.hidden_states(ids)] + [lm.hidden_states(ids, positions) for positions in others])
+    hidden = lm.variant_hidden_states(ids, [Variant()] + [Variant(positions) for positions in others])
+    hidden = hidden.reshape(-1, hidden.shape[-1])
     targets = torch.cat((ids[1:], ids[:1]))  # the last position has no next token: its loss is dropped
     seen = [OnlineSoftmax(targets) for _ in range(passes)]
     high = torch.full((passes - 1, seq), float("-inf"))
@@ -177,22 +178,25 @@ rope_viz.real.decoder): their losses move by tenths of a nat to nats, far above 
 no intervention, computed the same way, is the baseline each is set against)."""
 
 
+def mean_losses(lm: RealModel, ids: torch.Tensor, variants: dict[str, Variant]) -> dict[str, float]:
+    """{name: mean next-token loss in nats} of each named pass, at the interventions' precision, all run together."""
+    losses = lm.variant_losses(ids, list(variants.values()), precision=INTERVENTIONS)
+    return {name: float(row.mean()) for name, row in zip(variants, losses)}
+
+
 def plain_loss(lm: RealModel, ids: torch.Tensor) -> float:
     """The mean next-token loss with no intervention, at the interventions' precision: their baseline."""
-    return float(lm.next_token_losses(ids, precision=INTERVENTIONS).mean())
+    return mean_losses(lm, ids, {"none": Variant()})["none"]
 
 
-def stopped_quarters(lm: RealModel, ids: torch.Tensor, plain: float | None = None) -> Stopped:
-    """plain: plain_loss(lm, ids) when already known."""
-    def stopped(which: str):
-        layers = []
-        for layer in lm.rope.layers:
-            pairs = layer.rotary_dim // 2
-            quarter = range(pairs // 4) if which == "fastest" else range(pairs - pairs // 4, pairs)
-            layers.append(replace(layer, stopped_pairs=tuple(quarter)) if layer.rotary else layer)
-        return float(lm.next_token_losses(ids, layers=layers, precision=INTERVENTIONS).mean())
-
-    return Stopped(plain_loss(lm, ids) if plain is None else plain, stopped("fastest"), stopped("slowest"))
+def stopped_layers(lm: RealModel, which: str) -> tuple:
+    """The model's layers with the fastest or the slowest quarter of each rotary layer's pairs held still."""
+    layers = []
+    for layer in lm.rope.layers:
+        pairs = layer.rotary_dim // 2
+        quarter = range(pairs // 4) if which == "fastest" else range(pairs - pairs // 4, pairs)
+        layers.append(replace(layer, stopped_pairs=tuple(quarter)) if layer.rotary else layer)
+    return tuple(layers)
 
 
 TRAPS = ("layout", "local_base", "no_rope_layer", "no_rope_all", "bf16_angles", "fp16_angles", "query_ahead")
@@ -234,17 +238,24 @@ PRECISION_START = 4096
 bfloat16 ones on steps of 32. Exact angles give the same losses there as at 0 (relativity)."""
 
 
-def trap_loss(lm: RealModel, ids: torch.Tensor, trap: str, layer: int = 0) -> float:
-    """The mean next-token loss (nats) with one trap planted, at the interventions' precision. layer: the layer
-    no_rope_layer takes RoPE from. The precision traps run at positions PRECISION_START + i."""
+def trap_variant(lm: RealModel, ids: torch.Tensor, trap: str, layer: int = 0) -> Variant:
+    """The pass with one trap planted. layer: the layer no_rope_layer takes RoPE from. The precision traps run at
+    positions PRECISION_START + i."""
     positions = torch.arange(ids.numel()) + PRECISION_START if trap.endswith("_angles") else None
-    return float(lm.next_token_losses(ids, positions, layers=trap_layers(lm, trap, layer),
-                                      query_shift=int(trap == "query_ahead"), precision=INTERVENTIONS).mean())
+    return Variant(positions, trap_layers(lm, trap, layer), int(trap == "query_ahead"))
 
 
-def traps(lm: RealModel, ids: torch.Tensor, layer: int = 0, plain: float | None = None) -> dict[str, float]:
-    """{trap: mean next-token loss in nats} for every trap that applies to the model, plus "none" (no trap:
-    plain_loss, or `plain` when already known)."""
-    found = {"none": plain_loss(lm, ids) if plain is None else plain}
-    found.update((trap, trap_loss(lm, ids, trap, layer)) for trap in TRAPS if applies(lm, trap))
-    return found
+def trap_loss(lm: RealModel, ids: torch.Tensor, trap: str, layer: int = 0) -> float:
+    """The mean next-token loss (nats) with one trap planted, at the interventions' precision."""
+    return mean_losses(lm, ids, {trap: trap_variant(lm, ids, trap, layer)})[trap]
+
+
+def interventions(lm: RealModel, ids: torch.Tensor, layer: int = 0) -> tuple[Stopped, dict[str, float]]:
+    """(the stopped quarters, {trap: mean next-token loss in nats} for every trap that applies to the model, plus
+    "none": no trap), every pass run together. layer: the layer no_rope_layer takes RoPE from."""
+    variants = {"none": Variant(), "fastest": Variant(layers=stopped_layers(lm, "fastest")),
+                "slowest": Variant(layers=stopped_layers(lm, "slowest"))}
+    variants.update((trap, trap_variant(lm, ids, trap, layer)) for trap in TRAPS if applies(lm, trap))
+    found = mean_losses(lm, ids, variants)
+    stopped = Stopped(found.pop("none"), found.pop("fastest"), found.pop("slowest"))
+    return stopped, {"none": stopped.loss, **found}

@@ -135,6 +135,29 @@ def test_next_token_losses_from_the_logits(smollm, monkeypatch):
     torch.testing.assert_close(losses, expected, rtol=0, atol=1e-4)
 
 
+@slow
+@pytest.mark.parametrize("precision", ["float32", "bfloat16"])
+def test_passes_run_together_give_each_pass_alone(smollm, precision):
+    lm, ids, _ = smollm
+    ids = ids[:40]
+    interleaved = [dataclasses.replace(layer, layout="interleaved") for layer in lm.rope.layers]
+    variants = [decoder.Variant(), decoder.Variant(torch.arange(40) + 4096), decoder.Variant(layers=interleaved),
+                decoder.Variant(query_shift=1), decoder.Variant()]
+    together = lm.variant_losses(ids, variants, precision)
+    assert together.shape == (len(variants), 39) and together.dtype == torch.float64
+    for row, v in zip(together, variants):
+        alone = lm.next_token_losses(ids, v.positions, v.layers, query_shift=v.query_shift, precision=precision)
+        torch.testing.assert_close(row, alone, rtol=0, atol=1e-6)  # a shift alone moves them by 2e-5
+    hidden = lm.variant_hidden_states(ids, variants[:2])
+    torch.testing.assert_close(hidden[1], lm.hidden_states(ids, variants[1].positions), rtol=0, atol=1e-6)
+    windowed = [dataclasses.replace(lm.rope.layers[0], attention="sliding_attention", window=8),
+                *lm.rope.layers[1:]]
+    with pytest.raises(ValueError, match="layer 0: variants run together must share"):
+        lm.variant_losses(ids, [decoder.Variant(), decoder.Variant(layers=windowed)])
+    with pytest.raises(ValueError, match="at least one"):
+        lm.variant_losses(ids, [])
+
+
 @pytest.fixture(scope="module")
 def gemma():
     """Gemma on the long text: (model, ids)."""

@@ -22,10 +22,10 @@ from rope_viz.analysis import decay_bound
 from rope_viz import real_model
 from rope_viz.real import NAMES
 from rope_viz.real.long_context import scaled_layers
-from rope_viz.real.measure import (TRAPS, Relativity, Stopped, head_roles, offset_profile, pair_shares, plain_loss,
-                                   predictions, relativity, stopped_quarters, trap_loss)
-from rope_viz.real.measure import INTERVENTIONS
-from rope_viz.real.measure import traps as measure_traps
+from rope_viz.real.decoder import Variant
+from rope_viz.real.measure import (TRAPS, Relativity, Stopped, head_roles, mean_losses, offset_profile, pair_shares,
+                                   predictions, relativity, trap_loss)
+from rope_viz.real.measure import interventions as measure_interventions
 
 from explorer.pure.views.phrases import Phrase, counted, phrase
 from explorer.pure.questions import Question
@@ -193,9 +193,8 @@ def looks(name: str, ids: tuple[int, ...]) -> Looks:
 def interventions(name: str, ids: tuple[int, ...]) -> Interventions:
     """The stopped quarters and the traps: about ten passes with bfloat16 matmuls, one baseline shared."""
     lm, tensor = real_model(name), torch.tensor(ids)
-    plain = plain_loss(lm, tensor)
-    return Interventions(stopped_quarters(lm, tensor, plain),
-                         tuple(measure_traps(lm, tensor, TRAP_LAYER, plain).items()))
+    stopped, found = measure_interventions(lm, tensor, TRAP_LAYER)
+    return Interventions(stopped, tuple(found.items()))
 
 
 def compute(name: str, text: str) -> Measured:
@@ -510,15 +509,13 @@ def spaced_losses(name: str, ids: tuple[int, ...], spacing: int) -> dict[str, fl
     (methods that do not apply to the model's layers are left out)."""
     lm = real_model(name)
     positions = torch.arange(len(ids)) * spacing
-    found = {}
+    variants = {}
     for method in SPACED_METHODS:
         try:
-            layers = scaled_layers(lm, method, float(spacing))
+            variants[method] = Variant(positions, scaled_layers(lm, method, float(spacing)))
         except ValueError:
             continue
-        found[method] = float(lm.next_token_losses(torch.tensor(ids), positions, layers=layers,
-                                                   precision=INTERVENTIONS).mean())
-    return found
+    return mean_losses(lm, torch.tensor(ids), variants)
 
 
 if __name__ == "__main__":
