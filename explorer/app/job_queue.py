@@ -29,6 +29,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from explorer.app.memory import reusing_buffers
+
 KEEP = 64           # finished results kept for later sessions (the oldest dropped first)
 PLACES = 4096       # sessions whose place is remembered (the oldest forgotten first)
 WINDOW_S = 60.0     # the window of a session's share
@@ -219,7 +221,8 @@ class JobQueue:
                 self._running = job
                 job.started = time.monotonic()
             try:
-                job.result = job.fn()
+                with reusing_buffers():
+                    job.result = job.fn()
             except BaseException as err:  # noqa: BLE001 - kept and raised again in each waiting session
                 job.error = err
             with self._lock:

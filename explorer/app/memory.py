@@ -7,6 +7,12 @@ heap, and the heap keeps what they leave when other blocks sit after them. With 
 at once the server's RSS then holds the peak of all of them. Fixing the threshold at its starting value
 stops that: 40 visits to random pages with random knobs peaked at 1.09-1.13 GB without it and
 0.71-0.75 GB with it (bench.load side by side, README).
+
+A heavy job (explorer.app.job_queue) is the other way round: a real model's pass allocates and frees buffers of
+0.3-14 MiB thousands of times, and with the threshold fixed each is a fresh mapping whose pages the kernel hands
+out and zeroes again (a 256-token own text on SmolLM2: 4,700 mappings, 6.3 of its 15.4 CPU-seconds in the
+kernel). While a job runs the threshold is glibc's largest, so the job reuses its buffers; after it, the
+threshold is fixed again and the freed pages go back to the system (`reusing_buffers`).
 """
 
 from __future__ import annotations
@@ -14,15 +20,38 @@ from __future__ import annotations
 import ctypes
 import gc
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-M_MMAP_THRESHOLD = -3  # mallopt's parameter number, from glibc's malloc.h
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameter numbers, from glibc's malloc.h
 MMAP_THRESHOLD_BYTES = 128 * 1024
+TRIM_THRESHOLD_BYTES = 128 * 1024  # glibc's default: free memory past it at a heap's top goes back at once
+REUSE_THRESHOLD_BYTES = 32 * 1024 * 1024  # glibc's largest mmap threshold on 64-bit
+REUSE_TRIM_BYTES = 64 * 1024 * 1024
 
 
 def return_freed_buffers() -> bool:
     """Fix glibc's mmap threshold for this process; True where it applied (Linux with glibc)."""
     mallopt = _glibc("mallopt")
     return mallopt is not None and mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) == 1
+
+
+@contextmanager
+def reusing_buffers() -> Iterator[None]:
+    """Within the block, buffers up to 32 MiB come from glibc's heap and stay there for reuse (up to 64 MiB free at
+    a heap's top is kept); after it, both thresholds are back at their starting values and the heaps' free pages go back to the system (nothing happens off glibc)."""
+    mallopt, malloc_trim = _glibc("mallopt"), _glibc("malloc_trim")
+    if mallopt is None or malloc_trim is None:
+        yield
+        return
+    mallopt(M_MMAP_THRESHOLD, REUSE_THRESHOLD_BYTES)
+    mallopt(M_TRIM_THRESHOLD, REUSE_TRIM_BYTES)
+    try:
+        yield
+    finally:
+        mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES)
+        mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES)
+        malloc_trim(0)
 
 
 def trim() -> bool:

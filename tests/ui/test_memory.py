@@ -68,3 +68,41 @@ def test_trim_hands_freed_heap_pages_back():
 
     assert returned("plain") < 8.0
     assert returned("trim") > 60.0
+
+
+REUSE_PROBE = textwrap.dedent("""
+    import resource
+    import sys
+    import numpy as np
+    import psutil
+    from explorer.app.memory import return_freed_buffers, reusing_buffers
+    assert return_freed_buffers()
+
+    def faults():  # pages the kernel handed out for 20 arrays of 4 MiB, each filled and freed
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        for _ in range(20):
+            np.ones(1 << 19)
+        return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+    process = psutil.Process()
+    with reusing_buffers():
+        inside = faults()
+        arrays = [np.ones(1 << 19) for _ in range(10)]
+        pinned = [bytearray(64) for _ in range(1000)]  # small blocks allocated after them
+        del arrays
+        before = process.memory_info().rss
+    kept = (process.memory_info().rss - before) / 2**20
+    print(inside, faults(), kept)
+""")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator: Linux only")
+def test_a_heavy_job_reuses_its_buffers_and_gives_them_back_after():
+    """Inside reusing_buffers a freed 4 MiB array's pages serve the next one; after it, the threshold is fixed
+    again (every array is a fresh mapping) and what the block freed has gone back to the system."""
+    done = subprocess.run([sys.executable, "-c", REUSE_PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    inside, outside, kept = (float(x) for x in done.stdout.split())
+    assert outside > 20 * 256, (inside, outside)  # every array faults its pages in again (here about 510 each)
+    assert inside < outside / 10, (inside, outside)
+    assert kept < -30.0, kept  # the ten freed arrays (40 MiB) left the process's memory
