@@ -39,7 +39,8 @@ def return_freed_buffers() -> bool:
 @contextmanager
 def reusing_buffers() -> Iterator[None]:
     """Within the block, buffers up to 32 MiB come from glibc's heap and stay there for reuse (up to 64 MiB free at
-    a heap's top is kept); after it, both thresholds are back at their starting values and the heaps' free pages go back to the system (nothing happens off glibc)."""
+    a heap's top is kept); after it, both thresholds are back at their starting values and the heaps' free pages go
+    back to the system (nothing happens off glibc)."""
     mallopt, malloc_trim = _glibc("mallopt"), _glibc("malloc_trim")
     if mallopt is None or malloc_trim is None:
         yield

@@ -21,6 +21,7 @@ never for the relativity residual (float rounding itself).
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from typing import NamedTuple, cast
 
 import torch
 import torch.nn.functional as F
+from transformers.convert_slow_tokenizer import bytes_to_unicode
 
 from .._checks import check_integer_positions
 from ..models import LayerRoPE, ModelRoPE, model_rope
@@ -86,6 +88,8 @@ class RealModel:
         self.rope: ModelRoPE = model_rope(self.config)
         self.tokenizer = AutoTokenizer.from_pretrained(folder / "tokenizer")
         self._w = load_file(str(folder / "weights.safetensors"))
+        backend = getattr(self.tokenizer, "backend_tokenizer", None)
+        self._byte_level = type(getattr(backend, "decoder", None)).__name__ == "ByteLevel"
         self.gemma = self.config["model_type"].startswith("gemma3")
         self.heads = self.config["num_attention_heads"]
         self.kv_heads = self.config["num_key_value_heads"]
@@ -108,8 +112,46 @@ class RealModel:
         return cast(str, self.tokenizer.decode(torch.as_tensor(ids).tolist()))  # one str for a list of ids
 
     def token_texts(self, ids) -> list[str]:
-        """Each token's own text (decoded alone): plain strings, to be shown as text."""
-        return [cast(str, self.tokenizer.decode([int(i)])) for i in torch.as_tensor(ids).tolist()]
+        """Each token's text, plain strings to be shown as text. A character the tokenizer splits over several byte
+        tokens (SmolLM2 reads most Chinese characters as two or three) is shown on each of them with the token's
+        place in it (a character c of three tokens: "c(1/3)", "c(2/3)", "c(3/3)"); the bytes of a character the
+        text does not finish are shown as bytes ("<0xE6>")."""
+        pieces = [self._token_bytes(i) for i in torch.as_tensor(ids).tolist()]
+        texts: list[str] = []
+        start = 0
+        for end in range(1, len(pieces) + 1):
+            text = _utf8(b"".join(pieces[start:end]))
+            if text is None and end < len(pieces):
+                continue  # a character still open: the next token may finish it
+            count = end - start
+            texts += [_part(text, k, count) for k in range(1, count + 1)] if text is not None else \
+                [_hex(piece) for piece in pieces[start:end]]
+            start = end
+        return texts
+
+    def next_token_texts(self, ids, next_ids) -> list[str]:
+        """The text of next_ids[i] read right after ids[: i + 1] (the model's guess there), labelled as token_texts
+        labels a token: one that finishes the character ids[i] left open is that character with its place in it,
+        one that opens a character is its bytes."""
+        pieces = [self._token_bytes(i) for i in torch.as_tensor(ids).tolist()]
+        open_run: list[bytes] = []  # the tokens of a character still open after ids[: i + 1]
+        texts = []
+        for piece, guess in zip(pieces, torch.as_tensor(next_ids).tolist()):
+            open_run = [] if _utf8(b"".join(open_run + [piece])) is not None else open_run + [piece]
+            guessed = self._token_bytes(guess)
+            text = _utf8(b"".join(open_run + [guessed]))
+            texts.append(_part(text, len(open_run) + 1, len(open_run) + 1) if text is not None else _hex(guessed))
+        return texts
+
+    def _token_bytes(self, token_id: int) -> bytes:
+        """The bytes a token stands for: a byte-level token's own bytes (GPT-2's byte-to-character table), a
+        byte-fallback token's byte ("<0xE6>"), else its text decoded alone."""
+        token = self.tokenizer.convert_ids_to_tokens(int(token_id))
+        if self._byte_level and isinstance(token, str) and all(c in _BYTE_OF for c in token):
+            return bytes(_BYTE_OF[c] for c in token)
+        if isinstance(token, str) and (found := re.fullmatch(r"<0x([0-9A-Fa-f]{2})>", token)):
+            return bytes([int(found.group(1), 16)])
+        return cast(str, self.tokenizer.decode([int(token_id)])).encode("utf-8")
 
     # ------------------------------------------------------------------ forward
     def logits(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None) -> torch.Tensor:
@@ -342,6 +384,27 @@ class RealModel:
 def _mask(layer: LayerRoPE) -> tuple[str, int | None]:
     """A layer's attention kind and the window its mask keeps (None: every earlier key)."""
     return layer.attention, layer.window if layer.attention == "sliding_attention" else None
+
+
+_BYTE_OF = {char: byte for byte, char in bytes_to_unicode().items()}
+
+
+def _utf8(data: bytes) -> str | None:
+    """data as text, or None when it ends inside a character (bytes a later token may finish)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        if err.reason == "unexpected end of data":
+            return None
+        return data.decode("utf-8", errors="replace")
+
+
+def _part(text: str, k: int, count: int) -> str:
+    return text if count == 1 else f"{text}({k}/{count})"  # no space: a token label shows spaces
+
+
+def _hex(piece: bytes) -> str:
+    return "".join(f"<0x{b:02X}>" for b in piece)
 
 
 def _precision(precision: str) -> torch.dtype:

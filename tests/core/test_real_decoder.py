@@ -158,6 +158,31 @@ def test_passes_run_together_give_each_pass_alone(smollm, precision):
         lm.variant_losses(ids, [])
 
 
+@slow
+def test_token_texts_show_characters_split_over_byte_tokens(smollm):
+    lm = smollm[0]
+    text = "清晨六点，老街 café"
+    ids = lm.encode(text)
+    labels = lm.token_texts(ids)
+    assert len(labels) == len(ids) and not any("\ufffd" in label for label in labels)
+    assert sum("\ufffd" in lm.decode([i]) for i in ids.tolist()) >= 8  # decoded alone, the pieces say nothing
+    whole = []
+    for label in labels:  # each character once, from the token that finishes it
+        found = re.fullmatch(r"(.+)\((\d+)/(\d+)\)", label)
+        if found is None or found.group(2) == found.group(3):
+            whole.append(label if found is None else found.group(1))
+    assert "".join(whole) == text
+    assert labels[:3] == ["清(1/3)", "清(2/3)", "清(3/3)"]  # UTF-8 E6 B8 85, one byte token each
+    assert lm.token_texts(ids[:2]) == ["<0xE6>", "<0xB8>"]  # a character the text does not finish
+    guesses = lm.next_token_texts(ids[:-1], ids[1:])  # the guess at i taken as the token that came
+    for i, guess in enumerate(guesses):
+        found = re.fullmatch(r".+\((\d+)/(\d+)\)", labels[i + 1])
+        if found is None or found.group(1) == found.group(2):
+            assert guess == labels[i + 1]
+        else:  # it opens or continues a character the guess alone does not finish: its bytes
+            assert re.fullmatch(r"(<0x[0-9A-F]{2}>)+", guess), guess
+
+
 @pytest.fixture(scope="module")
 def gemma():
     """Gemma on the long text: (model, ids)."""

@@ -173,7 +173,7 @@ def said(name: str, ids: tuple[int, ...]) -> Said:
     lm, tensor = real_model(name), torch.tensor(ids)
     found = predictions(lm, tensor)
     top1 = float((found.top_ids[:-1] == tensor[1:]).double().mean()) if len(ids) > 1 else 0.0
-    return Said(tuple(lm.token_texts(tensor)), tuple(lm.token_texts(found.top_ids)),
+    return Said(tuple(lm.token_texts(tensor)), tuple(lm.next_token_texts(tensor, found.top_ids)),
                 _nested(found.top_probs.tolist()), _nested(found.losses.tolist()), found.loss, top1)
 
 
