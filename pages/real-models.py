@@ -42,7 +42,7 @@ said = panels.section("said", name, text)
 if reading.cut:
     st.info(ui.t("real_models.cut", chars=f"{reading.chars:,}", tokens=f"{reading.tokens:,}",
                  max_chars=f"{view.MAX_CHARS:,}", max_tokens=view.MAX_TOKENS, kept=len(reading.ids),
-                 last=said.tokens[-1]), icon=":material/content_cut:")
+                 last=view.token_label(said.tokens[-1], 24)), icon=":material/content_cut:")
 st.markdown(say(view.summary(said)))
 
 layers_facts = panels.facts(name, text)

@@ -11,19 +11,29 @@ protocol tests fail if it does not.
 It also refuses the client messages the app offers no control for: `clear_cache` (Streamlit's handler empties every
 session's caches, so any one client could make every visitor's next view, and every real-model measurement, start
 again from nothing) is dropped, with a line in the server's log.
+
+And it reads each websocket at most `MESSAGE_RATE` messages a second after a burst of `MESSAGE_BURST` (a browser
+sends a few: a knob moved, a heartbeat): a client that sends messages as fast as the socket takes them (thousands a
+second, each parsed and each rerun starting a script thread) is read more slowly instead, and TCP holds back the
+rest, so his flood no longer takes the server's cores from the other sessions (`ROPE_VIZ_SHARE_S=0` turns the
+bound off, as it does the share of runs).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
+import time
 
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.state.common import is_array_value_field_name, unpack_widget_state_value
 from streamlit.runtime.state.session_state import SessionState
+from starlette.websockets import WebSocket
 
+from explorer.app.run_share import share_s
 from explorer.pure import knob_types
 from explorer.pure.knobs import PAGE_KNOBS
 
@@ -101,15 +111,37 @@ def _refuse_clear_cache(self) -> None:
 
 
 _refuse_clear_cache.vetted = True  # type: ignore[attr-defined]
+MESSAGE_RATE = 20.0   # messages a second one websocket is read at, past its burst
+MESSAGE_BURST = 40.0  # messages read at once before the rate applies
+
+
+def _paced_receive(receive):
+    """WebSocket.receive_bytes that, past a burst of MESSAGE_BURST messages, returns at most MESSAGE_RATE a second
+    on each socket (a token bucket): the next message waits, so the client's further frames wait in TCP."""
+    async def paced(self):
+        data = await receive(self)
+        if share_s() <= 0:
+            return data
+        now = time.monotonic()
+        tokens, then = self.__dict__.get("_paced_bucket", (MESSAGE_BURST, now))
+        tokens = min(MESSAGE_BURST, tokens + (now - then) * MESSAGE_RATE) - 1.0
+        self.__dict__["_paced_bucket"] = (max(tokens, 0.0), now - min(tokens, 0.0) / MESSAGE_RATE)
+        if tokens < 0:
+            await asyncio.sleep(-tokens / MESSAGE_RATE)
+        return data
+    paced.vetted = True
+    return paced
 _LOG = logging.getLogger(__name__)
 
 
 def install() -> None:
-    """Install the check on every widget value a client sends, and the refusal of the messages the app offers no
-    control for (once per process)."""
+    """Install the check on every widget value a client sends, the refusal of the messages the app offers no
+    control for, and the bound on how fast a websocket is read (once per process)."""
     if not getattr(SessionState.set_widgets_from_proto, "vetted", False):
         SessionState.set_widgets_from_proto = _vetted_widget_states(SessionState.set_widgets_from_proto)
     AppSession._handle_clear_cache_request = _refuse_clear_cache  # type: ignore[method-assign]
+    if not getattr(WebSocket.receive_bytes, "vetted", False):
+        WebSocket.receive_bytes = _paced_receive(WebSocket.receive_bytes)  # type: ignore[method-assign]
 
 
 def start_run() -> None:
