@@ -25,11 +25,10 @@ import re
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 import torch
 import torch.nn.functional as F
-from transformers.convert_slow_tokenizer import bytes_to_unicode
 
 from .._checks import check_integer_positions
 from ..models import LayerRoPE, ModelRoPE, model_rope
@@ -74,22 +73,26 @@ class RealModel:
     """A pretrained model loaded from its converted copy (see rope_viz.real.weights).
 
     name, label, source; config: its config.json as transformers builds it from the GGUF file; rope: its RoPE layer
-    by layer (a ModelRoPE). encode / decode / token_texts use the model's own tokenizer (transformers'). logits and
-    forward run one pass at a time per instance (a lock), as sessions of one server share the instance."""
+    by layer (a ModelRoPE). encode / decode / token_texts use the model's own tokenizer (as transformers wrote it).
+    logits and forward run one pass at a time per instance (a lock), as sessions of one server share the instance."""
 
     def __init__(self, name: str):
         from safetensors.torch import load_file
-        from transformers import AutoTokenizer
+        from tokenizers import Tokenizer
+        from transformers.convert_slow_tokenizer import bytes_to_unicode
 
         self.source = _weights.source(name)
         self.name, self.label = self.source.name, self.source.label
         folder = _weights.converted(name)
         self.config = json.loads((folder / "config.json").read_text())
         self.rope: ModelRoPE = model_rope(self.config)
-        self.tokenizer = AutoTokenizer.from_pretrained(folder / "tokenizer")
+        # the tokenizer transformers wrote, read by the `tokenizers` library itself: the same ids and texts (checked
+        # against transformers' own tokenizer by the tests), without the Python copies of the vocabulary and the
+        # merges transformers' wrapper adds (170 MB for Gemma 3's 262,144 tokens and 514,906 merges)
+        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
         self._w = load_file(str(folder / "weights.safetensors"))
-        backend = getattr(self.tokenizer, "backend_tokenizer", None)
-        self._byte_level = type(getattr(backend, "decoder", None)).__name__ == "ByteLevel"
+        byte_level = type(self.tokenizer.decoder).__name__ == "ByteLevel"  # GPT-2's bytes-to-characters table
+        self._byte_of = {char: byte for byte, char in bytes_to_unicode().items()} if byte_level else {}
         self.gemma = self.config["model_type"].startswith("gemma3")
         self.heads = self.config["num_attention_heads"]
         self.kv_heads = self.config["num_key_value_heads"]
@@ -106,10 +109,10 @@ class RealModel:
         none)."""
         if not isinstance(text, str):
             raise ValueError(f"text must be a str, got {type(text).__name__}")
-        return torch.tensor(self.tokenizer(text)["input_ids"], dtype=torch.int64)
+        return torch.tensor(self.tokenizer.encode(text).ids, dtype=torch.int64)
 
     def decode(self, ids) -> str:
-        return cast(str, self.tokenizer.decode(torch.as_tensor(ids).tolist()))  # one str for a list of ids
+        return self.tokenizer.decode(torch.as_tensor(ids).tolist(), skip_special_tokens=False)
 
     def token_texts(self, ids) -> list[str]:
         """Each token's text, plain strings to be shown as text. A character the tokenizer splits over several byte
@@ -146,12 +149,12 @@ class RealModel:
     def _token_bytes(self, token_id: int) -> bytes:
         """The bytes a token stands for: a byte-level token's own bytes (GPT-2's byte-to-character table), a
         byte-fallback token's byte ("<0xE6>"), else its text decoded alone."""
-        token = self.tokenizer.convert_ids_to_tokens(int(token_id))
-        if self._byte_level and isinstance(token, str) and all(c in _BYTE_OF for c in token):
-            return bytes(_BYTE_OF[c] for c in token)
+        token = self.tokenizer.id_to_token(int(token_id))
+        if self._byte_of and isinstance(token, str) and all(c in self._byte_of for c in token):
+            return bytes(self._byte_of[c] for c in token)
         if isinstance(token, str) and (found := re.fullmatch(r"<0x([0-9A-Fa-f]{2})>", token)):
             return bytes([int(found.group(1), 16)])
-        return cast(str, self.tokenizer.decode([int(token_id)])).encode("utf-8")
+        return self.tokenizer.decode([int(token_id)], skip_special_tokens=False).encode("utf-8")
 
     # ------------------------------------------------------------------ forward
     def logits(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None) -> torch.Tensor:
@@ -384,9 +387,6 @@ class RealModel:
 def _mask(layer: LayerRoPE) -> tuple[str, int | None]:
     """A layer's attention kind and the window its mask keeps (None: every earlier key)."""
     return layer.attention, layer.window if layer.attention == "sliding_attention" else None
-
-
-_BYTE_OF = {char: byte for byte, char in bytes_to_unicode().items()}
 
 
 def _utf8(data: bytes) -> str | None:
