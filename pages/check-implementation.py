@@ -48,6 +48,9 @@ if uploaded is not None:
     else:
         upload = uploaded.getvalue()
 data = panels.check(name, config_text, demo, upload, layout)
+if data.source == "demo" and not data.ok:  # beside the knobs, on the first screen: this failure was planted
+    left.info(ui.t("check_implementation.demo_first", bug=ui.t(f"check_implementation.demo_{demo}")),
+              icon=":material/science:")
 if data.upload_refused is not None:
     st.warning(ui.t("check_implementation.upload_refused", detail=data.upload_refused), icon=":material/block:")
 
@@ -76,10 +79,7 @@ for index, failure in enumerate(data.failures):
         )
     by_position, by_pair = panels.failure_charts(failure)
     with first_failure if index == 0 else st.container():  # the first one on the first screen
-        if index == 0 and data.source == "demo":  # a first sight of a failing verdict says it was planted
-            st.info(ui.t("check_implementation.demo_first", kind=failure.kind,
-                         bug=ui.t(f"check_implementation.demo_{demo}")), icon=":material/science:")
-        elif index == 0:
+        if index == 0:
             st.caption(ui.t("check_implementation.first_failure", kind=failure.kind))
         ui.charts_side_by_side(by_position, f"position_{failure.kind}", by_pair, f"pair_{failure.kind}")
     for note in failure.notes:  # the layout a q/k-permuting loader makes right, where the answers stop
