@@ -79,8 +79,9 @@ for index, failure in enumerate(data.failures):
         )
     by_position, by_pair = panels.failure_charts(failure)
     with first_failure if index == 0 else st.container():  # the first one on the first screen
-        if index == 0:
-            st.caption(ui.t("check_implementation.first_failure", kind=failure.kind))
+        if index == 0:  # a planted bug says so here too: the presenter view puts this first
+            st.caption(ui.t("check_implementation.first_failure" + ("_demo" if data.source == "demo" else ""),
+                            kind=failure.kind, bug=ui.t(f"check_implementation.demo_{demo}")))
         ui.charts_side_by_side(by_position, f"position_{failure.kind}", by_pair, f"pair_{failure.kind}")
     for note in failure.notes:  # the layout a q/k-permuting loader makes right, where the answers stop
         st.markdown(say(note))

@@ -76,6 +76,8 @@ def test_the_first_screen_says_the_failure_is_a_planted_demo():
     (said,) = at.info
     assert said.value.startswith("A demonstration") and "another kind's base" in said.value
     assert "no bug (the reference)" in said.value
+    # the caption over the first failure's charts (first under the title in the presenter view) says it too
+    assert any(c.value.startswith("The demonstration's planted bug (another kind's base)") for c in at.caption)
     assert not opened("check_implementation", {"demo": "none"}).info
 
 
