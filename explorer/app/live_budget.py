@@ -91,9 +91,14 @@ def live_config(task: str, encoding: str, train_len: int, seed: int, *, steps: i
                            eval_sequences=eval_sequences, scalings=("pi", "ntk", "yarn"), **arch)
 
 
+class SessionGone(Exception):
+    """The session that started a run has gone: the run ends where it is, unevaluated and not kept."""
+
+
 @dataclass
 class Run:
-    """One live run. `state`: "training", "evaluating", "done", "stopped" or "failed"."""
+    """One live run. `state`: "training", "evaluating", "done", "stopped", "failed" or "gone" (its session
+    left while it trained: not kept among the finished runs)."""
 
     id: int
     config: toy.TrainConfig
@@ -110,15 +115,13 @@ class Run:
     _asked: float = field(default=0.0, repr=False)
 
     def should_stop(self) -> bool:
-        """Whether the run stops now: its owner asked, or its session has gone (asked at most every
-        ALIVE_EVERY_S; a session gone stops the run once and for all)."""
-        if self.stop.is_set():
-            return True
+        """Whether training stops now because its owner asked (the model is still evaluated); raises SessionGone
+        when its session has gone (asked at most every ALIVE_EVERY_S): nobody waits for that run's result."""
         now = time.monotonic()
         if self.alive is not None and now - self._asked >= ALIVE_EVERY_S:
             self._asked = now
             if not self.alive():
-                self.stop.set()
+                raise SessionGone(f"the session of live run {self.id} has gone")
         return self.stop.is_set()
 
     def snapshot(self) -> dict:
@@ -213,12 +216,15 @@ def _train(run: Run) -> None:
         doc = _train_on_fastest(run.config, progress, run.should_stop)
         run.doc = doc
         run.state = "stopped" if doc["runs"][0]["stopped_at"] is not None else "done"
+    except SessionGone:
+        run.state = "gone"
     except Exception as err:  # noqa: BLE001 - a failed run is reported on the page, never raised in a thread
         run.state, run.error = "failed", f"{type(err).__name__}: {err}"
     run.finished = time.time()
     trim()
     with _lock:
-        _finished.append(run)
+        if run.state != "gone":
+            _finished.append(run)
         _current = None
 
 
