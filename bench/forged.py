@@ -38,6 +38,8 @@ RESULTS = ROOT / "bench-results" / "forged.json"
 CACHED = ("relative-attention", "lang=en")
 CLOCKS = "frequency-clocks"
 STOP_BUTTON = "trained_models.stop_button"
+CASES = ("clear_cache", "timing_toggle", "timing_toggle_heaviest", "clocks_max_pos", "stop_press", "press_1_every_2s",
+         "press_5_every_10s")
 
 
 def _without(params: dict, name: str) -> dict:
@@ -111,21 +113,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", default=str(ROOT), help="the folder holding app.py (another copy to compare)")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the presses go on (default 60)")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--cases", default=",".join(CASES), help=f"which cases, of {','.join(CASES)} (default: all)")
     args = parser.parse_args(argv)
+    heaviest_timing = urlencode({**_without(heaviest("linear_attention"), "timing"), "lang": "en"})
+    cases = {"clear_cache": clear_cache, "timing_toggle": timing_toggle,
+             "timing_toggle_heaviest": lambda server: timing_toggle(server, heaviest_timing),
+             "clocks_max_pos": clocks_max_pos, "stop_press": stop_press,
+             "press_1_every_2s": lambda server: training_cost(server, seconds=args.seconds, every=2.0, sessions=1),
+             "press_5_every_10s": lambda server: training_cost(server, seconds=args.seconds, every=10.0, sessions=5)}
+    chosen = [case for case in args.cases.split(",") if case]
+    if unknown := [case for case in chosen if case not in cases]:
+        parser.error(f"unknown case(s) {', '.join(unknown)}; choose from {', '.join(CASES)}")
 
     async def go(server: Server) -> dict:
         for page in ("", TRAINED):  # what a fresh server's first visits pay for is not measured
             await visit(server.url, page, "lang=en", timeout=120.0)
-        heaviest_timing = urlencode({**_without(heaviest("linear_attention"), "timing"), "lang": "en"})
-        found = {"clear_cache": await clear_cache(server), "timing_toggle": await timing_toggle(server),
-                 "timing_toggle_heaviest": await timing_toggle(server, heaviest_timing),
-                 "clocks_max_pos": await clocks_max_pos(server)}
-        await settled(server)
-        found["stop_press"] = await stop_press(server)
-        await settled(server)
-        found["press_1_every_2s"] = await training_cost(server, seconds=args.seconds, every=2.0, sessions=1)
-        await settled(server)
-        found["press_5_every_10s"] = await training_cost(server, seconds=args.seconds, every=10.0, sessions=5)
+        found = {}
+        for case in chosen:
+            await settled(server)
+            found[case] = await cases[case](server)
         return found
 
     with streamlit_server(root=Path(args.root)) as server:
