@@ -101,8 +101,9 @@ def test_a_live_run_joins_the_chart_and_a_second_start_is_refused():
 
 
 def test_a_press_says_the_sessions_own_run_and_its_share_of_the_hour(monkeypatch):
-    """A press while this session's own run trains starts nothing and names the run; once the session has started
-    its share of the hour, a press says when its next run may start (and starts nothing)."""
+    """A press while this session's own run trains starts nothing and names the run, and its stop button stops it;
+    once the session has started its share of the hour, a press says when its next run may start (and starts
+    nothing)."""
     from collections import deque
 
     from explorer.app.live_run import OWNER
@@ -118,6 +119,10 @@ def test_a_press_says_the_sessions_own_run_and_its_share_of_the_hour(monkeypatch
         said = " ".join(w.value for w in at.warning)
         assert "Your run is already in progress (ALiBi, recall, trained at 16, seed 1" in said
         assert "does not start another" in said and len(live_budget._starts) == 1
+        at.button(key="trained_models.stop_button").click().run()  # the stop button under the run's progress
+        assert not at.exception
+        assert live_budget.wait(120)  # of 100,000 steps: the press stopped it
+        assert live_budget.finished()[0]["state"] == "stopped"
     finally:
         live_budget.stop(mine)
         assert live_budget.wait(120)
