@@ -11,8 +11,8 @@
 - Linear attention's timing toggle: the server's RSS before, at its peak while one visitor opens it, and once that
   visitor has gone; the same with every other knob of the page at its heaviest valid value;
 - Frequency clocks' `max_pos` slider at 505-512 (what the page takes: an off-step value is rounded to the slider's
-  step), every other knob at its heaviest and a seed never sent before, so that nothing it computes is cached: the
-  server's CPU seconds for each message, the costliest reported;
+  step), every other knob at its heaviest and eight clocks never drawn before (one pair moved each time), so that
+  nothing it computes is cached: the server's CPU seconds for each message, the costliest reported;
 - the stop button: one session starts a run and presses stop; seconds until no run is in progress (and the same for a
   session that closes while its run trains).
 Prints the JSON, writes bench-results/forged.json (or --out).
@@ -72,8 +72,8 @@ async def timing_toggle(server: Server, query: str = "lang=en") -> dict:
 
 
 async def clocks_max_pos(server: Server, values=range(505, 513)) -> dict:
-    """One session moves max_pos through `values` with every other knob at its heaviest and a new seed each time (no
-    result cached): CPU seconds per message."""
+    """One session moves max_pos through `values` with every other knob at its heaviest and a new set of pairs each
+    time (no result cached): CPU seconds per message."""
     heavy = {**heaviest("frequency_clocks"), "lang": "en"}
     per_message = {}
     async with Session(server.url, timeout=300.0) as session:
@@ -81,7 +81,8 @@ async def clocks_max_pos(server: Server, values=range(505, 513)) -> dict:
         await settled(server)
         for index, value in enumerate(values):
             async with measure(server, settle_s=0.2) as cost:
-                run = await session.run(CLOCKS, urlencode({**heavy, "max_pos": value, "seed": 900 + index}))
+                pairs = ",".join(str(pair) for pair in (*range(7), 100 + index))
+                run = await session.run(CLOCKS, urlencode({**heavy, "max_pos": value, "pairs": pairs}))
             per_message[value] = {"ok": run.ok, "cpu_s": round(cost.cpu_s, 2), "wall_s": round(cost.wall_s, 2)}
     return {"knobs": heavy, "per_message": per_message,
             "worst_cpu_s": max(found["cpu_s"] for found in per_message.values())}
