@@ -50,8 +50,12 @@ def start_button(task: str, encoding: str, train_len: int, seed: int) -> None:
 
 
 def status() -> None:
-    """The run in progress (anyone's), redrawn every second; when it ends, the whole page reruns once so
-    that its results join the chart."""
+    """The run in progress (anyone's), redrawn every second; when it ends while only this part is redrawn, the
+    whole page reruns once so that its results join the chart. A whole page's run already drew them: it reruns
+    nothing (its press's answer would be lost)."""
+    if live_budget.current() is None:
+        st.session_state.pop(WATCHING, None)
+
     @st.fragment(run_every=1.0 if live_budget.current() else None)
     def live_status() -> None:
         snap = live_budget.current()
