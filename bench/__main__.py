@@ -1,4 +1,4 @@
-"""`python -m bench [core] [pages] [browser] [layout] [conformance]`: run the benchmark sections (all of them by
+"""`python -m bench [core] [pages] [costs] [browser] [layout] [conformance]`: run the benchmark sections (all of them by
 default), print their tables and write bench-results/<section>.json. Exits with 1 when a target is missed."""
 
 from __future__ import annotations
@@ -23,6 +23,12 @@ def _pages(args):
     return page_costs.run(reruns=args.reruns)
 
 
+def _costs(args):
+    from bench import page_costs
+
+    return page_costs.run_cold(reruns=min(args.reruns, 3), only=args.only)
+
+
 def _browser(args):
     from bench import page_costs
 
@@ -41,7 +47,8 @@ def _conformance(args):
     return conformance.run(rounds=min(args.rounds, 3))
 
 
-SECTIONS = {"core": _core, "pages": _pages, "browser": _browser, "layout": _layout, "conformance": _conformance}
+SECTIONS = {"core": _core, "pages": _pages, "costs": _costs, "browser": _browser, "layout": _layout,
+            "conformance": _conformance}
 
 
 def main(argv=None) -> int:
@@ -52,7 +59,7 @@ def main(argv=None) -> int:
     parser.add_argument("--reruns", type=int, default=5, help="pages: timed warm reruns per page (median)")
     parser.add_argument("--save-shots", action="store_true",
                         help="layout: a screenshot of every view's first screen in test-artifacts/layout/")
-    parser.add_argument("--only", default="", help="layout: only the views whose name holds this text")
+    parser.add_argument("--only", default="", help="layout, costs: only the views (pages) whose name holds this text")
     parser.add_argument("--root", default=None, help="layout: the checkout whose app is checked (default: this one)")
     args = parser.parse_args(argv)
     unknown = [name for name in args.sections if name not in SECTIONS]

@@ -10,8 +10,9 @@
   same view opened again: both end times;
 - Linear attention's timing toggle: the server's RSS before, at its peak while one visitor opens it, and once that
   visitor has gone; the same with every other knob of the page at its heaviest valid value;
-- Frequency clocks' `max_pos` slider at 505-512 (valid values, every other knob at its heaviest): the server's CPU
-  seconds for each message (each a new value, so nothing is cached yet), the costliest reported;
+- Frequency clocks' `max_pos` slider at 505-512 (what the page takes: an off-step value is rounded to the slider's
+  step), every other knob at its heaviest and eight clocks never drawn before (one pair moved each time), so that
+  nothing it computes is cached: the server's CPU seconds for each message, the costliest reported;
 - the stop button: one session starts a run and presses stop; seconds until no run is in progress (and the same for a
   session that closes while its run trains).
 Prints the JSON, writes bench-results/forged.json (or --out).
@@ -37,6 +38,8 @@ RESULTS = ROOT / "bench-results" / "forged.json"
 CACHED = ("relative-attention", "lang=en")
 CLOCKS = "frequency-clocks"
 STOP_BUTTON = "trained_models.stop_button"
+CASES = ("clear_cache", "timing_toggle", "timing_toggle_heaviest", "clocks_max_pos", "stop_press", "press_1_every_2s",
+         "press_5_every_10s")
 
 
 def _without(params: dict, name: str) -> dict:
@@ -69,16 +72,18 @@ async def timing_toggle(server: Server, query: str = "lang=en") -> dict:
 
 
 async def clocks_max_pos(server: Server, values=range(505, 513)) -> dict:
-    """One session moves max_pos through `values` with every other knob at its heaviest: CPU seconds per message."""
+    """A session for each of `values` opens the page with max_pos at it, every other knob at its heaviest and a new
+    set of pairs each time (no result cached): CPU seconds per message (a session's first)."""
     heavy = {**heaviest("frequency_clocks"), "lang": "en"}
     per_message = {}
-    async with Session(server.url, timeout=300.0) as session:
-        await session.run(CLOCKS, urlencode({**heavy, "max_pos": 496}))
+    await visit(server.url, CLOCKS, urlencode({**heavy, "max_pos": 496}), timeout=300.0)
+    for index, value in enumerate(values):  # each a session's first message: its link sets every knob
         await settled(server)
-        for value in values:
-            async with measure(server, settle_s=0.2) as cost:
-                run = await session.run(CLOCKS, urlencode({**heavy, "max_pos": value}))
-            per_message[value] = {"ok": run.ok, "cpu_s": round(cost.cpu_s, 2), "wall_s": round(cost.wall_s, 2)}
+        pairs = ",".join(str(pair) for pair in (*range(7), 100 + index))
+        async with measure(server, settle_s=0.2) as cost:
+            found = await visit(server.url, CLOCKS, urlencode({**heavy, "max_pos": value, "pairs": pairs}),
+                                timeout=300.0)
+        per_message[value] = {"ok": found.run.ok, "cpu_s": round(cost.cpu_s, 2), "wall_s": round(cost.wall_s, 2)}
     return {"knobs": heavy, "per_message": per_message,
             "worst_cpu_s": max(found["cpu_s"] for found in per_message.values())}
 
@@ -109,21 +114,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", default=str(ROOT), help="the folder holding app.py (another copy to compare)")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long the presses go on (default 60)")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--cases", default=",".join(CASES), help=f"which cases, of {','.join(CASES)} (default: all)")
     args = parser.parse_args(argv)
+    heaviest_timing = urlencode({**_without(heaviest("linear_attention"), "timing"), "lang": "en"})
+    cases = {"clear_cache": clear_cache, "timing_toggle": timing_toggle,
+             "timing_toggle_heaviest": lambda server: timing_toggle(server, heaviest_timing),
+             "clocks_max_pos": clocks_max_pos, "stop_press": stop_press,
+             "press_1_every_2s": lambda server: training_cost(server, seconds=args.seconds, every=2.0, sessions=1),
+             "press_5_every_10s": lambda server: training_cost(server, seconds=args.seconds, every=10.0, sessions=5)}
+    chosen = [case for case in args.cases.split(",") if case]
+    if unknown := [case for case in chosen if case not in cases]:
+        parser.error(f"unknown case(s) {', '.join(unknown)}; choose from {', '.join(CASES)}")
 
     async def go(server: Server) -> dict:
         for page in ("", TRAINED):  # what a fresh server's first visits pay for is not measured
             await visit(server.url, page, "lang=en", timeout=120.0)
-        heaviest_timing = urlencode({**_without(heaviest("linear_attention"), "timing"), "lang": "en"})
-        found = {"clear_cache": await clear_cache(server), "timing_toggle": await timing_toggle(server),
-                 "timing_toggle_heaviest": await timing_toggle(server, heaviest_timing),
-                 "clocks_max_pos": await clocks_max_pos(server)}
-        await settled(server)
-        found["stop_press"] = await stop_press(server)
-        await settled(server)
-        found["press_1_every_2s"] = await training_cost(server, seconds=args.seconds, every=2.0, sessions=1)
-        await settled(server)
-        found["press_5_every_10s"] = await training_cost(server, seconds=args.seconds, every=10.0, sessions=5)
+        found = {}
+        for case in chosen:
+            await settled(server)
+            found[case] = await cases[case](server)
         return found
 
     with streamlit_server(root=Path(args.root)) as server:

@@ -6,6 +6,13 @@ and the chart payload (bytes of plotly JSON the page sends). A page still being 
 knobs or none, simply measures what it has; a LARGEST value the page repairs (out of its range)
 is reported as a notice, so this table is easy to keep in step with the pages.
 
+costs: what one message may cost the server: every page at its heaviest knobs, run with every cache emptied
+first (Streamlit's caches and the heavy-job queue's kept results), so that nothing it computes was computed
+before; the process's CPU seconds for that one run (all threads: the script's and the queue's), the median of
+`--reruns` cold runs, against MESSAGE_CPU_S. Run it again with `ATEN_CPU_CAPABILITY=avx2
+ONEDNN_MAX_CPU_ISA=AVX2` for the other CPU kind. The real-models page is left out: its measurements are jobs of
+the queue whose costs bench/real_models.py reports.
+
 browser: a real Chromium against a running server (support.server), on a server and browser that have
 already shown every page once: the time to the first drawn chart (`.main-svg`) and to the whole page
 when a new tab opens the page's address (the app's code starts in the tab), and the time to the first
@@ -24,6 +31,8 @@ from explorer.pure.sitemap import PAGES
 WARM_RERUN_S = {"default": 0.3, "largest": 1.0}
 PAYLOAD_BYTES = {"default": 1_000_000, "largest": 2_000_000}
 FIRST_CHART_S = 3.0
+MESSAGE_CPU_S = 2.0  # server CPU seconds one valid message may cost
+COLD_LEFT_OUT = ("real_models",)
 FIRST_CHART = "[data-testid=stMain] .main-svg"  # plotly's svg exists once a chart is drawn
 # AppTest runs the app outside a server, and these loggers warn about that on every run.
 OUTSIDE_SERVER_LOGGERS = ("streamlit.runtime.scriptrunner_utils.script_run_context",
@@ -47,6 +56,47 @@ def _measure_page(stem: str, params: dict, reruns: int) -> dict:
     return {"warm_rerun_s": statistics.median(samples), "charts": len(charts),
             "payload_bytes": sum(len(el.proto.spec) for el in charts),
             "notices": [w.value for w in at.warning], "error": "; ".join(e.value for e in at.exception) or None}
+
+
+def _cold_cpu_s(at) -> float:
+    """CPU seconds of one run of `at` after every cache of the process is emptied."""
+    import streamlit as st
+
+    from explorer.app.job_queue import QUEUE
+
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    QUEUE.forget()
+    start = time.process_time()
+    at.run()
+    return time.process_time() - start
+
+
+def run_cold(reruns: int = 3, only: str = "") -> dict:
+    """Every page (but COLD_LEFT_OUT) at its heaviest knobs, cold: CPU seconds of one run, median of `reruns`."""
+    import torch
+
+    from support.apptest import open_page
+
+    for name in OUTSIDE_SERVER_LOGGERS:
+        logging.getLogger(name).addFilter(lambda record: record.levelno >= logging.ERROR)
+    capability = torch.backends.cpu.get_cpu_capability()
+    rows = []
+    print(f"CPU capability {capability}, {torch.get_num_threads()} torch threads")
+    print(f"{'page':22s} {'cold CPU s':>10s} {'worst':>6s}  verdict")
+    for stem, _url, _icon in PAGES:
+        if stem in COLD_LEFT_OUT or only not in stem:
+            continue
+        at = open_page(stem, heaviest(stem))  # imports and first-visit costs, not measured
+        samples = [_cold_cpu_s(at) for _ in range(reruns)]
+        row = {"page": stem, "params": heaviest(stem), "cpu_s": statistics.median(samples), "worst_s": max(samples),
+               "error": "; ".join(e.value for e in at.exception) or None}
+        row["pass"] = not row["error"] and row["cpu_s"] <= MESSAGE_CPU_S
+        rows.append(row)
+        print(f"{stem:22s} {row['cpu_s']:10.2f} {row['worst_s']:6.2f}  {'PASS' if row['pass'] else 'FAIL'}", flush=True)
+    targets = [{"what": f"{r['page']}: one cold run at the heaviest knobs <= {MESSAGE_CPU_S} CPU-s ({capability})",
+                "pass": r["pass"]} for r in rows]
+    return {"capability": capability, "reruns": reruns, "rows": rows, "targets": targets}
 
 
 def _verdict(row: dict, knobs: str) -> bool:

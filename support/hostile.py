@@ -160,13 +160,14 @@ class Presses:
     """What pressing the training button got: presses served, the refusals by reason, failed presses."""
 
     presses: int = 0
-    busy: int = 0  # refused: a run was in progress
-    hourly: int = 0  # refused: the hour's runs were spent
+    busy: int = 0  # refused: a run was in progress (the session's own or another's)
+    session: int = 0  # refused: the session's runs of the hour were spent
+    hourly: int = 0  # refused: the server's runs of the hour were spent
     failures: list[str] = field(default_factory=list)
 
     @property
     def started(self) -> int:
-        return self.presses - self.busy - self.hourly
+        return self.presses - self.busy - self.session - self.hourly
 
 
 def _said(key: str) -> str:
@@ -181,7 +182,8 @@ async def press_training(url: str, seconds: float = 60.0, every: float = 2.0, *,
     """`sessions` sessions open the trained-models page, then each presses "Train it yourself" every `every`
     seconds for `seconds` seconds (a forged trigger, as the browser sends it); each answer is counted."""
     result = result if result is not None else Presses()
-    busy, hourly = _said("trained_models.refused"), _said("trained_models.refused_hourly")
+    busy = (_said("trained_models.refused"), _said("trained_models.refused_mine"))
+    share, hourly = _said("trained_models.refused_session"), _said("trained_models.refused_hourly")
 
     async def one() -> None:
         async with WidgetSession(url, timeout=timeout) as session:
@@ -200,6 +202,7 @@ async def press_training(url: str, seconds: float = 60.0, every: float = 2.0, *,
                         return
                 result.presses += 1
                 result.busy += any(alert.startswith(busy) for alert in session.alerts)
+                result.session += any(alert.startswith(share) for alert in session.alerts)
                 result.hourly += any(alert.startswith(hourly) for alert in session.alerts)
                 await asyncio.sleep(max(0.0, every - (time.perf_counter() - pressed)))
 
@@ -243,7 +246,8 @@ async def training_cost(server: Server, *, seconds: float = 60.0, every: float =
     async with measure(server, settle_s=2.0) as ending:
         idle = await training_idle(server.url)
     return {"sessions": sessions, "seconds": seconds, "every_s": every, "presses": presses.presses,
-            "runs_started": presses.started, "refused_busy": presses.busy, "refused_hourly": presses.hourly,
+            "runs_started": presses.started, "refused_busy": presses.busy, "refused_session": presses.session,
+            "refused_hourly": presses.hourly,
             "failures": presses.failures[:5], "server_cpu_s": round(pressing.cpu_s, 1),
             "cpu_share": round(pressing.cpu_s / pressing.wall_s, 3), "idle_after": idle,
             "cpu_s_until_idle": round(ending.cpu_s, 1), "rss_before_mb": round(pressing.rss_before_mb),

@@ -163,6 +163,11 @@ class JobQueue:
         with self._lock:
             return len(self._waiting) + (self._running is not None)
 
+    def forget(self) -> None:
+        """Drop the kept results (a benchmark measures jobs computed from nothing)."""
+        with self._lock:
+            self._results.clear()
+
     def expected(self, kind: str) -> float:
         """The expected seconds of a job of `kind` (the smoothed measured costs)."""
         with self._lock:

@@ -1,10 +1,12 @@
 """The live training run of the trained-models page: a budget shared by the whole server.
 
-A visitor's "Train it yourself" button calls `start(config, owner)`. The server trains at most one run at
-a time, and at most `runs_per_hour()` runs in any hour (a sliding window): a visitor refused for either
-reason is told when the run in progress should end, or when the next run may start. One run (`LIVE_STEPS`
-steps and its evaluation) cost 18.5 CPU seconds on this project's machine; the cap keeps the live runs
-under a tenth of one core over an hour, however often the button is pressed. The run trains in a
+A visitor's "Train it yourself" button calls `start(config, owner, alive)`. The server trains at most one run
+at a time, at most `runs_per_hour()` runs in any hour (a sliding window), and at most `session_runs()` of them
+for one session (its own share of the hour: one visitor cannot spend the class's); a visitor refused for any of
+these reasons is told when the run in progress should end, or when his next run may start. A run stops early
+when its owner presses stop, or when `alive()` says its session has gone (checked every `ALIVE_EVERY_S`).
+One run (`LIVE_STEPS` steps and its evaluation) cost 18.5 CPU seconds on this project's machine; the cap keeps
+the live runs under a tenth of one core over an hour, however often the button is pressed. The run trains in a
 background thread with `TORCH_THREADS` torch thread at the lowest OS priority (Linux gives every thread
 its own nice value: the pages other visitors are drawing come first), on CUDA when the server has a GPU,
 which pages leave alone. It reports its progress into this module's registry, and its results document
@@ -24,6 +26,7 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,20 +48,32 @@ FOUR_LAYER_ARCH = {key: value for key, value in GRID4_ARCH.items() if key != "tr
 HOURLY_SHARE = 0.1        # the share of one core the live runs may take over an hour
 WINDOW_S = 3600.0
 RUNS_ENV = "ROPE_VIZ_LIVE_RUNS_PER_HOUR"  # another cap for this server (0: no live runs at all)
+SESSION_RUNS = 3          # runs one session may start per WINDOW_S (a sixth of the server's 19)
+SESSION_ENV = "ROPE_VIZ_LIVE_RUNS_PER_SESSION"  # another cap per session for this server
+ALIVE_EVERY_S = 1.0       # how often a run asks whether its session is still there
 TORCH_THREADS = 1         # the run's torch threads (OpenMP keeps the count per thread: pages keep theirs)
 NICE = 19                 # the run's thread: the lowest OS priority
 RESULTS_ENV = "ROPE_VIZ_TOY_DIR"  # a folder holding grid.json (and weights/) instead of rope_viz/toy/shipped
 
 
+def _runs_from(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    if not raw.strip().isdigit():
+        raise ValueError(f"{name}={raw!r} must be a whole number of runs (0 or more)")
+    return int(raw)
+
+
 def runs_per_hour() -> int:
     """The most live runs this server starts in any hour: $ROPE_VIZ_LIVE_RUNS_PER_HOUR, else the runs that
     fit in HOURLY_SHARE of one core (19 at RUN_CPU_S)."""
-    raw = os.environ.get(RUNS_ENV)
-    if raw is None:
-        return int(HOURLY_SHARE * WINDOW_S / RUN_CPU_S)
-    if not raw.strip().isdigit():
-        raise ValueError(f"{RUNS_ENV}={raw!r} must be a whole number of runs (0 or more)")
-    return int(raw)
+    return _runs_from(RUNS_ENV, int(HOURLY_SHARE * WINDOW_S / RUN_CPU_S))
+
+
+def session_runs() -> int:
+    """The most live runs one session starts in any hour: $ROPE_VIZ_LIVE_RUNS_PER_SESSION, else SESSION_RUNS."""
+    return _runs_from(SESSION_ENV, SESSION_RUNS)
 
 
 def results_dir() -> Path:
@@ -76,9 +91,14 @@ def live_config(task: str, encoding: str, train_len: int, seed: int, *, steps: i
                            eval_sequences=eval_sequences, scalings=("pi", "ntk", "yarn"), **arch)
 
 
+class SessionGone(Exception):
+    """The session that started a run has gone: the run ends where it is, unevaluated and not kept."""
+
+
 @dataclass
 class Run:
-    """One live run. `state`: "training", "evaluating", "done", "stopped" or "failed"."""
+    """One live run. `state`: "training", "evaluating", "done", "stopped", "failed" or "gone" (its session
+    left while it trained: not kept among the finished runs)."""
 
     id: int
     config: toy.TrainConfig
@@ -91,6 +111,18 @@ class Run:
     doc: dict | None = None
     error: str = ""
     stop: threading.Event = field(default_factory=threading.Event, repr=False)
+    alive: Callable[[], bool] | None = field(default=None, repr=False)
+    _asked: float = field(default=0.0, repr=False)
+
+    def should_stop(self) -> bool:
+        """Whether training stops now because its owner asked (the model is still evaluated); raises SessionGone
+        when its session has gone (asked at most every ALIVE_EVERY_S): nobody waits for that run's result."""
+        now = time.monotonic()
+        if self.alive is not None and now - self._asked >= ALIVE_EVERY_S:
+            self._asked = now
+            if not self.alive():
+                raise SessionGone(f"the session of live run {self.id} has gone")
+        return self.stop.is_set()
 
     def snapshot(self) -> dict:
         """Plain values for a page: progress (0..1 over the training steps), the expected end of
@@ -102,37 +134,42 @@ class Run:
                 "train_len": self.config.train_len, "seed": self.config.seed, "steps": steps, "step": self.step,
                 "loss": self.loss, "state": self.state, "progress": min(1.0, self.step / steps),
                 "started": self.started, "elapsed": elapsed, "expected_end": expected, "finished": self.finished,
-                "error": self.error}
+                "error": self.error, "stopping": self.stop.is_set()}
 
 
 _lock = threading.Lock()
 _current: Run | None = None
 _finished: deque = deque(maxlen=KEEP)
-_starts: deque = deque()  # start times of the runs of the last WINDOW_S seconds, oldest first
+_starts: deque = deque()  # (start time, owner) of the runs of the last WINDOW_S seconds, oldest first
 _ids = itertools.count(1)
+_clock = time.time  # the budget's clock (tests give it another)
 
 
-def start(config: toy.TrainConfig, owner: str) -> tuple[bool, dict]:
-    """Start `config` in a background thread unless a run is in progress or the hour's runs are spent.
+def start(config: toy.TrainConfig, owner: str, alive: Callable[[], bool] | None = None) -> tuple[bool, dict]:
+    """Start `config` in a background thread unless a run is in progress, the session's runs of the hour or
+    the server's are spent. alive: whether the owner's session is still there (None: it always is).
 
     Returns (True, the new run's snapshot), or (False, why): the snapshot of the run in progress with
-    "refused": "busy" (the caller tells the visitor its progress and when it should end), or
-    {"refused": "hourly", "runs": runs_per_hour(), "next_slot": epoch seconds when the next may start}."""
+    "refused": "busy" (the caller tells the visitor its progress and when it should end, and whether it is
+    his own), or {"refused": "session" or "hourly", "runs": the cap reached, "next_slot": epoch seconds when
+    the next may start}."""
     global _current
     if not isinstance(config, toy.TrainConfig):
         raise ValueError(f"config must be a rope_viz.toy.TrainConfig, got {type(config).__name__}")
+    owner = str(owner)
     with _lock:
         if _current is not None:
             return False, {**_current.snapshot(), "refused": "busy"}
-        now = time.time()
-        while _starts and _starts[0] <= now - WINDOW_S:
+        now = _clock()
+        while _starts and _starts[0][0] <= now - WINDOW_S:
             _starts.popleft()
-        cap = runs_per_hour()
-        if len(_starts) >= cap:
-            next_slot = _starts[0] + WINDOW_S if _starts else now + WINDOW_S
-            return False, {"refused": "hourly", "runs": cap, "next_slot": next_slot}
-        _starts.append(now)
-        run = Run(id=next(_ids), config=config, owner=str(owner))
+        every = [when for when, _ in _starts]
+        mine = [when for when, who in _starts if who == owner]
+        for reason, cap, counted in (("session", session_runs(), mine), ("hourly", runs_per_hour(), every)):
+            if len(counted) >= cap:  # the next slot: when the oldest counted run leaves the window
+                return False, {"refused": reason, "runs": cap, "next_slot": (counted[0] if counted else now) + WINDOW_S}
+        _starts.append((now, owner))
+        run = Run(id=next(_ids), config=config, owner=owner, alive=alive)
         _current = run
     threading.Thread(target=_train, args=(run,), name=f"live-training-{run.id}", daemon=True).start()
     return True, run.snapshot()
@@ -176,15 +213,18 @@ def _train(run: Run) -> None:
             run.state = "evaluating"
 
     try:
-        doc = _train_on_fastest(run.config, progress, run.stop.is_set)
+        doc = _train_on_fastest(run.config, progress, run.should_stop)
         run.doc = doc
         run.state = "stopped" if doc["runs"][0]["stopped_at"] is not None else "done"
+    except SessionGone:
+        run.state = "gone"
     except Exception as err:  # noqa: BLE001 - a failed run is reported on the page, never raised in a thread
         run.state, run.error = "failed", f"{type(err).__name__}: {err}"
     run.finished = time.time()
     trim()
     with _lock:
-        _finished.append(run)
+        if run.state != "gone":
+            _finished.append(run)
         _current = None
 
 

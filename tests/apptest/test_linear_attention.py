@@ -98,7 +98,7 @@ def test_measured_timings_when_asked(assert_clean):
     for trace in timings["data"]:
         assert np.all(spec_array(trace["y"]) > 0)
     assert len(axis_titles(timings)) == 2
-    assert_says_where_it_was_timed(at)
+    assert_says_where_it_was_timed(at, repeat=3)
 
 
 def test_positions_are_m_and_n_as_on_every_page():

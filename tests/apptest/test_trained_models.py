@@ -3,6 +3,7 @@
 model's own forward pass, a live run in the chart and a refused second run."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -98,3 +99,40 @@ def test_a_live_run_joins_the_chart_and_a_second_start_is_refused():
     finally:
         live_budget.stop("someone else")
         assert live_budget.wait(120)
+
+
+def test_a_press_says_the_sessions_own_run_and_its_share_of_the_hour(monkeypatch):
+    """A press while this session's own run trains starts nothing and names the run, and its stop button stops it;
+    once the session has started its share of the hour, a press says when its next run may start (and starts
+    nothing)."""
+    from collections import deque
+
+    from explorer.app.live_run import OWNER
+
+    monkeypatch.setattr(live_budget, "_starts", deque())
+    at = open_page("trained_models", {"task": "offset", "scalings": 0})
+    mine = at.session_state[OWNER]
+    started, _ = live_budget.start(live_budget.live_config("recall", "alibi", 16, 1, steps=100_000), mine)
+    assert started
+    try:
+        at.button(key="trained_models.start_button").click().run()
+        assert not at.exception
+        said = " ".join(w.value for w in at.warning)
+        assert "Your run is already in progress (ALiBi, recall, trained at 16, seed 1" in said
+        assert "does not start another" in said and len(live_budget._starts) == 1
+        at.button(key="trained_models.stop_button").click().run()  # the stop button under the run's progress
+        assert not at.exception
+        assert live_budget.wait(120)  # of 100,000 steps: the press stopped it
+        assert live_budget.finished()[0]["state"] == "stopped"
+    finally:
+        live_budget.stop(mine)
+        assert live_budget.wait(120)
+    now = live_budget._clock()
+    live_budget._starts.extendleft([(now - 100, mine), (now - 3000, mine)])  # three this hour, the first 50 min ago
+    at.run()  # the page that saw the run end reruns once
+    at.button(key="trained_models.start_button").click().run()
+    said = " ".join(w.value for w in at.warning)
+    waited = re.search(r"next run may start in (\d+) min (\d+) s", said)
+    assert "has started 3 runs in the last hour" in said and waited, said
+    assert 590 <= int(waited[1]) * 60 + int(waited[2]) <= 600  # when the run of 50 min ago leaves the hour
+    assert live_budget.current() is None and len(live_budget._starts) == 3

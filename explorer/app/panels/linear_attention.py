@@ -20,7 +20,7 @@ def measured_times(dim: int, phi: str, base: float, device: str) -> tuple[view.T
     """Both attentions timed, as a job of the server's one queue (explorer.app.heavy.timing), and where."""
     return heavy.timing(("linear_attention", dim, phi, base, device),
                         functools.partial(view.measured_times, dim, phi, base, device), device=device,
-                        what=t("linear_attention.section_timing"))
+                        what=t("linear_attention.section_timing"), repeat=view.TIMED_REPEAT)
 
 
 @figure

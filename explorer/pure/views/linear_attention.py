@@ -3,6 +3,7 @@ check, counted costs and measured times."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,6 +22,9 @@ SHIFT = 1000  # positions added to every token to show the output depends on off
 COST_LENGTHS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384)
 # timed up to 2,048: the softmax's (4,096)^2 scores and their softmax took +240 MiB of server memory at d = 256
 TIMED_LENGTHS = (256, 512, 1024, 2048)
+# three timed runs per length: at d = 256 both attentions' calls at 1,024 and 2,048 took 0.45 CPU-s together here, and
+# the whole timing stays within a message's 2 CPU-s
+TIMED_REPEAT = 3
 
 
 def qkv(seq: int, dim: int, seed: int, dtype=torch.float64, device=None):
@@ -111,15 +115,17 @@ def cost_at(seq: int, dim: int) -> tuple[float, float]:
 
 
 def measured_times(dim: int, phi: str, base: float, device: str) -> Timings:
-    """Median seconds per call of both attentions at TIMED_LENGTHS, float32 on the device."""
+    """Median seconds per call of both attentions at TIMED_LENGTHS (TIMED_REPEAT timed runs each), float32 on the
+    device. Only the shortest length is warmed up: its first calls warm the code paths of the longer ones, whose
+    calls each outlast the fixed overheads a warm-up removes."""
     where = torch.device(device)
     soft, lin = [], []
     for seq in TIMED_LENGTHS:
         q, k, v = qkv(seq, dim, 0, dtype=torch.float32, device=where)
-        soft.append(time_call(lambda q=q, k=k, v=v: softmax_attention(q, k, v, base=base), device=where,
-                              min_time=0.02))
-        lin.append(time_call(lambda q=q, k=k, v=v: linear_attention(q, k, v, base=base, feature_map=phi),
-                             device=where, min_time=0.02))
+        timed = functools.partial(time_call, device=where, repeat=TIMED_REPEAT, warmup=int(seq == TIMED_LENGTHS[0]),
+                                  min_time=0.005)
+        soft.append(timed(lambda q=q, k=k, v=v: softmax_attention(q, k, v, base=base)))
+        lin.append(timed(lambda q=q, k=k, v=v: linear_attention(q, k, v, base=base, feature_map=phi)))
     return Timings(lengths=np.array(TIMED_LENGTHS, dtype=np.float32), softmax=np.array(soft, dtype=np.float32),
                    linear=np.array(lin, dtype=np.float32), device=describe(where))
 

@@ -588,13 +588,16 @@ def _run_facts(snap: dict) -> dict:
             "n": snap["train_len"], "seed": snap["seed"], "step": snap["step"], "steps": snap["steps"]}
 
 
-def refusal(snap: dict, now: float) -> Phrase:
-    """Why a new run cannot start (`training.start`'s answer): the hour's runs are spent and when the next
-    may start, or the run in progress (its snapshot) and when it should end."""
-    if snap.get("refused") == "hourly":
+def refusal(snap: dict, now: float, owner: str | None = None) -> Phrase:
+    """Why a new run cannot start (`live_budget.start`'s answer): this session's runs of the hour, or the
+    server's, are spent, and when the next may start; or the run in progress (its snapshot: the visitor's own
+    when `owner` started it) and when it should end."""
+    if snap.get("refused") in ("hourly", "session"):
         wait = seconds_left(snap["next_slot"], now)
-        return phrase("trained_models.refused_hourly", runs=snap["runs"], minutes=wait // 60, seconds=wait % 60)
-    return phrase("trained_models.refused", seconds=seconds_left(snap["expected_end"], now), **_run_facts(snap))
+        return phrase(f"trained_models.refused_{snap['refused']}", runs=snap["runs"], minutes=wait // 60,
+                      seconds=wait % 60)
+    key = "trained_models.refused_mine" if owner is not None and snap["owner"] == owner else "trained_models.refused"
+    return phrase(key, seconds=seconds_left(snap["expected_end"], now), **_run_facts(snap))
 
 
 @dataclass(frozen=True)
@@ -611,6 +614,8 @@ def progress(snap: dict, owner: str, now: float) -> Progress:
                   **_run_facts(snap))
     if snap["state"] == "evaluating":
         note = phrase("trained_models.evaluating")
+    elif snap.get("stopping"):
+        note = phrase("trained_models.stopping")
     elif snap["expected_end"] is not None:
         note = phrase("trained_models.expected_end", seconds=seconds_left(snap["expected_end"], now), loss=snap["loss"])
     else:
