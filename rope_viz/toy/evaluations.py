@@ -14,7 +14,9 @@ mixup       the RoPE model read with its own pair layout and the other one at ea
             right and answers scored position by position.
 
 Each number is a function of the weights and the settings below only (the evaluation sequences come
-from fixed seeds), so a fresh evaluation of one model reproduces the file exactly.
+from fixed seeds), so a fresh evaluation of one model on the same CPU kind and torch reproduces the file
+exactly; another CPU's float32 kernels round differently in the last digits (4e-8 relative measured with
+the AVX2 code paths against AVX-512), and a near-tie may flip an answer.
 """
 
 from __future__ import annotations

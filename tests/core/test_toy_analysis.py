@@ -11,6 +11,7 @@ import torch
 from rope_viz.toy import ModelConfig, ToyTransformer, attention_maps, evaluate, make_batch
 from rope_viz.toy.analysis import (accuracy_by_position, offset_profile, pair_contributions, pair_norms,
                                    positional_heads, with_layout, without_low_frequencies)
+from support.recorded import answers, assert_close, flips, matmuls
 
 BASE = 100.0
 
@@ -190,6 +191,11 @@ def test_evaluate4_writes_the_designs_evaluations_with_its_command(tmp_path):
     assert doc["command"] == "python -m rope_viz.toy " + " ".join(argv) and doc["grid"] == GRID4_FILE
     assert list(doc["tasks"]) == ["offset"] and sorted(doc["tasks"]["offset"]["removal"]) == ["1.0", "2.0"]
     shipped = evaluations.load_evaluations(DEFAULT_DIR / evaluations.EVALUATIONS_FILE)["tasks"]["offset"]
-    for part in ("removal", "mixup"):
-        assert {k: shipped[part][k] for k in doc["tasks"]["offset"][part]} == doc["tasks"]["offset"][part]
-    assert doc["tasks"]["offset"]["frequency"] == shipped["frequency"]
+    fresh = doc["tasks"]["offset"]
+    # the shipped file was written on another machine: float32 kernels of another CPU round differently in the last
+    # digits, and a near-tie may flip an answer (support.recorded says how far each may go, and why)
+    assert_close(fresh["frequency"], shipped["frequency"], matmuls("float32", "float32"), "frequency")
+    kept = {part: {k: shipped[part][k] for k in fresh[part]} for part in ("removal", "mixup")}
+    # each accuracy is over at least EVAL_SEQUENCES answers; each count of the mixup, over one answer per sequence
+    assert_close(fresh["removal"], kept["removal"], answers(evaluations.EVAL_SEQUENCES), "removal")
+    assert_close(fresh["mixup"], kept["mixup"], flips(evaluations.EVAL_SEQUENCES), "mixup")

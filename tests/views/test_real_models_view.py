@@ -13,6 +13,7 @@ import torch
 from explorer.pure.views import real_models as view
 from rope_viz import real_model
 from rope_viz.real import measure
+from support.recorded import NOISE, answers, assert_close, matmuls
 
 SHORT = "The cat sat on the mat. The dog sat on the rug."
 
@@ -74,17 +75,32 @@ def test_the_profile_scales_each_head_and_the_bound_to_one(short):
     assert found.bound[0] == pytest.approx(1.0)
 
 
+DIGITS = 6  # results/real/examples.json keeps 6 significant digits (view._rounded)
+
+
 @pytest.mark.slow
 def test_a_recorded_example_matches_a_fresh_measurement():
+    """The file was written on another machine, maybe another CPU kind: support.recorded's rules say how far each
+    number may move, and why."""
+    entry = next(e for e in json.loads(view.SHIPPED.read_text(encoding="utf-8"))["entries"]
+                 if (e["name"], e["example"]) == ("smollm2-135m", "list"))
     recorded = view.shipped()[("smollm2-135m", "list")]
     fresh = view.compute("smollm2-135m", view.EXAMPLES["list"])
     assert recorded.reading == fresh.reading and recorded.said.tokens == fresh.said.tokens
-    for name in ("loss", "top1"):
-        assert getattr(recorded.said, name) == pytest.approx(getattr(fresh.said, name), rel=1e-4)
-    for a, b in zip(dataclasses.astuple(recorded.relativity), dataclasses.astuple(fresh.relativity)):
-        assert a == pytest.approx(b, rel=1e-3, abs=1e-4)
-    assert dict(recorded.interventions.traps) == pytest.approx(dict(fresh.interventions.traps), rel=1e-4)
-    np.testing.assert_allclose(recorded.looks.shares, fresh.looks.shares, rtol=1e-4, atol=1e-7)
+    float32 = matmuls("float32", "float32", DIGITS)  # every section but the interventions runs in float32
+    top1 = answers(len(fresh.reading.ids) - 1)  # an argmax per next token
+    assert_close(fresh.said.loss, recorded.said.loss, float32, "said/loss")
+    assert_close(fresh.said.top1, recorded.said.top1, top1, "said/top1")
+    for name, value in dataclasses.asdict(recorded.relativity).items():
+        rule = NOISE if name == "residual_shift" else top1 if name.startswith("top1") else float32
+        assert_close(getattr(fresh.relativity, name), value, rule, f"relativity/{name}")
+    assert_close(fresh.looks.shares, recorded.looks.shares, float32, "looks/shares")
+    # The interventions' matmuls: this host's precision, and the recording's as the file says it. The file says
+    # none (it was written before it could; its numbers match bfloat16 ones to 1.5e-6 here, float32 ones only to
+    # 4e-3), so either is allowed: the bfloat16 rule.
+    precision = matmuls(entry["measured"]["interventions"].get("precision"), measure.INTERVENTIONS, DIGITS)
+    assert_close(dataclasses.asdict(fresh.interventions), dataclasses.asdict(recorded.interventions), precision,
+                 "interventions")
 
 
 @pytest.mark.slow  # loads SmolLM2 and runs it: outside the quick lane
