@@ -172,7 +172,7 @@ def test_every_question_at_the_default_knobs(page, lang):
         assert 3 <= len(shown.options) == len(set(shown.options))
         assert 0 <= shown.answer < len(shown.options)
         if question.numbers is None:  # a question in words: option _1 of its text is the right one
-            assert shown.options[shown.answer] == text.text(f"quiz.{page}_{question.name}_1", lang).format()
+            assert shown.options[shown.answer] == text.text(f"{page}.quiz_{question.name}_1", lang).format()
         for said in (shown.prompt, shown.why, *shown.options):  # the app's own Markdown, its math kept
             assert isinstance(said, AppText) and said.count("$") % 2 == 0
 
@@ -198,10 +198,13 @@ def test_questions_belong_to_topic_pages_and_right_answers_move_around():
 
 
 def test_question_text_has_the_same_placeholders_in_both_languages():
+    checked = 0
     for key, english in text.STRINGS["en"].items():
-        if key.startswith("quiz."):
+        if key.startswith("quiz.") or ".quiz_" in key:
+            checked += 1
             fields = {f for _, f, _, _ in string.Formatter().parse(english) if f}
             assert fields == {f for _, f, _, _ in string.Formatter().parse(text.STRINGS["zh"][key]) if f}, key
+    assert checked > 50  # the questions are found in their pages' own files
 
 
 PAYLOAD = "[log in](http://127.0.0.1:9/x) ![p](http://127.0.0.1:9/p.png) <b>loud</b>"

@@ -16,6 +16,9 @@ from rope_viz.conformance.verify import describe, layer_ranges
 
 from explorer.pure.views.phrases import Phrase, phrase
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("position_0", "pair_0")
+
 NONE = "none"  # the demo that plants nothing: the reference itself
 MODEL_LAYOUT = "model"  # the declared layout that is the model's own (no q/k rows permuted on load)
 FLOOR = 1e-12  # errors below this are drawn at it (a log axis has no zero)
