@@ -221,3 +221,18 @@ def test_a_value_filled_into_a_question_shows_as_text_and_its_math_stays_math():
     (times_i,) = [q for q in quiz.page_questions()["complex_numbers"] if q.name == "times_i"]
     why = quiz.ask("complex_numbers", times_i, {}, "en").why
     assert why.startswith("$i = e^{i\\pi/2}$") and "`" not in why
+
+
+def test_every_question_text_belongs_to_a_question_its_page_asks():
+    """A topic's quiz_<name>... keys (its own text file) all serve a question its view declares in QUIZ."""
+    declared = {(page, q.name) for page, questions in quiz.page_questions().items() for q in questions}
+    stray = []
+    for key in text.STRINGS["en"]:
+        page, _, name = key.partition(".")
+        if name.startswith("quiz_"):
+            asked, _, part = name.removeprefix("quiz_").rpartition("_")
+            if (page, name.removeprefix("quiz_")) not in declared and not (
+                    (page, asked) in declared and (part == "why" or part.isdigit())):
+                stray.append(key)
+    assert stray == []
+    assert quiz.text_key("precision", "gap") == "precision.quiz_gap"
