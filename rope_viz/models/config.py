@@ -156,73 +156,79 @@ _WINDOW_KEYS = {"sliding_attention": "sliding_window", "chunked_attention": "att
 class Family:
     """How one transformers model family reads its config (its modeling and configuration files).
 
-    The fields are the hooks a family is built from; rope_viz.models.families opens with a table of which to use for
-    what.
-
-    source: the transformers file whose code the reading follows; layout: "half" or "interleaved"; partial: "honour"
-    partial_rotary_factor or "ignore" it (full-head RoPE); pattern: layer types when the config lists none; nope: a
-    function (reader, layers) -> per layer, whether it rotates (nope_every(key): no_rope_layers, else every key-th
-    layer without RoPE); per_layer_type: RoPE parameters per layer type with Gemma's defaults (full_rope_default
-    replaces the global layers' default, every_kind_required refuses a dict missing a layer type); mrope: "blocks"
-    or "interleaved"; mla: multi-head latent attention (reads_rope_interleave: its rope_interleave false switches to
-    the half layout); query_scale: "llama4", "beta", "log" or "ngpt"; defaults: the config class's defaults for keys
-    hub files omit (a test compares them with transformers' config class); defaults_source: for a model_type
-    transformers does not know, where its defaults come from instead (the published config.json or model card,
-    cited; the family's own test checks them there); rope_types: the rope types its config class accepts (None:
-    any); head_dim_keys: layer type -> the key holding that type's head size (or a function (reader) -> that size);
-    last_layer_full: the last layer attends fully whatever layer_types says; attention_kinds: the layer types its
-    config class allows (None: transformers' generic ones); truncates_layer_lists: a per-layer list longer than the
-    model is cut to its length; window_keys: layer type -> the key holding its window; rotates_last: the rotated
-    dims sit last in each head; rope_reader: a function (reader, layer types) -> ({layer type: RoPE dict}, {layer
-    type: where that dict sits}) replacing the generic reading of rope_parameters; compress: a function (reader,
-    layer type) -> tokens per compressed key or None; output_rotation: the attention output's rotated dims turn back
-    by the query's angle; rotary: False where the family's code rotates nothing (its config's RoPE keys are inert);
-    layer_list: a function (reader) -> the layer types, whose length is then the depth (num_hidden_layers ignored);
-    window: a function (reader, layer type) -> its window, replacing window_keys; partial_over_rotary_dim: an
-    explicit partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one);
-    follows: the model_type whose code transformers runs for this one, when another (Kimi K2: deepseek_v3);
-    rope_on_sliding_only: only sliding layers rotate, "always" (Flint) or "when_windowed" (EXAONE, Kolibri: while
-    sliding_window is set; without it every layer rotates; a sliding layer keeps its type and window even where the
-    window covers the whole context); layer_rope: a function (reader, layer types) -> (per layer: whether it
-    rotates, its own base or None for its type's); learned: the parts a checkpoint learns (LayerRoPE.learned), read
-    at their initial values; reads_rotary_dim: False where the code never reads a rotary_dim key (MiniMax-M3: only
-    partial_rotary_factor counts).
+    The fields are the hooks a family is built from, each said below; rope_viz.models.families opens with a table
+    of which to use for what. A hook that is a function reads the config through a `Reader`.
     """
 
+    # the transformers file whose code the reading follows
     source: str
+    # "half" pairs (i, i + d/2) or "interleaved" pairs (2i, 2i + 1)
     layout: str = "half"
+    # "honour" partial_rotary_factor or "ignore" it (full-head RoPE); default_partial: the factor when none is given
     partial: str = "honour"
     default_partial: float | None = None
+    # (reader, layers, uses_rope) -> the layer types, when the config lists no layer_types
     pattern: Callable = _all_full
+    # (reader, layers) -> per layer, whether it rotates; nope_every(key): no_rope_layers, else every key-th layer
     nope: Callable | None = None
+    # RoPE parameters per layer type with Gemma's defaults: full_rope_default replaces the global layers' default,
+    # every_kind_required refuses a dict missing a layer type
     per_layer_type: bool = False
     full_rope_default: Mapping | None = None
     every_kind_required: bool = False
+    # multimodal RoPE: "blocks" or "interleaved" sections, and the sections when the config gives none
     mrope: str | None = None
     mrope_section: tuple | None = None
+    # multi-head latent attention; reads_rope_interleave: its rope_interleave false switches to the half layout
     mla: bool = False
     reads_rope_interleave: bool = False
+    # a factor on the queries: "llama4", "beta", "log" or "ngpt"
     query_scale: str | None = None
+    # the config class's defaults for keys hub files omit (a test compares them with transformers' config class);
+    # defaults_source: for a model_type transformers does not know, where they come from instead (the published
+    # config.json or model card, cited; the family's own test checks them there)
     defaults: Mapping = field(default_factory=dict)
     defaults_source: str = ""
+    # the rope types its config class accepts (None: any)
     rope_types: tuple | None = None
+    # layer type -> the key holding that type's head size (or a function (reader) -> that size)
     head_dim_keys: Mapping = field(default_factory=dict)
+    # the last layer attends fully whatever layer_types says
     last_layer_full: bool = False
+    # the layer types its config class allows (None: transformers' generic ones)
     attention_kinds: tuple | None = None
+    # a per-layer list longer than the model is cut to its length
     truncates_layer_lists: bool = False
+    # layer type -> the key holding its window
     window_keys: Mapping = field(default_factory=lambda: dict(_WINDOW_KEYS))
+    # the rotated dims sit last in each head
     rotates_last: bool = False
+    # (reader, layer types) -> ({layer type: RoPE dict}, {layer type: where that dict sits}), replacing the generic
+    # reading of rope_parameters
     rope_reader: Callable | None = None
+    # (reader, layer type) -> tokens per compressed key, or None
     compress: Callable | None = None
+    # the attention output's rotated dims turn back by the query's angle
     output_rotation: bool = False
+    # False where the family's code rotates nothing (its config's RoPE keys are inert)
     rotary: bool = True
+    # only sliding layers rotate: "always" (Flint) or "when_windowed" (EXAONE, Kolibri: while sliding_window is set;
+    # without it every layer rotates; a sliding layer keeps its type and window even where the window covers the
+    # whole context)
     rope_on_sliding_only: str | None = None
+    # the model_type whose code transformers runs for this one, when another (Kimi K2: deepseek_v3)
     follows: str | None = None
+    # an explicit partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one)
     partial_over_rotary_dim: bool = False
+    # (reader) -> the layer types, whose length is then the depth (num_hidden_layers ignored)
     layer_list: Callable | None = None
+    # (reader, layer type) -> its window, replacing window_keys
     window: Callable | None = None
+    # (reader, layer types) -> (per layer: whether it rotates, its own base or None for its type's)
     layer_rope: Callable | None = None
+    # the parts a checkpoint learns (LayerRoPE.learned), read at their initial values
     learned: tuple[str, ...] = ()
+    # False where the code never reads a rotary_dim key (MiniMax-M3: only partial_rotary_factor counts)
     reads_rotary_dim: bool = True
 
 
