@@ -39,6 +39,7 @@ st.download_button(
 limit = min(MAX_FILE_BYTES, st.get_option("server.maxUploadSize") << 20)  # the server refuses more first
 uploaded = st.file_uploader(ui.t("check_implementation.upload"), type=["safetensors"], key="conformance_answers",
                             help=ui.t("check_implementation.upload_help", limit=f"{limit >> 20}"))
+panels.answer_examples()
 upload = None
 if uploaded is not None:
     if uploaded.size > limit:
@@ -47,6 +48,9 @@ if uploaded is not None:
     else:
         upload = uploaded.getvalue()
 data = panels.check(name, config_text, demo, upload, layout)
+if data.source == "demo" and not data.ok:  # beside the knobs, on the first screen: this failure was planted
+    left.info(ui.t("check_implementation.demo_first", bug=ui.t(f"check_implementation.demo_{demo}")),
+              icon=":material/science:")
 if data.upload_refused is not None:
     st.warning(ui.t("check_implementation.upload_refused", detail=data.upload_refused), icon=":material/block:")
 
@@ -63,20 +67,7 @@ if failed:
     st.warning(ui.t("check_implementation.some_fail", failed=len(failed), kinds=len(rows)), icon=":material/cancel:")
 else:
     st.success(ui.t("check_implementation.all_pass", kinds=len(rows)), icon=":material/check_circle:")
-table(
-    {
-        "check_implementation.col_kind": [row.kind for row in rows],
-        "check_implementation.col_layers": [
-            ui.t("check_implementation.layers_cell", layers=row.layers, count=row.count) for row in rows
-        ],
-        "check_implementation.col_rope": [row.rope for row in rows],
-        "check_implementation.col_result": [
-            ui.t("check_implementation.pass" if row.ok else "check_implementation.fail") for row in rows
-        ],
-        "check_implementation.col_error": [f"{row.max_error:.3g}" for row in rows],
-        "check_implementation.col_bug": [row.bug for row in rows],
-    }
-)
+panels.verdict_table(rows)
 st.caption(ui.t("check_implementation.table_caption"))
 
 for index, failure in enumerate(data.failures):
@@ -88,8 +79,9 @@ for index, failure in enumerate(data.failures):
         )
     by_position, by_pair = panels.failure_charts(failure)
     with first_failure if index == 0 else st.container():  # the first one on the first screen
-        if index == 0:
-            st.caption(ui.t("check_implementation.first_failure", kind=failure.kind))
+        if index == 0:  # a planted bug says so here too: the presenter view puts this first
+            st.caption(ui.t("check_implementation.first_failure" + ("_demo" if data.source == "demo" else ""),
+                            kind=failure.kind, bug=ui.t(f"check_implementation.demo_{demo}")))
         ui.charts_side_by_side(by_position, f"position_{failure.kind}", by_pair, f"pair_{failure.kind}")
     for note in failure.notes:  # the layout a q/k-permuting loader makes right, where the answers stop
         st.markdown(say(note))

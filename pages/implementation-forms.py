@@ -6,11 +6,12 @@ import streamlit as st
 import explorer as ui
 from explorer.app import latex as tex
 from explorer.app.glossary import glossary
+from explorer.app.heavy import timed_on_note
 from explorer.app.place import knob_row, metric_row, say, section, table
 from explorer.app.panels import implementation_forms as panels
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import implementation_forms as view
-from rope_viz.device import describe
+
 
 ui.enter()
 PAGE = "implementation_forms"
@@ -51,14 +52,14 @@ compared = panels.method_gaps(seq, dim, seed, device)
 methods, gaps = compared.methods, compared.gaps
 if compared.dropped:
     ui.notice(ui.t("implementation_forms.matrix_too_large"))
-with st.spinner(ui.t("implementation_forms.timing_spinner", methods=len(methods))):
-    micro = panels.method_microseconds(seq, dim, device, methods)
+micro, timed_on = panels.method_microseconds(seq, dim, device, tuple(methods))
 costs = panels.costs(methods, micro, seq, dim)
 with ui.chart_beside(costs, key="costs"):
     table(view.cost_table(methods, micro))
     table(view.gap_table(gaps))
-st.caption(ui.t("implementation_forms.timing_caption", device=describe(ui.device()), seq=seq, dim=dim,
+st.caption(ui.t("implementation_forms.timing_caption", seq=seq, dim=dim,
                 gap=say(view.gap_sentence(max(gaps.values())))))
+st.caption(say(timed_on_note(timed_on)))
 
 # 3. Two layouts, one model
 section("implementation_forms.layout")

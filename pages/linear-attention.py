@@ -4,6 +4,7 @@ import streamlit as st
 
 import explorer as ui
 from explorer.app import latex as tex
+from explorer.app.heavy import timed_on_note
 from explorer.app.place import caption, knob_row, metric_stack, named, say, section, sentences
 from explorer.app.panels import linear_attention as panel
 from explorer.app.tryit import try_buttons
@@ -62,8 +63,9 @@ st.latex(ui.t("linear_attention.cost_latex"))
 ui.chart(panel.cost(dim), key="costs")
 st.markdown(say(view.cost_now(seq, dim)))
 if ui.knob(PAGE, "timing"):
-    times = panel.measured_times(dim, phi, base, str(ui.device()))
+    times, timed_on = panel.measured_times(dim, phi, base, str(ui.device()))
     ui.chart(panel.timings(times, dim), key="timings")
     st.caption(ui.t("linear_attention.timing_caption"))
+    st.caption(say(timed_on_note(timed_on)))
 
 ui.questions(PAGE)

@@ -3,6 +3,7 @@
 import streamlit as st
 
 import explorer as ui
+from explorer.app.heavy import timed_on_note
 from explorer.app.place import knob_row, metric_row, metric_stack, paragraphs, say, section
 from explorer.app.panels import precision as panels
 from explorer.pure.views import precision as view
@@ -54,11 +55,11 @@ st.caption(ui.t("precision.fix_caption", window=view.WINDOW, short=view.SHORT))
 paragraphs([view.fix_result(curves)])
 st.markdown(ui.t("precision.cost_text"))
 if ui.knob(PAGE, "timing"):
-    with st.spinner(ui.t("precision.timing_spinner")):
-        timed = panels.angle_fix_times(dim, base, str(ui.device()))
+    timed, timed_on = panels.angle_fix_times(dim, base, str(ui.device()))
     timing_fig = panels.timing(timed, dim)
     with ui.chart_beside(timing_fig, key="timing"):
         metric_stack(view.timing_metrics(timed))
     st.caption(say(view.timing_caption(timed)))
+    st.caption(say(timed_on_note(timed_on)))
 
 ui.questions(PAGE, start=start)

@@ -20,6 +20,8 @@ name, example = knob_row(PAGE, "model", "example", model={"format_func": lambda 
                          example={"format_func": named("real_models.example_")})
 with st.expander(ui.t("real_models.own_header"), icon=":material/edit_note:"):
     own = ui.knob(PAGE, "text")
+    st.button(ui.t("real_models.apply_text"), help=ui.t("real_models.apply_text_help"), icon=":material/check:",
+              key="real_models_apply")  # its click ends the box's editing, and the rerun reads the text
 label, spare = SOURCES[name].label, host.spare_memory_bytes() / 1e9
 fits = loaded(name) or spare >= view.NEEDS_GB[name]
 ready = installed(name) and fits
@@ -43,15 +45,16 @@ if reading.cut:
     st.info(ui.t("real_models.cut", chars=f"{reading.chars:,}", tokens=f"{reading.tokens:,}",
                  max_chars=f"{view.MAX_CHARS:,}", max_tokens=view.MAX_TOKENS, kept=len(reading.ids),
                  last=view.token_label(said.tokens[-1], 24)), icon=":material/content_cut:")
-st.markdown(say(view.summary(said)))
 
 layers_facts = panels.facts(name, text)
 layers, heads = len(layers_facts), panels.heads(name, text)
-layer, head = knob_row(PAGE, "layer", "head", layer={"hi": layers - 1}, head={"hi": heads - 1})
+with st.container(key="knobs_first"):  # on a phone and a projector too, the map's knobs stay above it
+    layer, head = knob_row(PAGE, "layer", "head", layer={"hi": layers - 1}, head={"hi": heads - 1})
 if ready:
     panels.attention_map(name, reading.ids, layer)
     ui.chart(panels.attention(name, text, layer, head), key="attention")
     st.caption(ui.t("real_models.map_caption"))
+st.markdown(say(view.summary(said)))
 ui.explain(ui.t(f"{PAGE}.intro", model=label))
 with st.expander(ui.t("real_models.table_header"), icon=":material/table:"):
     st.dataframe(panels.predictions_table(name, text), hide_index=True, height=320)
@@ -79,7 +82,7 @@ shift = ui.knob(PAGE, "shift", format_func=lambda v: f"{v:,}")
 r = panels.relativity_at(name, text, shift if ready else view.SHIFT)
 metric_row([metric("real_models.residual_shift", f"{r.residual_shift:.1e}"),
             metric("real_models.residual_doubled", f"{r.residual_doubled:.2f}"),
-            metric("real_models.loss_doubled", f"{r.loss_doubled:.3f}", loss=f"{r.loss:.3f}"),
+            metric("real_models.loss_doubled", view.loss_text(r.loss_doubled), loss=view.loss_text(r.loss)),
             metric("real_models.top1_doubled", f"{r.top1_doubled:.0%}")])
 paragraphs(view.relativity_lines(r))
 st.markdown(ui.t("real_models.relativity_text"))
@@ -90,9 +93,9 @@ if text == own and (few := host.cores()) < view.MIN_CORES:
     ui.questions(PAGE)
     st.stop()
 done = panels.section("interventions", name, text)
-metric_row([metric("real_models.loss_all", f"{done.stopped.loss:.3f}"),
-            metric("real_models.loss_fastest", f"{done.stopped.fastest:.3f}"),
-            metric("real_models.loss_slowest", f"{done.stopped.slowest:.3f}")])
+metric_row([metric("real_models.loss_all", view.loss_text(done.stopped.loss), precision=INTERVENTIONS),
+            metric("real_models.loss_fastest", view.loss_text(done.stopped.fastest)),
+            metric("real_models.loss_slowest", view.loss_text(done.stopped.slowest))])
 paragraphs(view.stopped_lines(done.stopped))
 trap_layer = ui.knob(PAGE, "trap_layer", hi=layers - 1)
 live = trap_layer != view.TRAP_LAYER and ready
@@ -103,18 +106,12 @@ bullets(view.trap_line(trap, shown_layer) for trap in view.traps(done, no_rope) 
 st.markdown(ui.t("real_models.traps_text", start=f"{PRECISION_START:,}", precision=INTERVENTIONS))
 
 st.subheader(ui.t("real_models.long_header"))
-grid = panels.long_context()
-if grid is not None:
-    ui.chart(panels.long_losses(), key="long")
-    st.markdown(say(view.long_context_line(grid)))
-    st.caption(ui.t("real_models.passkey_caption", context=f"{grid.context:,}"))
-    st.dataframe(panels.passkey_table(), hide_index=True)
-    paragraphs(view.passkey_lines(grid))
+panels.past_the_context(name)
 spacing = ui.knob(PAGE, "spacing")
 if spacing > 1 and ready:
     spaced = panels.spaced_losses(name, reading.ids, spacing)
-    metric_row([metric("real_models.unspaced", f"{done.stopped.loss:.3f}"),
-                *(metric(f"real_models.method_{method}", f"{loss:.3f}") for method, loss in spaced.items())])
+    metric_row([metric("real_models.unspaced", view.loss_text(done.stopped.loss)),
+                *(metric(f"real_models.method_{method}", view.loss_text(loss)) for method, loss in spaced.items())])
 st.markdown(ui.t("real_models.spaced_text", spacing=spacing, last=f"{(len(reading.ids) - 1) * spacing:,}")
             if spacing > 1 else ui.t("real_models.spaced_text_off"))
 ui.questions(PAGE)

@@ -153,3 +153,16 @@ def paste_past_the_limit(page: str, pasted: str, limit: int) -> AppTest:
     assert at.text_area(key=f"{page}.config").value == pasted
     return at
 
+
+
+def assert_says_where_it_was_timed(at: AppTest) -> None:
+    """A timing's caption names the CPU's vector instructions and torch's threads here (asked of torch itself), and
+    the median of several runs."""
+    import torch
+
+    from explorer.pure.timing import REPEAT
+
+    said = page_text(at)
+    expected = (f"({torch.backends.cpu.get_cpu_capability()} instructions, {torch.get_num_threads()} torch threads)",
+                f"median of {REPEAT} timed runs")
+    assert all(part in said for part in expected), said[-600:]

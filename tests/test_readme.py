@@ -29,6 +29,16 @@ def test_readme_run_command_names_real_files():
         "the CPU-only build comes from PyTorch's CPU wheel index"
 
 
+def test_readme_says_the_run_command_names_one_python_and_others_work():
+    """The command calls one interpreter by name; the text right under it names that interpreter and says how to
+    run another supported one, rather than a version range the command itself does not follow."""
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## Run the app", 1)[1]
+    interpreter = _bash_blocks(section)[0].split()[0]
+    minimum = re.fullmatch(r"python(3\.\d+)", interpreter).group(1)
+    words = section.split("```", 2)[2].strip().split("\n\n", 1)[0]
+    assert f"`{interpreter}`" in words and f"from {minimum} on" in words and "python3 -m venv" in words
+
+
 def _notebook_blocks() -> list[str]:
     """The Python blocks of "Using the core in a notebook", but the two that need more than the core and the
     [toy] extra or minutes: the real models (the [real] extra's weights; tests/core/test_real_decoder.py runs

@@ -18,6 +18,8 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from explorer.app.job_queue import QUEUE
 from explorer.app.session import t
+from explorer.pure.timing import TimedOn, timed_on
+from explorer.pure.views.phrases import Phrase, phrase
 
 T = TypeVar("T")
 QUIET_S = 0.3   # a job done within this shows no line at all
@@ -63,3 +65,17 @@ def run(kind: str, key: Hashable, fn: Callable[[], T], *, what: str, request: Ha
         _waited.seconds = getattr(_waited, "seconds", 0.0) + time.monotonic() - began
     line.empty()
     return QUEUE.wait(job)
+
+
+def timing(key: Hashable, fn: Callable[[], T], *, device: str, what: str) -> tuple[T, TimedOn]:
+    """A timing of a page (fn measures something on `device`) as a job of the queue: one timing at a time on the
+    server, so no other job skews its clock and its tensors are held by one job only; with it, where it ran (read
+    in the job's own thread). Its result is kept in the queue's cache like any other job's."""
+    return run("timing", ("timing", *key) if isinstance(key, tuple) else ("timing", key),
+               lambda: (fn(), timed_on(device)), what=what)
+
+
+def timed_on_note(on: TimedOn) -> Phrase:
+    """The sentence under a timing: what it ran on and how it was measured."""
+    return phrase("common.timed_on", device=on.device, capability=on.capability, threads=on.threads,
+                  repeat=on.repeat)

@@ -44,8 +44,10 @@ LINE_WIDTH = 2.5
 # sets at 70 % of their text, are never drawn under 9 px, the least any text is; a phone draws the titles of a
 # figure's panels (explorer.pure.figures.style.PANEL_TITLE_SIZE, 16 px) smaller; on a phone and on a
 # projector the page's first chart comes right under its title, before the knobs and the longer text (on a
-# phone, the home page's Start the lesson comes before it too). The others are the presenter
-# view's: body text, formulas, metrics (the value larger than its label), slider values (above their thumbs,
+# phone, the home page's Start the lesson comes before it too), except on a page whose first chart is drawn from
+# the knobs above it, which keeps its order (a container keyed knobs_first); on a phone the real-models page's
+# attention map labels every fourth of its key tokens (every token still in its hover). The others are the presenter
+# view's: body text, formulas, tables, metrics (the value larger than its label), slider values (above their thumbs,
 # clear of the track), select boxes and inputs all set large enough for a projector, applied while the
 # sidebar's toggle (key app.present, class st-key-app-present) is on. Its colours ($name) are the figure
 # style's (explorer.pure.figures.style.PAGE_COLOURS), filled in once at import.
@@ -71,16 +73,17 @@ STYLE = Template("""<style>
 @media (max-width: 640px) {
   [data-testid="stMain"] .main-svg .annotation-text[style*="font-size: 16px"] {
     font-size: 10px !important; }
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
+  [data-testid="stMainBlockContainer"]:not(:has(.st-key-knobs_first)) > [data-testid="stVerticalBlock"]
     > :nth-child(1 of :has([data-testid="stHeading"], h1)) { order: -2; }
-  [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
+  [data-testid="stMainBlockContainer"]:not(:has(.st-key-knobs_first)) > [data-testid="stVerticalBlock"]
     > :nth-child(1 of :has([data-testid="stPlotlyChart"])) { order: -1; }
+  [data-testid="stMain"] .st-key-attention .xtick:not(:nth-child(4n+1)) { display: none; }
   [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"] > :has(.st-key-lesson_start) { order: -1; }
 }
-.stApp:has(.st-key-app-present input:checked) [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
-  > :nth-child(1 of :has([data-testid="stHeading"], h1)) { order: -2; }
-.stApp:has(.st-key-app-present input:checked) [data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]
-  > :nth-child(1 of :has([data-testid="stPlotlyChart"])) { order: -1; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMainBlockContainer"]:not(:has(.st-key-knobs_first))
+  > [data-testid="stVerticalBlock"] > :nth-child(1 of :has([data-testid="stHeading"], h1)) { order: -2; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMainBlockContainer"]:not(:has(.st-key-knobs_first))
+  > [data-testid="stVerticalBlock"] > :nth-child(1 of :has([data-testid="stPlotlyChart"])) { order: -1; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
   [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 2.2rem; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMainBlockContainer"] {
@@ -116,6 +119,9 @@ STYLE = Template("""<style>
   font-size: 1.4rem !important; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
   [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stTable"] :is(th, td),
+.stApp:has(.st-key-app-present input:checked) [data-testid="stMain"] [data-testid="stTable"] :is(th, td) p {
+  font-size: 1.4rem; line-height: 1.35; }
 .stApp:has(.st-key-app-present input:checked) [data-testid="stMain"]
   [data-testid="stExpander"] summary p { font-size: 1.4rem; }
 </style>""").substitute(PAGE_COLOURS)

@@ -6,15 +6,36 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from dataclasses import dataclass
 
 import torch
 
 from rope_viz._checks import check_budget, check_dim, check_int, check_positive
-from rope_viz.device import get_device, synchronize
+from rope_viz.device import describe, get_device, synchronize
 from rope_viz import inv_freq
 
 
-def time_call(fn, *, device: torch.device, repeat: int = 5, warmup: int = 1, min_time: float = 0.0) -> float:
+REPEAT = 5  # timed runs per measured value, their median kept: one slow run on a busy server does not move it
+
+
+@dataclass(frozen=True)
+class TimedOn:
+    """Where a timing ran: the device (described), the vector instructions torch's CPU kernels use (its
+    `get_cpu_capability()`: AVX512, AVX2...), torch's threads, and the timed runs behind each median."""
+
+    device: str
+    capability: str
+    threads: int
+    repeat: int
+
+
+def timed_on(device: torch.device | str, repeat: int = REPEAT) -> TimedOn:
+    """The TimedOn of a timing run now, in this thread, on `device`."""
+    return TimedOn(device=describe(torch.device(device)), capability=torch.backends.cpu.get_cpu_capability(),
+                   threads=torch.get_num_threads(), repeat=repeat)
+
+
+def time_call(fn, *, device: torch.device, repeat: int = REPEAT, warmup: int = 1, min_time: float = 0.0) -> float:
     """Median seconds of one fn() call over `repeat` timed runs (each run repeats the call until
     it lasts min_time, so very short calls are measured over many iterations)."""
     for _ in range(warmup):
@@ -51,7 +72,7 @@ def _tables_float64_reduced(pos64, theta64):
 
 
 def time_angle_fix(length: int = 32768, dim: int = 128, base: float = 10000.0, *, device=None,
-                   repeat: int = 5) -> dict:
+                   repeat: int = REPEAT) -> dict:
     """What computing the angles in float64 costs: median seconds (time_call) to
     build float32 cos/sin tables (length, dim/2) for positions 0..length-1 on `device` (default
     get_device()) three ways:

@@ -172,6 +172,30 @@ def _yarn_reversed(layer, tables: Tables) -> Callable | None:
     return _by_angles(layer, tables, lambda ids: Tables(omega, tables.axis, tables.factor).theta(ids))
 
 
+YARN_CACHE_LIMIT = 1 << 24  # the longest cache a YaRN table is tried for (16,777,216 positions)
+
+
+def _yarn_cache_lengths(layer, tables: Tables, largest: int) -> list[tuple[int, Callable]]:
+    """YaRN's tables built for a cache length instead of the original context: (length, rotation) for the lengths
+    an engine's cache takes (max_position_embeddings, factor times the original, the positions it was called
+    with, and every power of two up to YARN_CACHE_LIMIT), one per distinct table: the ramp's ends are whole
+    pairs, so many lengths build the same table, and the first of them in that order names it."""
+    original = int(original_context(layer) or layer.max_position_embeddings or 1)
+    scaling = layer.rope_scaling or {}
+    named = [layer.max_position_embeddings, int(scaling.get("factor", 1) * original), largest + 1]
+    powers = [1 << k for k in range(original.bit_length(), YARN_CACHE_LIMIT.bit_length())]
+    seen = {tables.omega.numpy().tobytes()}
+    found: list[tuple[int, Callable]] = []
+    for length in dict.fromkeys(n for n in (*named, *powers) if n is not None and n > original):
+        built = dataclasses.replace(layer, rope_scaling={**scaling, "original_max_position_embeddings": length})
+        rotate, measured = _variant(built), None
+        if rotate is not None and (measured := measure(built, largest)) is not None:
+            if (key := measured.omega.numpy().tobytes()) not in seen:
+                seen.add(key)
+                found.append((length, rotate))
+    return found
+
+
 def _single(layer, model_layers: list, largest: int) -> list[Candidate]:
     """Every known bug, one at a time, that can occur in a rotary `layer` called with positions up to
     `largest`."""
@@ -236,12 +260,9 @@ def _single(layer, model_layers: list, largest: int) -> list[Candidate]:
                 length=f"{length:,}")
             add("cache_length", "wrapped", _by_positions(layer, tables, lambda ids, n=length: ids % n),
                 length=f"{length:,}")
-    if layer.rope_type == "yarn":  # the cache length: max_position_embeddings, or factor times the original
-        original = original_context(layer)
-        lengths = {layer.max_position_embeddings, int((layer.rope_scaling or {}).get("factor", 1) * original)}
-        for length in sorted(lengths - {None, original}):
-            add("cache_length", "yarn_context", _variant(layer, rope_scaling={
-                **(layer.rope_scaling or {}), "original_max_position_embeddings": length}), length=f"{length:,}")
+    if layer.rope_type == "yarn":
+        for length, rotate in _yarn_cache_lengths(layer, tables, largest):
+            add("cache_length", "yarn_context", rotate, length=f"{length:,}")
     if layer.mrope_section is not None:
         add("mrope_sections", "blocked" if layer.mrope_interleaved else "interleaved",
             _variant(layer, mrope_interleaved=not layer.mrope_interleaved))
@@ -312,7 +333,8 @@ def reference(config) -> Callable:
 
 def planted(config, bug: str, *, only: str | None = None) -> Callable:
     """A reference implementation fn(x, positions, layer, role=...) with `bug` planted into the first kind of
-    layer where it can occur (its first variant), in both roles or `only` in one ("query" or "key")."""
+    layer where it can occur (its first variant), in both roles or `only` in one ("query" or "key"); every other
+    layer and role rotated exactly as `reference` rotates it."""
     if bug not in BUG_CLASSES:
         raise ValueError(f"bug must be one of {', '.join(map(repr, BUG_CLASSES))}, got {bug!r}")
     probe = make_probe(config)
@@ -327,13 +349,12 @@ def planted(config, bug: str, *, only: str | None = None) -> Callable:
         segment_of.setdefault(s.kind, []).append(s)
 
     def fn(x, positions, layer, role=None):
-        x64 = torch.as_tensor(x).to(torch.float64)
         kind = next(k.index for k in probe.kinds if layer in k.layers)
         if kind == target and only in (None, role):
             seg = next((s for s in segment_of[kind] if s.positions.shape == positions.shape
                         and torch.equal(s.positions, positions)), None)
             candidate = by_set.get((kind, seg.segment if seg else "all"))
             if candidate is not None:
-                return candidate.rotate(x64, positions).to(x.dtype)
-        return layers[layer].rotate(x64, positions).to(x.dtype)
+                return candidate.rotate(torch.as_tensor(x).to(torch.float64), positions).to(x.dtype)
+        return layers[layer].rotate(x, positions)  # the rest exactly as `reference`: the same error as no bug
     return fn

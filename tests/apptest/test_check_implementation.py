@@ -67,3 +67,26 @@ def test_a_declared_layout_in_the_url_is_judged_and_the_layout_verdict_says_how_
     assert "interleaved pairs" in _table(at)["RoPE"][0]
     at = opened("check_implementation", {"model": "Llama-2-7b-hf", "demo": "layout"}, lang="zh")
     assert not at.exception and '--layout interleaved' in page_text(at)
+
+
+def test_the_first_screen_says_the_failure_is_a_planted_demo():
+    """The default view judges the reference with a bug planted: the first thing it says is that, with the way
+    to a passing verdict; the reference with no bug planted says nothing of the kind."""
+    at = opened("check_implementation")
+    (said,) = at.info
+    assert said.value.startswith("A demonstration") and "another kind's base" in said.value
+    assert "no bug (the reference)" in said.value
+    # the caption over the first failure's charts (first under the title in the presenter view) says it too
+    assert any(c.value.startswith("The demonstration's planted bug (another kind's base)") for c in at.caption)
+    assert not opened("check_implementation", {"demo": "none"}).info
+
+
+def test_the_page_shows_the_answer_scripts_and_points_up_to_the_bug_table():
+    at = opened("check_implementation")
+    code = [c.value for c in at.code]
+    assert any("save_file(answers, \"answers.safetensors\", metadata=meta)" in c for c in code)  # PyTorch
+    assert any("np.concatenate(" in c for c in code)  # NumPy
+    headers = [h.value for h in at.subheader]
+    assert headers.index("The bugs the kit knows") < headers.index("A GGUF file, as llama.cpp will rotate it")
+    text = page_text(at)
+    assert "bugs in the table above" in text and "bugs below" not in text and "README's section" not in text

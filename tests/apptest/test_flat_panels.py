@@ -1,6 +1,6 @@
 """A panel that is flat by design says so on itself: the note lies on the panel whose values barely vary on its
 colour scale, and on no other (NoPE among the distance biases, the content-content term of the additive logits,
-M-RoPE with t fixed among the image maps), in both languages."""
+RoPE's logits moved by a shift, M-RoPE with t fixed among the image maps), in both languages."""
 
 import re
 
@@ -12,9 +12,11 @@ from support.apptest import chart, opened, spec_array
 
 FLAT_SHARE = 0.1  # a panel is flat when its values span at most this share of the colours it is drawn with
 # the page, the charts drawn together (panels of one chart, or charts side by side), the note's text
-NOTES = {"distance_biases": (("matrices",), "distance_biases.nope_flat"),
-         "rope_vs_sinusoidal": (("terms",), "rope_vs_sinusoidal.content_flat"),
-         "images_and_video": (("maps_axial", "maps_raster", "maps_mrope"), "images_and_video.mrope_note")}
+NOTES = {"distance_biases": ("distance_biases", ("matrices",), "distance_biases.nope_flat"),
+         "rope_vs_sinusoidal": ("rope_vs_sinusoidal", ("terms",), "rope_vs_sinusoidal.content_flat"),
+         "rope_vs_sinusoidal-shift": ("rope_vs_sinusoidal", ("shift",), "rope_vs_sinusoidal.rope_flat"),
+         "images_and_video": ("images_and_video", ("maps_axial", "maps_raster", "maps_mrope"),
+                              "images_and_video.mrope_note")}
 
 
 def flat_axes(spec: dict) -> set[str]:
@@ -36,9 +38,9 @@ def flat_axes(spec: dict) -> set[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("page", sorted(NOTES))
-def test_the_flat_panel_says_so_on_itself(page, lang):
-    keys, note = NOTES[page]
+@pytest.mark.parametrize("case", sorted(NOTES))
+def test_the_flat_panel_says_so_on_itself(case, lang):
+    page, keys, note = NOTES[case]
     at = opened(page, lang=lang)
     said = re.sub(r"<br>|\s", "", text.text(note, lang))  # the note as written, its lines however broken
     written, flat = set(), set()

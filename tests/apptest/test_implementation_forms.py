@@ -11,7 +11,7 @@ import torch
 from explorer.pure.knobs import heaviest, lightest
 from explorer.pure.views import implementation_forms as view
 from rope_viz.analysis import random_tokens
-from support.apptest import chart, metrics, open_page, opened, page_text, spec_array
+from support.apptest import chart, metrics, open_page, opened, page_text, spec_array, assert_says_where_it_was_timed
 
 def hand_rotation(q1, q2, theta, m):
     c, s = math.cos(m * theta), math.sin(m * theta)
@@ -98,6 +98,7 @@ def test_timings_are_cached_across_reruns(monkeypatch):
     at.slider(key="implementation_forms.m").set_value(3).run()
     assert not at.exception
     assert len(calls) == 1
+    assert_says_where_it_was_timed(at)
     assert metrics(at)["q′₁"] == f"{hand_rotation(1.0, 2.0, 0.5, 3)[0]:.5f}"
 
 

@@ -8,7 +8,8 @@ import pytest
 import torch
 
 from rope_viz.analysis import random_tokens
-from support.apptest import axis_titles, chart, chart_keys, metrics, open_page, opened, page_text, spec_array
+from support.apptest import (assert_says_where_it_was_timed, axis_titles, chart, chart_keys, metrics, open_page, opened,
+                             page_text, spec_array)
 from support.rope_reference import pair_rope
 
 
@@ -93,10 +94,11 @@ def test_measured_timings_when_asked(assert_clean):
     assert_clean(at)
     assert len(chart_keys(at)) == 6
     timings = chart(at, "timings")
-    assert spec_array(timings["data"][0]["x"]).tolist() == [256, 1024, 4096]
+    assert spec_array(timings["data"][0]["x"]).tolist() == [256, 512, 1024, 2048]
     for trace in timings["data"]:
         assert np.all(spec_array(trace["y"]) > 0)
     assert len(axis_titles(timings)) == 2
+    assert_says_where_it_was_timed(at)
 
 
 def test_positions_are_m_and_n_as_on_every_page():

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from rope_viz.analysis import random_attention_inputs
-from support.apptest import chart, chart_keys, metrics, opened, spec_array
+from support.apptest import chart, chart_keys, metrics, opened, spec_array, assert_says_where_it_was_timed
 from support.rope_reference import hand_bf16, pair_rope
 
 DIM, BASE = 128, 10000.0
@@ -131,6 +131,7 @@ def test_timing_when_asked(assert_clean):
     bars = spec_array(chart(at, "timing")["data"][0]["y"])
     assert len(bars) == 3 and np.all(bars > 0)
     assert float(metrics(at)["float64 ÷ float32"].rstrip("×")) > 0
+    assert_says_where_it_was_timed(at)
 
 
 def test_an_unreadable_pair_on_a_small_head_falls_back_inside_it():

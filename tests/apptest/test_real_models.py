@@ -3,6 +3,7 @@ and in the link shown as text (the charts' token labels too), a long text cut wi
 package is missing answered with its pip command."""
 
 import json
+import re
 
 import pytest
 
@@ -22,7 +23,7 @@ def test_defaults_show_the_recorded_example():
     recorded = json.loads(view.SHIPPED.read_text())["entries"]
     prose = next(e["measured"] for e in recorded if (e["name"], e["example"]) == ("smollm2-135m", "prose"))
     text = page_text(at)
-    assert f"mean loss on the token that came next is **{prose['said']['loss']:.2f} nats**" in text
+    assert f"mean loss on the token that came next is **{prose['said']['loss']:.3f} nats**" in text
     assert "30 of its 30 layers attend to every earlier token and rotate 64 dims of each head with base 100,000" \
         in text
 
@@ -95,3 +96,54 @@ def test_a_host_with_few_cores_says_what_it_skips_for_an_own_text(monkeypatch):
     check_clean(at)
     assert any("0.08 of a CPU core" in notice.value for notice in at.info)
     assert "traps" not in chart_keys(at) and "attention" in chart_keys(at)
+
+
+def test_the_plain_loss_is_written_one_way_and_the_hardest_token_has_context():
+    """The plain float32 loss reads the same in the summary, the shift sentence and the doubled metric; the loss
+    of the interventions (another precision) says its precision; the hardest token is not SmolLM2's second one
+    (guessed from one word: 19.46 nats), but the hardest past the first two, by a hand loop over the record."""
+    at = opened("real_models")
+    recorded = json.loads(view.SHIPPED.read_text())["entries"]
+    said = next(e["measured"]["said"] for e in recorded if (e["name"], e["example"]) == ("smollm2-135m", "prose"))
+    text, plain = page_text(at), f"{said['loss']:.3f}"
+    assert f"**{plain} nats**" in text and f"{plain} against {plain}" in text
+    assert f"(plain: {plain})" in "".join(m.label for m in at.metric)
+    for longer in re.findall(r"\b4\.0\d+", text):  # SmolLM2 on the prose: about 4.03 nats
+        assert len(longer) == 5, longer
+    assert any("bfloat16 matmuls" in m.label for m in at.metric)
+    hardest, worst = None, -1.0
+    for index, loss in enumerate(said["losses"]):
+        if index >= 2 and loss > worst:
+            hardest, worst = said["tokens"][index + 1], loss
+    assert hardest != said["tokens"][1] and f"“{view.token_label(hardest, 24)}” ({worst:.1f} nats)" in text
+
+
+@pytest.mark.parametrize(("model", "notice"), [("gemma-3-270m", True), ("smollm2-135m", False)])
+def test_past_the_trained_context_says_whose_numbers_it_shows(model, notice):
+    at = opened("real_models", {"model": model})
+    check_clean(at)
+    said = [i.value for i in at.info if "This section is measured in SmolLM2-135M-Instruct only" in i.value]
+    assert len(said) == notice
+    if notice:
+        assert "spreads your text in Gemma 3 270M" in said[0]
+    assert "SmolLM2-135M-Instruct was trained on 8,192 positions" in page_text(at)
+
+
+def test_a_failed_passkey_answer_says_what_was_answered_and_asked():
+    at = opened("real_models")
+    grid = json.loads((view.SHIPPED.parent / "long_context.json").read_text())
+    cells = [cell for by_length in grid["passkey"]["none"].values() for cell in by_length.values()]
+    wrong = next(cell for cell in cells if not cell["correct"])
+    (table,) = at.table
+    shown = [str(v) for v in table.value.to_numpy().ravel()]
+    assert f"✗ answered “{wrong['greedy'].strip()}”, asked {wrong['key']} ({wrong['mean_logprob']:.2f})" in shown
+    right = next(cell for cell in cells if cell["correct"])
+    assert f"✓ {right['key']} ({right['mean_logprob']:.2f})" in shown
+
+
+def test_the_text_box_has_a_button_that_reads_it():
+    at = opened("real_models")
+    at.text_area(key="real_models.text").set_value("The cat sat on the mat because it was warm.")
+    at.button(key="real_models_apply").click().run(timeout=600)
+    check_clean(at)
+    assert "Reading your own text" in "".join(c.value for c in at.caption)

@@ -22,7 +22,11 @@ def test_defaults_draw_every_scheme_the_norms_and_the_layouts():
         acc = np.array([[e["accuracy"] for e in r["eval"]] for r in doc["runs"]
                         if r["config"]["task"] == "recall" and r["config"]["encoding"] == scheme])
         np.testing.assert_allclose(spec_array(trace["y"]), acc.mean(axis=0), rtol=1e-5)
-    assert len(chart(at, "norms")["data"]) == 2  # RoPE and p-RoPE norm maps
+    norms = chart(at, "norms")
+    assert len(norms["data"]) == 2  # RoPE and p-RoPE norm maps, on one colour scale shown by its bar
+    assert {trace.get("coloraxis") for trace in norms["data"]} == {"coloraxis"}
+    bar = norms["layout"]["coloraxis"]
+    assert bar["colorbar"]["title"]["text"] == "query norm × key norm" and bar.get("showscale", True)
     text = page_text(at)
     # one answer per design question, each judged at the default 8x from the seed bands
     data = view.grid_curves(str(toy.DEFAULT_DIR), view.grid_stamp(str(toy.DEFAULT_DIR)), "recall")

@@ -238,9 +238,13 @@ def test_every_bug_class_is_planted_and_diagnosed_somewhere():
 
 
 def test_the_demo_plants_each_applicable_bug_that_verify_then_names():
+    """...and leaves every other kind exactly as the reference: the same largest error as with no bug."""
+    plain = conformance.verify("google/gemma-3-1b-it", conformance.reference("google/gemma-3-1b-it"))
     for bug, kinds in conformance.applicable("google/gemma-3-1b-it").items():
         report = conformance.verify("google/gemma-3-1b-it", conformance.planted("google/gemma-3-1b-it", bug))
         assert [(v.kind, v.bug) for v in report.verdicts if not v.ok] == [(kinds[0], bug)]
+        assert [(v.kind, v.max_error) for v in report.verdicts if v.kind != kinds[0]] == [
+            (v.kind, v.max_error) for v in plain.verdicts if v.kind != kinds[0]]
 
 
 # (config, planted bugs, (bug, detail, second bug, its detail)) for implementations no single bug explains
@@ -295,11 +299,14 @@ def test_answers_that_stop_at_a_short_cache_are_reported_where_they_stop(stop):
     assert conformance.verify("Llama-3.1-8B", cached, max_position=length).ok
 
 
-def test_yarn_tables_built_for_the_cache_length_are_named():
-    name = "Qwen2.5-7B-Instruct + YaRN"  # factor 4 over 32,768: a cache of 131,072
-    fn = NumpyRoPE(name, scaled=hf_frequencies(name, original_max_position_embeddings=131072))
+@pytest.mark.parametrize("length", [131072, 65536, 262144])
+def test_yarn_tables_built_for_the_cache_length_are_named(length):
+    """Factor 4 over 32,768: a cache of 131,072; an engine may also size it to the positions it serves (the
+    probe reaches 100,003: 65,536 is one power of two short of it) or to a longer max_model_len."""
+    name = "Qwen2.5-7B-Instruct + YaRN"
+    fn = NumpyRoPE(name, scaled=hf_frequencies(name, original_max_position_embeddings=length))
     verdict = conformance.verify(name, fn).verdicts[0]
-    assert (verdict.bug, verdict.detail) == ("cache_length", "YaRN built for 131,072")
+    assert (verdict.bug, verdict.detail) == ("cache_length", f"YaRN built for {length:,}")
 
 
 def test_a_bfloat16_engine_is_judged_at_its_own_dtype():

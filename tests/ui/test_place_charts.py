@@ -105,6 +105,23 @@ def test_a_log_axis_over_decades_labels_the_powers_of_ten_only(low, high, decade
     assert fig.layout.xaxis.dtick is None
 
 
+@pytest.mark.parametrize(("low", "high", "labels"), [
+    (3.2, 7.9, [4, 5, 6, 7]),  # 1, 2, 5 would leave only 5: every digit
+    (0.31, 7.9, [0.5, 1, 2, 5]),  # 1, 2, 5 enough
+    (2.7e-7, 3.1e-7, [2.7e-7, 2.8e-7, 2.9e-7, 3.0e-7, 3.1e-7]),  # under a digit apart: steps of 1e-8
+    (5.01, 5.3, [5.05, 5.1, 5.15, 5.2, 5.25, 5.3]),  # a span of 0.29: steps of 0.05 (0.1 leaves two)
+])
+def test_a_short_log_axis_labels_several_values_inside_its_span(low, high, labels):
+    """Worked by hand: the labels that fall between the lowest and highest value, never a lone one."""
+    import plotly.graph_objects as go
+    fig = go.Figure([go.Scatter(x=[1, 2, 3], y=[low, (low + high) / 2, high])])
+    style.styled(fig, title="t", log_y=True)
+    inside = [v for v in fig.layout.yaxis.tickvals if low <= v <= high]
+    assert inside == pytest.approx(labels, rel=1e-9)
+    assert [text for v, text in zip(fig.layout.yaxis.tickvals, fig.layout.yaxis.ticktext) if low <= v <= high] == [
+        f"{v:g}" for v in labels]
+
+
 # (decades, axis length in px, every how many decades a label): worked by hand at one label per >= 45 px
 @pytest.mark.parametrize(("decades", "length", "step"), [
     (2.5, 280, 1),  # 112 px a decade

@@ -74,3 +74,30 @@ def test_the_core_holds_no_page_text():
                  if re.search(r"[\u4e00-\u9fff]", path.read_text(encoding="utf-8"))]
     assert not offenders, offenders
     assert not (ROOT / "rope_viz" / "i18n").exists()
+
+
+def test_chinese_words_filled_in_take_no_spaces_but_latin_words_keep_them():
+    """A word put into a Chinese sentence joins its Han neighbours ("在回忆任务"), a Latin one keeps its spaces;
+    every template, every placeholder (a hand-written check: no space between two Han characters anywhere)."""
+    values = {"task": "回忆", "factor": 2.0, "design": "NoPE", "a": "1", "b": "2", "baseline": "RoPE"}
+    assert text.text("rope_designs.verdict_higher", "zh", **values).startswith("在回忆任务、2× 长度上")
+    assert text.text("rope_designs.verdict_higher", "zh", **{**values, "task": "recall"}).startswith("在 recall 任务")
+    assert text.text("rope_designs.verdict_higher", "en", **{**values, "task": "recall"}).startswith("On recall at")
+    for key, template in text.STRINGS["zh"].items():
+        fields = _fields(template)
+        if not fields or any(not name.isidentifier() for name in fields):
+            continue
+        filled = text.text(key, "zh", **{name: _Han() for name in fields})
+        assert not re.search(r"[\u4e00-\u9fff] [\u4e00-\u9fff]", filled.replace("词 元", "")), (key, filled)
+    own_space = text.text("rope_designs.verdict_higher", "zh", **{**values, "task": "两 个"})
+    assert own_space.startswith("在两 个任务")  # a value's own space stays
+
+
+class _Han(str):
+    """A Chinese word that takes any format spec (a placeholder may ask for {n:,} or {x:.2f})."""
+
+    def __new__(cls):
+        return super().__new__(cls, "词 元")
+
+    def __format__(self, spec):
+        return str(self)

@@ -313,9 +313,11 @@ def test_alibi_against_rope_is_reconciled_across_the_two_grids(stamp, task, fact
     assert {k: said.args[k] for k in expected} == expected
     mirrored = trained_view.alibi_across(two, four, factor, "trained_models.alibi_across")
     assert mirrored.key == f"trained_models.alibi_across_{kind}"
+    lengths = {"en": "the same training length, 32 tokens", "zh": "训练长度相同，都是 32 个词元"}[lang]
     for page_said in (said, mirrored):
         rendered = _said(page_said, lang)
         assert all(value in rendered for value in expected.values())
+        assert lengths in rendered  # both grids train at 32 tokens: no difference made of equal numbers
     assert (
         trained_view.alibi_across(four, two, 16.0, "rope_designs.alibi_across") is None
     )  # the two-layer grid stops at 8x

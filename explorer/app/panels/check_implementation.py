@@ -30,6 +30,27 @@ def check(name: str, config_text: str, demo: str, upload: bytes | None, layout: 
                      what=t("check_implementation.section_verify"))
 
 
+def verdict_table(rows: list[view.VerdictRow]) -> None:
+    """A row per kind of layer: its layers, its rotation, pass or fail, the largest error and the diagnosis."""
+    table({
+        "check_implementation.col_kind": [row.kind for row in rows],
+        "check_implementation.col_layers": [
+            t("check_implementation.layers_cell", layers=row.layers, count=row.count) for row in rows],
+        "check_implementation.col_rope": [row.rope for row in rows],
+        "check_implementation.col_result": [
+            t("check_implementation.pass" if row.ok else "check_implementation.fail") for row in rows],
+        "check_implementation.col_error": [f"{row.max_error:.3g}" for row in rows],
+        "check_implementation.col_bug": [row.bug for row in rows],
+    })
+
+
+def answer_examples() -> None:
+    """README's two scripts that fill an answers file (Llama 2, in PyTorch and in NumPy), folded."""
+    with st.expander(t("check_implementation.examples_header"), icon=":material/code:"):
+        for tab, kind in zip(st.tabs(["PyTorch", "NumPy"]), ("torch", "numpy")):
+            tab.code(view.answer_example(kind), language="python")
+
+
 def failure_charts(failure: view.Failure):
     """The error against position and against pair, observed and (dashed) the matched bug's: two figures.
     Not cached as figures: they are drawn from the cached verdicts, an upload's among them."""

@@ -3,14 +3,19 @@ coordinates each layout pairs, partial rotary's untouched coordinates, and the v
 
 from __future__ import annotations
 
+import functools
+
+import numpy as np
+
+from explorer.app import heavy
 from explorer.app.cache import cached
 from explorer.pure.figures import bar_chart, heatmap, line_chart, plane_diagram, series_bars
 from explorer.app.place import named
 from explorer.app.session import t
+from explorer.pure.timing import TimedOn
 from explorer.pure.views import implementation_forms as view
 
 method_gaps = cached(view.affordable_method_gaps)
-method_microseconds = cached(view.batch_method_microseconds, max_entries=32)
 layout_gaps = cached(view.batch_layout_gaps)
 pair_map = cached(view.pair_map)
 partial_split = cached(view.partial_split)
@@ -58,3 +63,10 @@ def values(found: view.ValueLines, shift: int):
         y_title=t("implementation_forms.output_gap_axis"),
         dashed=(t("implementation_forms.value_rotated_back"),),
     )
+
+
+def method_microseconds(seq: int, dim: int, device: str, methods: tuple) -> tuple[np.ndarray, TimedOn]:
+    """Each method timed, as a job of the server's one queue, and where."""
+    return heavy.timing(("implementation_forms", seq, dim, device, methods),
+                        functools.partial(view.batch_method_microseconds, seq, dim, device, methods), device=device,
+                        what=t("implementation_forms.section_timing"))

@@ -9,18 +9,18 @@ from explorer.app import heavy
 from explorer.app.cache import cached, figure
 from explorer.app.session import t
 from explorer.pure.figures import heatmap, line_chart
+from explorer.pure.timing import TimedOn
 from explorer.pure.views import linear_attention as view
 
 attention_outputs = cached(view.attention_outputs)
 costs = cached(view.costs)
 
 
-def measured_times(dim: int, phi: str, base: float, device: str) -> view.Timings:
-    """Both attentions timed, as a job of the server's one queue: one timing at a time on the server (its
-    tensors, about 200 MB at the longest length, are held by one run only, and no other job skews its clock)."""
-    return heavy.run("timing", ("timing", dim, phi, base, device),
-                     functools.partial(view.measured_times, dim, phi, base, device),
-                     what=t("linear_attention.section_timing"))
+def measured_times(dim: int, phi: str, base: float, device: str) -> tuple[view.Timings, TimedOn]:
+    """Both attentions timed, as a job of the server's one queue (explorer.app.heavy.timing), and where."""
+    return heavy.timing(("linear_attention", dim, phi, base, device),
+                        functools.partial(view.measured_times, dim, phi, base, device), device=device,
+                        what=t("linear_attention.section_timing"))
 
 
 @figure

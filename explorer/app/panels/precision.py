@@ -3,15 +3,18 @@ staircase, exact against rounded scores, the fix beside the rounding level, and 
 
 from __future__ import annotations
 
+import functools
+
+from explorer.app import heavy
 from explorer.app.cache import cached, figure
 from explorer.pure.figures import bar_chart, color, heatmap, heatmap_grid, line_chart, marked_lines
 from explorer.app.session import t
+from explorer.pure.timing import TimedOn
 from explorer.pure.views import precision as view
 
 error_curves = cached(view.error_curves, max_entries=8)
 staircase = cached(view.staircase)
 scores = cached(view.scores)
-angle_fix_times = cached(view.angle_fix_times, max_entries=8)
 limits = cached(view.limits)
 
 
@@ -80,3 +83,9 @@ def timing(timed: view.AngleFixTimes, dim: int):
                      title=t("precision.timing_title", dim=dim, device=timed.device,
                              length=timed.length),
                      x_title=t("precision.way_axis"), y_title=t("precision.time_axis"), text=timed.labels)
+
+
+def angle_fix_times(dim: int, base: float, device: str) -> tuple[view.AngleFixTimes, TimedOn]:
+    """The three ways of building the tables timed, as a job of the server's one queue, and where."""
+    return heavy.timing(("precision", dim, base, device), functools.partial(view.angle_fix_times, dim, base, device),
+                        device=device, what=t("precision.section_timing"))

@@ -14,14 +14,17 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import streamlit as st
 
 from explorer.app import heavy
 from explorer.app.cache import cached, figure
 from explorer.app.job_queue import QUEUE
+from explorer.app.place import chart, paragraphs, say
 from explorer.pure.figures import bar_chart, heatmap, heatmap_grid, layer_strip, line_chart, marked_lines, token_map
 from explorer.pure.knobs import format_base
 from explorer.app.session import t
 from explorer.pure.views import real_models as view
+from rope_viz.real import SOURCES
 
 # the shipped record, read once per process and shared as it is (frozen values): st.cache_data would unpickle all
 # eight examples at every one of a run's dozen look-ups
@@ -196,13 +199,37 @@ def long_losses():
                         y_title=t("real_models.loss_axis"))
 
 
-def passkey_table() -> pd.DataFrame:
-    """Methods down, (length, depth) prompts across: whether the greedy answer was the key, the answer, its mean
+def passkey_cell(cell: view.PasskeyCell) -> str:
+    """✓ and the key, or ✗, what the model answered (as text) and the key asked for; the key's mean
     log-probability."""
+    if cell.correct:
+        return t("real_models.passkey_right", asked=cell.key, logprob=f"{cell.logprob:.2f}")
+    return t("real_models.passkey_wrong", answer=cell.greedy.strip() or t("real_models.passkey_nothing"),
+             asked=cell.key, logprob=f"{cell.logprob:.2f}")
+
+
+def passkey_table() -> pd.DataFrame:
+    """Methods down, (length, depth) prompts across: each method's answer to each prompt (passkey_cell)."""
     found = long_context()
     cells = {t("real_models.col_method"): [t(f"real_models.method_{m}") for m in found.passkeys]}
     for i, prompt in enumerate(found.columns):
         cells[t("real_models.col_prompt", length=f"{prompt.length:,}", depth=f"{prompt.depth:.0%}")] = [
-            f"{'✓' if cell.correct else '✗'} {cell.greedy.strip()} ({cell.logprob:.2f})" for cell in
-            (row[i] for row in found.passkeys.values())]
+            passkey_cell(row[i]) for row in found.passkeys.values()]
     return pd.DataFrame(cells)
+
+
+def past_the_context(name: str) -> None:
+    """The recorded long-context grid (nothing when absent): a notice when it was measured in another model than
+    `name`, the chart, its sentence, the passkey table (st.table: its text grows in the presenter view) and its
+    sentences."""
+    grid = long_context()
+    if grid is None:
+        return
+    if grid.name != name:
+        st.info(t("real_models.long_other_model", model=grid.label, chosen=SOURCES[name].label),
+                icon=":material/info:")
+    chart(long_losses(), key="long")
+    st.markdown(say(view.long_context_line(grid)))
+    st.caption(t("real_models.passkey_caption", context=f"{grid.context:,}"))
+    st.table(passkey_table(), hide_index=True)
+    paragraphs(view.passkey_lines(grid))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from explorer.app.cache import cached, figure
 from explorer.app.panels import trained_models as trained_panels
-from explorer.pure.figures import heatmap_panels, line_chart
+from explorer.pure.figures import heatmap_grid, line_chart
 from explorer.app.place import named, say
 from explorer.app.session import t
 from explorer.pure.views import rope_designs as view
@@ -27,12 +27,15 @@ def accuracy(folder: str, stamp: float | None, task: str):
 def norms(folder: str, stamp: float | None, task: str):
     use = frequency_use(folder, stamp, task)
     panels = {say(view.scheme_phrase(scheme)): found.size for scheme, found in use.models.items()}
-    return heatmap_panels(
+    return heatmap_grid(  # one colour scale with its bar: the maps are compared value for value
         panels,
         x=use.pairs,
         y=use.rows,
         columns=1,
         colorscale="Viridis",
+        zmid=None,
+        zmin=0.0,
+        colorbar_title=t("rope_designs.norm_bar"),
         title=t("rope_designs.frequency_title", task=task_name(task)),
         x_title=t("rope_designs.pair_axis"),
         y_title=t("rope_designs.head_axis"),

@@ -45,7 +45,8 @@ def shift_maps(seq: int, dim: int, base: float, seed: int, shift: int, device: s
     return heatmap_grid({t(f"rope_vs_sinusoidal.{enc}_panel"): moved.drawn[enc] for enc in view.ENCODINGS},
                         title=t("rope_vs_sinusoidal.shift_title", k=shift),
                         colorbar_title=t("rope_vs_sinusoidal.residual_bar"), colorscale="Viridis", zmid=None,
-                        zmin=0.0, **position_axes(moved.kept))
+                        zmin=0.0, **position_axes(moved.kept),  # RoPE's: rounding only, by design
+                        notes={t("rope_vs_sinusoidal.rope_panel"): t("rope_vs_sinusoidal.rope_flat")})
 
 
 @figure

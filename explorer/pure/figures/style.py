@@ -217,12 +217,25 @@ def _decades(fig: go.Figure, letter: str) -> float:
     return float(np.log10(positive.max() / positive.min())) if positive.size else 0.0
 
 
+SHORT_LOG_LABELS = 3  # the fewest labels a short log axis shows between its lowest and highest value
+
+
 def short_log_ticks(low: float, high: float) -> list[float]:
     """Labels for a log y axis over less than two decades: 1, 2 and 5 times each power of ten from low's decade
-    to high's. Plotly's own labels there write every digit between the powers of ten in a smaller font,
-    too small to read on a projector."""
+    to high's; where fewer than SHORT_LOG_LABELS of them fall between low and high (3.2 to 7.9 holds only 5),
+    every digit times the powers of ten, and where that is still too few, evenly spaced round values (the widest
+    step of 1, 2 or 5 times a power of ten that leaves that many). Plotly's own labels there write every digit
+    between the powers of ten in a smaller font, too small to read on a projector."""
     first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
-    return [m * 10.0 ** k for k in range(first, last + 1) for m in (1, 2, 5) if m * 10.0 ** k <= 10.0 ** last]
+    for digits in ((1, 2, 5), range(1, 10)):
+        ticks = [m * 10.0 ** k for k in range(first, last + 1) for m in digits if m * 10.0 ** k <= 10.0 ** last]
+        if sum(low <= v <= high for v in ticks) >= SHORT_LOG_LABELS:
+            return ticks
+    most = (high - low) / SHORT_LOG_LABELS  # the widest step that still leaves that many labels
+    power = 10.0 ** math.floor(math.log10(most))
+    step = max(m * power for m in (1, 2, 5) if m * power <= most)
+    first_step, last_step = math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9)
+    return [float(f"{i * step:.12g}") for i in range(first_step, last_step + 1)]
 
 
 def styled(fig: go.Figure, *, title: str, x_title: str | None = None, y_title: str | None = None,

@@ -10,12 +10,18 @@ of files with the same keys and the same {placeholders}; a test checks both stay
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
+from string import Formatter
 
 LANGS = ("en", "zh")
 LANG_NAMES = {"en": "English", "zh": "中文"}
 _FOLDER = Path(__file__).resolve().parent
+UNSPACED = frozenset({"zh"})  # languages written without spaces between words
+# Han characters, CJK punctuation and full-width forms: a space between two of them is no space in these languages
+_CJK = re.compile(r"[\u2e80-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+_FORMATTER = Formatter()
 
 
 def _load(lang: str) -> dict[str, str]:
@@ -38,4 +44,31 @@ def text(key: str, lang: str = "en", **values) -> str:
         template = STRINGS[lang][key]
     except KeyError:
         raise ValueError(f"no text with key {key!r}") from None
-    return template.format(**values) if values else template
+    if not values:
+        return template
+    return _unspaced(template, values) if lang in UNSPACED else template.format(**values)
+
+
+def _cjk(char: str) -> bool:
+    return bool(char) and _CJK.match(char) is not None
+
+
+def _unspaced(template: str, values: dict) -> str:
+    """template.format(**values), where a space of the template beside a {placeholder} is left out when the
+    characters on both sides of it are Han or CJK punctuation (“在 {task} 任务” with task “回忆” reads
+    “在回忆任务”; with “recall” the spaces stay). Spaces inside a value are kept as they are."""
+    parts: list[str] = []
+    joined_after = False  # the previous value ended in a CJK character
+    for literal, field, spec, conversion in _FORMATTER.parse(template):
+        if joined_after and literal.startswith(" ") and _cjk(literal[1:2]):
+            literal = literal[1:]
+        if field is None:
+            parts.append(literal)
+            break
+        value = _FORMATTER.format_field(_FORMATTER.convert_field(_FORMATTER.get_field(field, (), values)[0],
+                                                                 conversion), spec or "")
+        if literal.endswith(" ") and _cjk(literal[-2:-1]) and _cjk(value[:1]):
+            literal = literal[:-1]
+        parts += [literal, value]
+        joined_after = _cjk(value[-1:])
+    return "".join(parts)

@@ -5,8 +5,10 @@ curves for the matched bug."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -194,6 +196,19 @@ def check(name: str, config_text: str, demo: str, upload: bytes | None, layout: 
                 for v in report.verdicts if not v.ok]
     return Check(refused=chosen.refused, upload_refused=upload_refused, demo_missing=demo_missing, source=source,
                  ok=report.ok, rows=rows, failures=failures)
+
+
+README = Path(__file__).resolve().parents[3] / "README.md"
+
+
+@functools.cache
+def answer_example(kind: str) -> str:
+    """The README's script (section "For engine developers") that fills an answers file: kind "torch" or
+    "numpy"."""
+    found = re.search(rf"<!-- conformance-example: {kind} -->\n```python\n(.*?)```", README.read_text("utf-8"), re.S)
+    if found is None:
+        raise ValueError(f"kind must be one of 'torch', 'numpy' (README's examples), got {kind!r}")
+    return found.group(1)
 
 
 def bug_table() -> dict[str, list]:

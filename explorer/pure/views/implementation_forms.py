@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from explorer.pure.timing import time_call
+from explorer.pure.timing import REPEAT, time_call
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from rope_viz.analysis import random_attention_inputs, random_tokens, rope_scores, softmax_attention
 from rope_viz.device import to_numpy
@@ -96,7 +96,7 @@ def method_gaps(x: torch.Tensor, methods=METHODS, *, base: float = 10000.0) -> d
     return {(a, b): float((results[a] - results[b]).abs().max()) for a, b in combinations(methods, 2)}
 
 
-def time_methods(x: torch.Tensor, methods=METHODS, *, base: float = 10000.0, repeat: int = 3,
+def time_methods(x: torch.Tensor, methods=METHODS, *, base: float = 10000.0, repeat: int = REPEAT,
                  min_time: float = 0.01) -> dict[str, float]:
     """Median seconds of one apply_rope(x) call per method, on x's device."""
     return {m: time_call(lambda m=m: apply_rope(x, base=base, method=m), device=x.device, repeat=repeat,

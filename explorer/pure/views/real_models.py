@@ -37,6 +37,7 @@ DEFAULT_MODEL = "smollm2-135m"
 MAX_CHARS = 2000  # the visitor's text is cut here, then to MAX_TOKENS tokens
 MAX_TOKENS = 256
 MIN_TOKENS = 2  # a text the model can predict something in: one token and the next
+FIRST_GUESSES = 2  # tokens guessed from one or two tokens before them: left out of the hardest one
 SHIFT = 5000  # the default shift of every position, recorded for the examples
 TRAP_LAYER = 0  # the default layer RoPE is taken from, recorded for the examples
 MAX_OFFSET = 32  # the offset profile's reach
@@ -293,11 +294,21 @@ def loss_words(before: float, after: float) -> str:
     return "same" if abs(after - before) < 0.005 else ("up" if after > before else "down")
 
 
+def loss_text(loss: float) -> str:
+    """A mean loss in nats as the page writes it everywhere: 3 decimals."""
+    return f"{loss:.3f}"
+
+
 def summary(m: Said) -> Phrase:
-    tokens = len(m.tokens)
-    return phrase("real_models.summary", tokens=tokens, loss=f"{m.loss:.2f}", perplexity=f"{math.exp(m.loss):,.1f}",
-                  top1=f"{m.top1:.0%}", hardest=m.tokens[int(np.argmax(m.losses)) + 1] if m.losses else "",
-                  hardest_loss=f"{max(m.losses, default=0.0):.1f}")
+    """The reading in one sentence; its hardest token is chosen past the first FIRST_GUESSES tokens, which the
+    model guesses from one or two tokens (SmolLM2 reads no beginning-of-text token: its second token is a guess
+    from a single word), unless the text has no others."""
+    skipped = FIRST_GUESSES if len(m.losses) > FIRST_GUESSES else 0
+    later = m.losses[skipped:]
+    hardest = skipped + int(np.argmax(later)) + 1
+    return phrase("real_models.summary" if skipped else "real_models.summary_short", tokens=len(m.tokens),
+                  loss=loss_text(m.loss), perplexity=f"{math.exp(m.loss):,.1f}", top1=f"{m.top1:.0%}",
+                  hardest=token_label(m.tokens[hardest], 24), hardest_loss=f"{max(later):.1f}", skipped=skipped)
 
 
 def anatomy_lines(layers: tuple[LayerFacts, ...]) -> tuple[Phrase, ...]:
@@ -309,9 +320,9 @@ def anatomy_lines(layers: tuple[LayerFacts, ...]) -> tuple[Phrase, ...]:
 
 def relativity_lines(r: Relativity) -> tuple[Phrase, Phrase]:
     return (phrase("real_models.shift_line", shift=f"{r.shift:,}", residual=f"{r.residual_shift:.1e}",
-                   loss=f"{r.loss:.4f}", loss_shift=f"{r.loss_shift:.4f}", top1=f"{r.top1_shift:.0%}"),
+                   loss=loss_text(r.loss), loss_shift=loss_text(r.loss_shift), top1=f"{r.top1_shift:.0%}"),
             phrase(f"real_models.doubled_line_{loss_words(r.loss, r.loss_doubled)}",
-                   residual=f"{r.residual_doubled:.2f}", loss=f"{r.loss:.3f}", loss_doubled=f"{r.loss_doubled:.3f}",
+                   residual=f"{r.residual_doubled:.2f}", loss=loss_text(r.loss), loss_doubled=loss_text(r.loss_doubled),
                    top1=f"{r.top1_doubled:.0%}"))
 
 
@@ -441,18 +452,21 @@ class Prompt(NamedTuple):
 
 
 class PasskeyCell(NamedTuple):
-    """One method on one prompt: whether its greedy answer was the key, the answer, its mean log-probability."""
+    """One method on one prompt: whether its greedy answer was the key, the answer, the mean log-probability of
+    the key's tokens, and the key asked for."""
     correct: bool
     greedy: str
     logprob: float
+    key: int
 
 
 @dataclass(frozen=True)
 class LongContext:
-    """The recorded grid: model label, trained context, factor, tokens scored and positions per bucket, bucket
-    starts, {method: mean loss per bucket}; the passkey prompts as columns and {method: a PasskeyCell per
-    column}."""
+    """The recorded grid: the model's name and label, trained context, factor, tokens scored and positions per
+    bucket, bucket starts, {method: mean loss per bucket}; the passkey prompts as columns and {method: a
+    PasskeyCell per column}."""
 
+    name: str
     label: str
     context: int
     factor: float
@@ -473,9 +487,11 @@ def long_context() -> LongContext | None:
     losses = {m: np.array([b["mean_nats"] for b in grid["loss"][m]["buckets"]], np.float32) for m in methods}
     columns = tuple(Prompt(int(length), float(depth)) for length in grid["grid"]["lengths"]
                     for depth in grid["grid"]["depths_by_length"][str(length)])
-    passkeys = {m: tuple(PasskeyCell(cell["correct"], cell["greedy"], cell["mean_logprob"]) for cell in
-                         (grid["passkey"][m][str(length)][str(depth)] for length, depth in columns)) for m in methods}
-    return LongContext(grid["model"]["label"], grid["model"]["context"], grid["factor"], grid["grid"]["loss_length"],
+    passkeys = {m: tuple(PasskeyCell(cell["correct"], cell["greedy"], cell["mean_logprob"], int(cell["key"]))
+                         for cell in (grid["passkey"][m][str(length)][str(depth)] for length, depth in columns))
+                for m in methods}
+    model = grid["model"]
+    return LongContext(model["name"], model["label"], model["context"], grid["factor"], grid["grid"]["loss_length"],
                        grid["grid"]["bucket"], starts, losses, columns, passkeys)
 
 
@@ -485,7 +501,7 @@ def long_context_line(found: LongContext) -> Phrase:
     best, second = sorted(last, key=last.__getitem__)[:2]
     named = second if best == "none" else best  # the model's own RoPE lowest: the runner-up is named
     start = int(found.starts[-1])
-    return phrase("real_models.long_line_own" if best == "none" else "real_models.long_line",
+    return phrase("real_models.long_line_own" if best == "none" else "real_models.long_line", model=found.label,
                   context=f"{found.context:,}", start=f"{start:,}", stop=f"{min(start + found.bucket, found.tokens):,}",
                   times=f"{(start + found.bucket) / found.context:.1f}", none=f"{last['none']:.3f}",
                   best=phrase(f"real_models.method_{named}"), best_loss=f"{last[named]:.3f}",

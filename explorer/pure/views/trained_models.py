@@ -497,8 +497,10 @@ def alibi_across(here: Curves, there: Curves, factor: float, key: str) -> Phrase
                     return None
                 values[f"{encoding}_{name}{suffix}"] = found[(encoding, "none")].mean
     above = [values[f"alibi_{name}"] > values[f"rope_{name}"] for name in ("here", "there")]
-    return phrase(f"{key}_{'same' if above[0] == above[1] else 'opposite'}", factor=factor,
-                  n=here.train_len, n_there=there.train_len, **{k: pct(v) for k, v in values.items()})
+    lengths = phrase("trained_models.train_len_same" if here.train_len == there.train_len else
+                     "trained_models.train_len_differ", n=here.train_len, n_there=there.train_len)
+    return phrase(f"{key}_{'same' if above[0] == above[1] else 'opposite'}", factor=factor, lengths=lengths,
+                  **{k: pct(v) for k, v in values.items()})
 
 
 @dataclass(frozen=True)
