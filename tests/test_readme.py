@@ -67,3 +67,19 @@ def test_the_notebook_examples_run_as_written():
     assert len(calls) >= 12
     for call in calls:
         assert 'layout="half"' in call, f"the pair layout is named in every example: {call!r}"
+
+
+def test_the_readme_stays_a_first_page_and_links_every_guide():
+    """README is what a newcomer needs first (at most 300 lines); every guide in docs/ is linked from it, and
+    every file it or a guide links to exists."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 300
+    links = set(re.findall(r"\]\(((?!https?:)[^)#\s]+)\)", readme))
+    guides = {f"docs/{path.name}" for path in (ROOT / "docs").glob("*.md")}
+    assert guides >= {"docs/contributing.md", "docs/architecture.md", "docs/notebook.md", "docs/conformance.md"}
+    assert guides <= links, sorted(guides - links)
+    assert [link for link in links if not (ROOT / link).is_file()] == []
+    broken = [(guide.name, link) for guide in (ROOT / "docs").glob("*.md")
+              for link in re.findall(r"\]\(((?!https?:)[^)#\s]+)\)", guide.read_text(encoding="utf-8"))
+              if not (guide.parent / link).is_file()]
+    assert broken == []
