@@ -2,7 +2,7 @@
 #
 #   docker build -t rope-explorer . && docker run --rm -p 8501:8501 rope-explorer
 #
-# Several processes behind nginx (deploy/serve.sh) are described in the README's Deployment section.
+# Several processes behind nginx (deploy/serve.sh) are described in docs/deployment.md.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

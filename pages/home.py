@@ -29,5 +29,5 @@ for row in range(0, len(topics), CARDS_PER_ROW):
     for column, (name, icon) in zip(st.columns(CARDS_PER_ROW), topics[row: row + CARDS_PER_ROW]):
         with column.container(border=True, height="stretch"):
             st.page_link(script(name), label=f"**{ui.t(f'{name}.nav')}**", icon=icon, width="stretch")
-            st.caption(ui.t(f"home.page_{name}"))
+            st.caption(ui.t(f"{name}.card"))
 st.info(ui.t("home.start"))

@@ -13,7 +13,7 @@ can forge a `rerun_script` whose widget states give a real widget a value of any
 waits until the server is idle, `bystander()` opens a light page again and again from its own session and
 keeps each run's latency, and `press_training()` has sessions press the trained-models page's "Train it
 yourself" button on a clock. `python -m support.hostile` starts a server and measures what one (or five)
-sessions pressing that button for a minute cost it and a bystander (the README's reliability figures).
+sessions pressing that button for a minute cost it and a bystander (docs/reliability.md's figures).
 """
 
 from __future__ import annotations

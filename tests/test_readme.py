@@ -43,8 +43,8 @@ def _notebook_blocks() -> list[str]:
     """The Python blocks of "Using the core in a notebook", but the two that need more than the core and the
     [toy] extra or minutes: the real models (the [real] extra's weights; tests/core/test_real_decoder.py runs
     them) and a training run of one's own (tests/core/test_toy.py trains)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Using the core in a notebook", 1)[1].split("\n## ", 1)[0]
+    guide = (ROOT / "docs" / "notebook.md").read_text(encoding="utf-8")
+    section = guide.split("## Using the core in a notebook", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
     return [block for block in blocks if "real_model(" not in block and "toy.train(" not in block]
 
@@ -56,7 +56,7 @@ def test_the_notebook_examples_run_as_written():
     assert len(blocks) == 5 and "toy.DEFAULT_DIR" in blocks[-1]
     namespace: dict = {}
     for block in blocks:
-        exec(compile(block, "README notebook example", "exec"), namespace)
+        exec(compile(block, "docs/notebook.md example", "exec"), namespace)
     from rope_viz import toy
 
     assert toy.DEFAULT_DIR == ROOT / "rope_viz" / "toy" / "shipped"
@@ -67,3 +67,19 @@ def test_the_notebook_examples_run_as_written():
     assert len(calls) >= 12
     for call in calls:
         assert 'layout="half"' in call, f"the pair layout is named in every example: {call!r}"
+
+
+def test_the_readme_stays_a_first_page_and_links_every_guide():
+    """README is what a newcomer needs first (at most 300 lines); every guide in docs/ is linked from it, and
+    every file it or a guide links to exists."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 300
+    links = set(re.findall(r"\]\(((?!https?:)[^)#\s]+)\)", readme))
+    guides = {f"docs/{path.name}" for path in (ROOT / "docs").glob("*.md")}
+    assert guides >= {"docs/contributing.md", "docs/architecture.md", "docs/notebook.md", "docs/conformance.md"}
+    assert guides <= links, sorted(guides - links)
+    assert [link for link in links if not (ROOT / link).is_file()] == []
+    broken = [(guide.name, link) for guide in (ROOT / "docs").glob("*.md")
+              for link in re.findall(r"\]\(((?!https?:)[^)#\s]+)\)", guide.read_text(encoding="utf-8"))
+              if not (guide.parent / link).is_file()]
+    assert broken == []

@@ -38,6 +38,7 @@ from explorer.pure import knobs, text
 
 from explorer.app import client_guard, heavy, memory, presenter, session, widgets
 from explorer.app.run_share import SHARES, share_s
+from explorer.pure.safe_text import AppText
 from explorer.pure.sitemap import PAGES, TOPICS, script
 
 _routing = threading.local()
@@ -160,7 +161,8 @@ def lesson_links(current: str, pages: dict) -> None:
         return
     # the last step: what the lesson covered, and where to go from here
     with forward.container(border=True, key="lesson-finished"):
-        st.markdown(session.t("common.lesson_finished", total=len(TOPICS)))
+        steps = AppText(session.t("common.list_sep").join(session.t(f"{name}.nav") for name in TOPICS))
+        st.markdown(session.t("common.lesson_finished", total=len(TOPICS), steps=steps))
         st.page_link(pages["home"], label=session.t("common.lesson_home"), icon=":material/home:")
         st.page_link(pages["long_context"], label=session.t("common.lesson_again",
                                                              title=session.t("long_context.nav")),

@@ -1,11 +1,16 @@
 """Every knob of every page, declared once: name, default, range, label and tooltip (text keys).
 
+`PAGE_KNOBS[page]` is the page's knobs: declared below for the first pages, and for a newer topic beside its
+view (`KNOBS` in explorer/pure/views/<page>.py, built with explorer.pure.shared_knobs' `declare` and `own`).
+
 The pages draw them (`explorer.knob(page, name)`), the tests open pages at their `extremes()`, and the
 page benchmark measures each page with every knob at its heaviest value. A range that depends on another
 knob (a pair index below d/2) is declared at its widest and narrowed by the page.
 """
 
 from __future__ import annotations
+
+import importlib
 
 from rope_viz.attention import FEATURE_MAPS
 from rope_viz.conformance.bugs import BUG_CLASSES
@@ -21,9 +26,10 @@ from rope_viz.toy import EVAL_FACTORS, GRID4_EVAL_FACTORS, SCALINGS, TASK_NAMES,
 from explorer.pure.views.real_models import DEFAULT_MODEL, EXAMPLES, SHIFT, TRAP_LAYER
 from explorer.pure.knob_types import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob, TextKnob
 from explorer.pure.text import LANGS
+from explorer.pure.shared_knobs import BASE, SEED, declare as _declare, head_dim, own as _own
+from explorer.pure.shared_knobs import BASES as BASES, format_base as format_base  # read from here by others
+from explorer.pure.sitemap import TOPICS
 
-# 1-2-5 steps from 10 to 10^7: a log-scale slider that includes the bases real models use
-BASES = tuple(float(m * 10 ** e) for e in range(1, 8) for m in (1, 2, 5) if m * 10 ** e <= 10 ** 7)
 # the decay page's base sweep: exponent e stands for base 10^e
 SWEEP_BASES = {e: float(10 ** e) for e in range(2, 10)}
 
@@ -33,28 +39,6 @@ CONTEXT_LENGTHS = tuple(2 ** e for e in range(9, 21))  # token counts: integers 
 LONG_CONTEXT_PRESETS = tuple(name for name, model in _model_presets().items() if model.has_rope)
 ANATOMY_PRESETS = tuple(_model_presets())
 REAL_MODELS = ("smollm2-135m", "gemma-3-270m")  # rope_viz.real's models, the faster first
-
-
-def format_base(value: float) -> str:
-    return f"{value:,.0f}"
-
-
-def head_dim(default: int = 64, lo: int = 2, hi: int = 256) -> IntKnob:
-    return IntKnob("dim", default, lo, hi, 2, label="common.head_dim", help="common.head_dim_help")
-
-
-BASE = NumberChoiceKnob("base", 10000.0, BASES, label="common.base", help="common.base_help")
-SEED = IntKnob("seed", 0, 0, 999, 1, label="common.seed", help="common.seed_help")
-
-
-def _own(page: str, spec_type, name: str, *args, label: str | None = None, help: str | None = None, **kw):
-    """A knob labelled by the page's own text keys: `<page>.<name>` and `<page>.<name>_help`."""
-    return spec_type(name, *args, label=f"{page}.{label or name}",
-                     help="" if help == "" else f"{page}.{help or (label or name) + '_help'}", **kw)
-
-
-def _declare(*specs) -> dict:
-    return {spec.name: spec for spec in specs}
 
 
 PAGE_KNOBS = {
@@ -220,6 +204,11 @@ PAGE_KNOBS = {
         _own("rope_designs", NumberChoiceKnob, "factor", 8.0, tuple(f for f in GRID4_EVAL_FACTORS if f > 1)),
     ),
 }
+
+# a topic declares its knobs beside its view (`KNOBS`, with explorer.pure.shared_knobs' helpers); the pages above
+# keep theirs here
+PAGE_KNOBS |= {page: importlib.import_module(f"explorer.pure.views.{page}").KNOBS for page in TOPICS
+               if page not in PAGE_KNOBS}
 
 
 def heaviest(page: str) -> dict[str, str]:

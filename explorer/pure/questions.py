@@ -2,10 +2,10 @@
 wrong ones, and `ask`, which words them in a language (no Streamlit: explorer.app.quiz draws them).
 
 Each page's questions are declared in its view (`QUIZ` in explorer/pure/views/<page>.py), and their
-text lives in explorer/pure/text/<lang>/quiz.toml under `<page>_<name>` (the question), `<page>_<name>_why`
-(the one-line explanation) and, for a question in words, `<page>_<name>_1` (the right answer), `_2`, `_3`,
-... (wrong ones). Every one of them is a format string (a literal brace is doubled, as in
-`$e^{{i\\theta}}$`) and Markdown with $...$ math; the values filled in go through
+text lives in the page's own text file, explorer/pure/text/<lang>/<page>.toml, under `quiz_<name>` (the
+question), `quiz_<name>_why` (the one-line explanation) and, for a question in words, `quiz_<name>_1` (the
+right answer), `quiz_<name>_2`, `_3`, ... (wrong ones). Every one of them is a format string (a literal
+brace is doubled, as in `$e^{{i\\theta}}$`) and Markdown with $...$ math; the values filled in go through
 `explorer.pure.safe_text.shown`, so anything that is not plainly a number shows as text. A question with
 numbers is generated from the page's own knobs by a function of its view: it computes the right answer with
 the core (`rope_viz`) and plausible wrong ones (other pairs' values, a sign slip, a forgotten factor), so the
@@ -86,14 +86,19 @@ def _order(key: str, count: int) -> list[int]:
     return [(first + j) % count for j in range(count)][::-1] if count > 2 else [first, 1 - first]
 
 
+def text_key(page: str, name: str) -> str:
+    """The text key of question `name` of `page`: `quiz_<name>` in the page's own text file."""
+    return f"{page}.quiz_{name}"
+
+
 def _said(key: str, lang: str, **values) -> AppText:
-    """The quiz text `quiz.<key>` in `lang`: the app's own Markdown, each value filled in as text."""
-    return AppText(STRINGS[lang][f"quiz.{key}"].format(**{name: shown(v) for name, v in values.items()}))
+    """The text `key` in `lang`: the app's own Markdown, each value filled in as text."""
+    return AppText(STRINGS[lang][key].format(**{name: shown(v) for name, v in values.items()}))
 
 
 def _word_options(key: str, lang: str) -> tuple[str, ...]:
     options, j = [], 1
-    while f"quiz.{key}_{j}" in STRINGS[lang]:
+    while f"{key}_{j}" in STRINGS[lang]:
         options.append(_said(f"{key}_{j}", lang))
         j += 1
     return tuple(options)
@@ -102,13 +107,13 @@ def _word_options(key: str, lang: str) -> tuple[str, ...]:
 def ask(page: str, question: Question, knobs: dict, lang: str) -> Asked:
     """The question in `lang` for these knob values (pure: no Streamlit, for the tests as well). Its texts
     are the app's own (`AppText`): a box that fills them in keeps their Markdown and math."""
-    key = f"{page}_{question.name}"
+    key, said = f"{page}_{question.name}", text_key(page, question.name)
     if question.numbers is not None:
         numbers = question.numbers(**knobs)
         options, _ = numbers.options()
         options, values = tuple(AppText(option) for option in options), numbers.values
     else:
-        options, values = _word_options(key, lang), {}
+        options, values = _word_options(said, lang), {}
     order = _order(key, len(options))
-    return Asked(key=key, prompt=_said(key, lang, **values), options=tuple(options[j] for j in order),
-                 answer=order.index(0), why=_said(f"{key}_why", lang, answer=options[0], **values))
+    return Asked(key=key, prompt=_said(said, lang, **values), options=tuple(options[j] for j in order),
+                 answer=order.index(0), why=_said(f"{said}_why", lang, answer=options[0], **values))

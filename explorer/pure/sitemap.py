@@ -1,10 +1,11 @@
 """The app's pages in teaching order: the one list the router, the tests and the benchmarks share.
 
 Each entry is (page id, url path, icon). The page id names the page's text file
-(explorer/pure/text/<lang>/<id>.toml), its knobs (explorer.pure.knobs) and its views (explorer/pure/views/<id>.py);
+(explorer/pure/text/<lang>/<id>.toml), its view (explorer/pure/views/<id>.py: its charts, knobs, questions) and panel;
 the page's script is pages/<url path>.py, named after its address (pages/home.py for the home page,
 whose address is the empty path). Icons are Streamlit's Material icons (`:material/<name>:`), drawn with
 the font Streamlit serves: an emoji needs an emoji font, which a Linux PC driving a projector may lack.
+`python -m explorer.new_topic <id>` adds a topic: its seven files and its line here (docs/contributing.md).
 """
 
 PAGES = (

@@ -135,6 +135,20 @@ def _all_full(r: Reader, layers: int, uses_rope: list[bool]) -> list[str]:
     return ["full_attention"] * layers
 
 
+def nope_every(key: str = "no_rope_layer_interval", *, empty_is_unset: bool = False) -> Callable:
+    """A family's `nope` hook: which layers rotate. The config's `no_rope_layers` (1 where a layer *uses* RoPE)
+    when it gives one, else every `key`-th layer (the `key`-th, 2 `key`-th, ... counted from 1) without RoPE.
+    empty_is_unset: an empty list counts as not given (Llama 4 reads [] so; SmolLM3 reads it as a list)."""
+    def uses_rope(r: Reader, layers: int) -> list[bool]:
+        value = r.get("no_rope_layers")
+        if value is None or (empty_is_unset and value == []):
+            every = r.int(key, maximum=MAX_LAYERS)
+            return [bool((i + 1) % every) for i in range(layers)]
+        return [bool(flag) for flag in _int_list(value, r.name("no_rope_layers"), layers)]
+    uses_rope.__doc__ = f"no_rope_layers, else every {key}-th layer without RoPE"
+    return uses_rope
+
+
 _WINDOW_KEYS = {"sliding_attention": "sliding_window", "chunked_attention": "attention_chunk_size"}
 
 
@@ -142,69 +156,79 @@ _WINDOW_KEYS = {"sliding_attention": "sliding_window", "chunked_attention": "att
 class Family:
     """How one transformers model family reads its config (its modeling and configuration files).
 
-    source: the transformers file whose code the reading follows; layout: "half" or "interleaved";
-    partial: "honour" partial_rotary_factor or "ignore" it (full-head RoPE); pattern: layer types when
-    the config lists none; nope: "llama4" ([] or null: every no_rope_layer_interval-th layer) or "smollm3"
-    (null only); per_layer_type: RoPE parameters per layer type with Gemma's defaults (full_rope_default
-    replaces the global layers' default, every_kind_required refuses a dict missing a layer type);
-    mrope: "blocks" or "interleaved"; mla: multi-head latent attention (reads_rope_interleave: its
-    rope_interleave false switches to the half layout); query_scale: "llama4" or "beta"; defaults:
-    the config class's defaults for keys hub files omit; rope_types: the rope types its config class
-    accepts (None: any); head_dim_keys: layer type -> the key holding that type's head size (or a
-    function (reader) -> that size);
-    last_layer_full: the last layer attends fully whatever layer_types says; attention_kinds: the layer
-    types its config class allows (None: transformers' generic ones); truncates_layer_lists: a per-layer
-    list longer than the model is cut to its length; window_keys: layer type -> the key holding its
-    window; rotates_last: the rotated dims sit last in each head; rope_reader: a function (reader, layer
-    types) -> ({layer type: RoPE dict}, {layer type: where that dict sits}) replacing the generic reading
-    of rope_parameters; compress: a function (reader, layer type) -> tokens per compressed key or None;
-    output_rotation: the attention output's rotated dims turn back by the query's angle; rotary: False
-    where the family's code rotates nothing (its config's RoPE keys are inert); layer_list: a function
-    (reader) -> the layer types, whose length is then the depth (num_hidden_layers ignored); window: a
-    function (reader, layer type) -> its window, replacing window_keys; partial_over_rotary_dim: an explicit
-    partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one);
-    follows: the model_type whose code transformers runs for this one, when another (Kimi K2: deepseek_v3);
-    rope_on_sliding_only: only sliding layers rotate, "always" (Flint) or "when_windowed" (EXAONE, Kolibri:
-    while sliding_window is set; without it every layer rotates; a sliding layer keeps its type and window
-    even where the window covers the whole context); layer_rope: a function (reader, layer
-    types) -> (per layer: whether it rotates, its own base or None for its type's); learned: the parts a
-    checkpoint learns (LayerRoPE.learned), read at their initial values; reads_rotary_dim: False where the
-    code never reads a rotary_dim key (MiniMax-M3: only partial_rotary_factor counts).
+    The fields are the hooks a family is built from, each said below; rope_viz.models.families opens with a table
+    of which to use for what. A hook that is a function reads the config through a `Reader`.
     """
 
+    # the transformers file whose code the reading follows
     source: str
+    # "half" pairs (i, i + d/2) or "interleaved" pairs (2i, 2i + 1)
     layout: str = "half"
+    # "honour" partial_rotary_factor or "ignore" it (full-head RoPE); default_partial: the factor when none is given
     partial: str = "honour"
     default_partial: float | None = None
+    # (reader, layers, uses_rope) -> the layer types, when the config lists no layer_types
     pattern: Callable = _all_full
-    nope: str | None = None
+    # (reader, layers) -> per layer, whether it rotates; nope_every(key): no_rope_layers, else every key-th layer
+    nope: Callable | None = None
+    # RoPE parameters per layer type with Gemma's defaults: full_rope_default replaces the global layers' default,
+    # every_kind_required refuses a dict missing a layer type
     per_layer_type: bool = False
     full_rope_default: Mapping | None = None
     every_kind_required: bool = False
+    # multimodal RoPE: "blocks" or "interleaved" sections, and the sections when the config gives none
     mrope: str | None = None
     mrope_section: tuple | None = None
+    # multi-head latent attention; reads_rope_interleave: its rope_interleave false switches to the half layout
     mla: bool = False
     reads_rope_interleave: bool = False
+    # a factor on the queries: "llama4", "beta", "log" or "ngpt"
     query_scale: str | None = None
+    # the config class's defaults for keys hub files omit (a test compares them with transformers' config class);
+    # defaults_source: for a model_type transformers does not know, where they come from instead (the published
+    # config.json or model card, cited; the family's own test checks them there)
     defaults: Mapping = field(default_factory=dict)
+    defaults_source: str = ""
+    # the rope types its config class accepts (None: any)
     rope_types: tuple | None = None
+    # layer type -> the key holding that type's head size (or a function (reader) -> that size)
     head_dim_keys: Mapping = field(default_factory=dict)
+    # the last layer attends fully whatever layer_types says
     last_layer_full: bool = False
+    # the layer types its config class allows (None: transformers' generic ones)
     attention_kinds: tuple | None = None
+    # a per-layer list longer than the model is cut to its length
     truncates_layer_lists: bool = False
+    # layer type -> the key holding its window
     window_keys: Mapping = field(default_factory=lambda: dict(_WINDOW_KEYS))
+    # the rotated dims sit last in each head
     rotates_last: bool = False
+    # (reader, layer types) -> ({layer type: RoPE dict}, {layer type: where that dict sits}), replacing the generic
+    # reading of rope_parameters
     rope_reader: Callable | None = None
+    # (reader, layer type) -> tokens per compressed key, or None
     compress: Callable | None = None
+    # the attention output's rotated dims turn back by the query's angle
     output_rotation: bool = False
+    # False where the family's code rotates nothing (its config's RoPE keys are inert)
     rotary: bool = True
+    # only sliding layers rotate: "always" (Flint) or "when_windowed" (EXAONE, Kolibri: while sliding_window is set;
+    # without it every layer rotates; a sliding layer keeps its type and window even where the window covers the
+    # whole context)
     rope_on_sliding_only: str | None = None
+    # the model_type whose code transformers runs for this one, when another (Kimi K2: deepseek_v3)
     follows: str | None = None
+    # an explicit partial_rotary_factor wins over rotary_dim (MiniMax-M2 reads rotary_dim / head_dim only without one)
     partial_over_rotary_dim: bool = False
+    # (reader) -> the layer types, whose length is then the depth (num_hidden_layers ignored)
     layer_list: Callable | None = None
+    # (reader, layer type) -> its window, replacing window_keys
     window: Callable | None = None
+    # (reader, layer types) -> (per layer: whether it rotates, its own base or None for its type's)
     layer_rope: Callable | None = None
+    # the parts a checkpoint learns (LayerRoPE.learned), read at their initial values
     learned: tuple[str, ...] = ()
+    # False where the code never reads a rotary_dim key (MiniMax-M3: only partial_rotary_factor counts)
     reads_rotary_dim: bool = True
 
 
@@ -260,7 +284,7 @@ def _kind_head_dim(r: Reader, family: Family, kind: str, head_dim: int) -> int:
     return source(r) if callable(source) else r.int(source, maximum=MAX_HEAD_DIM)
 
 
-def _check_rope_dict(params, where: str) -> dict:
+def check_rope_dict(params, where: str) -> dict:
     if not isinstance(params, Mapping):
         raise ValueError(f"{where} must be a JSON object or null, got {type(params).__name__}")
     for name, value in params.items():
@@ -275,14 +299,8 @@ def _check_rope_dict(params, where: str) -> dict:
 
 
 def _uses_rope(r: Reader, family: Family, layers: int) -> list[bool]:
-    """Per layer, whether it rotates: no_rope_layers holds 1 where a layer *uses* RoPE."""
-    if family.nope is None:
-        return [True] * layers
-    value = r.get("no_rope_layers")
-    if value is None or (value == [] and family.nope == "llama4"):  # Llama 4 reads [] as "not given"
-        every = r.int("no_rope_layer_interval", maximum=MAX_LAYERS)
-        return [bool((i + 1) % every) for i in range(layers)]
-    return [bool(flag) for flag in _int_list(value, r.name("no_rope_layers"), layers)]
+    """Per layer, whether it rotates: every layer, unless the family's `nope` hook says otherwise."""
+    return [True] * layers if family.nope is None else family.nope(r, layers)
 
 
 def _layer_types(r: Reader, family: Family, layers: int, uses_rope: list[bool]) -> list[str]:
@@ -297,7 +315,7 @@ def _layer_types(r: Reader, family: Family, layers: int, uses_rope: list[bool]) 
     return kinds
 
 
-def _rope_parameters(r: Reader, family: Family, kinds: list[str]) -> tuple[dict, str]:
+def rope_parameters(r: Reader, family: Family, kinds: list[str]) -> tuple[dict, str]:
     """The RoPE dict of each layer type, rope_theta and partial_rotary_factor filled in as transformers'
     standardize_rope_params does (a 4.x rope_scaling wins over rope_parameters, like its loader), and
     where the dict sits in the file."""
@@ -324,7 +342,7 @@ def _rope_parameters(r: Reader, family: Family, kinds: list[str]) -> tuple[dict,
             defaults["full_attention"] = dict(family.full_rope_default)
         nested_dicts: dict[str, dict | None]
         if not nested:  # 4.x Gemma 3: rope_scaling scales the global layers only
-            scaled = dict(defaults["full_attention"], **_check_rope_dict(raw, where)) if raw else None
+            scaled = dict(defaults["full_attention"], **check_rope_dict(raw, where)) if raw else None
             nested_dicts = {kind: dict(defaults[kind]) for kind in ("sliding_attention", "full_attention")}
             if scaled:
                 nested_dicts["full_attention"] = scaled
@@ -333,7 +351,7 @@ def _rope_parameters(r: Reader, family: Family, kinds: list[str]) -> tuple[dict,
             if family.every_kind_required and missing:
                 raise ValueError(f"{where} has no entry for the layer type {missing[0]!r}")
             nested_dicts = {kind: None if raw.get(kind, defaults.get(kind)) is None else
-                            _check_rope_dict(raw.get(kind, defaults.get(kind)), f"{where}[{kind!r}]")
+                            check_rope_dict(raw.get(kind, defaults.get(kind)), f"{where}[{kind!r}]")
                             for kind in ("sliding_attention", "full_attention")}
             for kind, base in (("sliding_attention", local or DEFAULT_BASE), ("full_attention", theta or 1e6)):
                 if nested_dicts[kind] is not None:
@@ -343,13 +361,13 @@ def _rope_parameters(r: Reader, family: Family, kinds: list[str]) -> tuple[dict,
         missing = [kind for kind in present if kind not in raw]
         if missing:
             raise ValueError(f"{where} has no entry for the layer type {missing[0]!r}")
-        out = {kind: None if raw.get(kind) is None else _check_rope_dict(raw[kind], f"{where}[{kind!r}]")
+        out = {kind: None if raw.get(kind) is None else check_rope_dict(raw[kind], f"{where}[{kind!r}]")
                for kind in present}
         for params in out.values():
             if params is not None:
                 params.pop("truncate", None)  # transformers reads truncate from the top level only
     else:
-        flat = _check_rope_dict(raw, where)
+        flat = check_rope_dict(raw, where)
         out = {kind: dict(flat) for kind in present}
     for params in out.values():
         if params is None:

@@ -1,10 +1,40 @@
 """The registry of model families: how each transformers model_type reads its config.json.
 
-One `Family` per model_type, built from data and small functions, each naming the transformers 5.24
-file whose code it follows (the way transformers' ROPE_INIT_FUNCTIONS and rope_viz.scaling's
-registry are built): adding a family is adding an entry to FAMILIES. A model_type with no entry is
-read the way transformers' generic code reads a config (half layout, partial_rotary_factor honoured,
-every layer full attention), and its ModelRoPE says family None.
+One `Family` per model_type in FAMILIES, built from data and small functions, each naming the transformers 5.24
+file whose code it follows (the way transformers' ROPE_INIT_FUNCTIONS and rope_viz.scaling's registry are built):
+adding a family is adding an entry. A model_type with no entry is read the way transformers' generic code reads
+a config (half layout, partial_rotary_factor honoured, every layer full attention), and its ModelRoPE says family
+None. The fields of `Family` (rope_viz.models.config) are the hooks; what each is for, with a family that uses it:
+
+| to do this                                                   | use (Family field)              | e.g.           |
+|--------------------------------------------------------------|---------------------------------|----------------|
+| pair neighbouring dims (2i, 2i+1) instead of (i, i + d/2)    | layout="interleaved"            | llama4_text    |
+| rotate the whole head whatever partial_rotary_factor says    | partial="ignore"                | llama          |
+| rotate a share of the head when the config names none        | default_partial=0.25            | qwen3_next     |
+| fill keys the hub's files leave out                          | defaults={key: value}           | smollm3        |
+| ... for a model_type transformers does not know              | defaults + defaults_source      | (see below)    |
+| give layer types when the config lists no layer_types        | pattern=f(reader, layers, rope) | gemma2         |
+| leave every Nth layer without RoPE (NoPE), N read from a key | nope=nope_every("key")          | smollm3        |
+| read every layer's own base, or RoPE on/off per layer        | layer_rope=f(reader, kinds)     | granite_swa    |
+| read RoPE parameters per layer type (Gemma's defaults)       | per_layer_type=True             | gemma3_text    |
+| read RoPE parameters kept anywhere else in the config        | rope_reader=f(reader, kinds)    | hunyuan_v1_moe |
+| a layer type's own head size or window key                   | head_dim_keys, window_keys      | gemma4_text    |
+| a window computed from several keys                          | window=f(reader, kind)          | mimo_v2_flash  |
+| the layer list from another key (its length is the depth)    | layer_list=f(reader)            | nemotron_h     |
+| rotate only the sliding layers                               | rope_on_sliding_only            | flint          |
+| multimodal RoPE sections (time, height, width)               | mrope, mrope_section            | qwen3_vl_text  |
+| latent attention (MLA): qk_nope + qk_rope head parts         | mla=True (see _DEEPSEEK)        | deepseek_v3    |
+| a factor on the queries (temperature, log scaling)           | query_scale="llama4", ...       | llama4_text    |
+| parts a checkpoint learns, read at their initial values      | learned=("query_scale",)        | dory           |
+| run another model_type's code (the tests compare with it)    | follows="deepseek_v3"           | kimi_k2        |
+
+The hooks' functions read the config through `Reader` (reader.int, .number, .flag, .get name the key in their
+errors) and the public helpers of rope_viz.models.config: check_rope_dict, rope_parameters, per_layer_list,
+checked_kinds, nope_every. Defaults: tests/core/test_model_layers.py compares every family's `defaults` with
+transformers' own config class (AutoConfig.for_model); a model_type transformers does not know says where its
+defaults come from in `defaults_source` (a published config.json, cited), and its own test checks them there.
+A family's test (tests/core/test_model_families.py) reads its published config and checks each layer against
+transformers' own classes, or, for a type transformers does not know, against numbers written out by hand.
 """
 
 from __future__ import annotations
@@ -14,8 +44,8 @@ from typing import Any, cast
 
 from .._checks import check_positive
 from ..scaling import MAX_CONTEXT
-from .config import (GENERIC, MAX_HEAD_DIM, MAX_LAYERS, Family, Reader, _check_rope_dict, _rope_parameters,
-                     checked_kinds, per_layer_list)
+from .config import (GENERIC, MAX_HEAD_DIM, MAX_LAYERS, Family, Reader, check_rope_dict, checked_kinds, nope_every,
+                     per_layer_list, rope_parameters)
 
 # Families with no rotary embedding at all (absolute, relative-bias or ALiBi positions)
 NO_ROPE_MODEL_TYPES = frozenset({"bert", "roberta", "xlm-roberta", "distilbert", "albert", "electra", "gpt2",
@@ -116,7 +146,7 @@ def _v4_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
         raise ValueError(f"{where} is keyed by the labels 'main' and 'compress' (both objects) in a deepseek_v4 "
                          f"config; {name!r} is {'not one of them' if stray is not None else 'missing'}")
     if labelled:
-        dicts = {label: _check_rope_dict(raw[label], f"{where}[{label!r}]") for label in _V4_LABELS}
+        dicts = {label: check_rope_dict(raw[label], f"{where}[{label!r}]") for label in _V4_LABELS}
         wheres = {label: f"{where}[{label!r}]" for label in _V4_LABELS}
     else:
         head_dim = r.int("head_dim", maximum=MAX_HEAD_DIM)
@@ -124,7 +154,7 @@ def _v4_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
         if partial is None:
             rope_dims = r.get("qk_rope_head_dim")
             partial = 64 / 512 if rope_dims is None else r.int("qk_rope_head_dim", maximum=head_dim) / head_dim
-        flat = {name: value for name, value in _check_rope_dict(raw, where).items() if name not in _V4_LABELS}
+        flat = {name: value for name, value in check_rope_dict(raw, where).items() if name not in _V4_LABELS}
         compress = dict(flat, rope_theta=r.number("compress_rope_theta"), partial_rotary_factor=partial)
         compress.setdefault("rope_type", compress.get("type", "default"))
         if compress["rope_type"] == "yarn":
@@ -203,7 +233,7 @@ def _mimo_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
     for kind in set(kinds):
         if not isinstance(raw.get(kind), Mapping):
             raise ValueError(f"{where} must be keyed by layer type in a mimo_v2_flash config; it has no {kind!r}")
-        params = _check_rope_dict(raw[kind], f"{where}[{kind!r}]")
+        params = check_rope_dict(raw[kind], f"{where}[{kind!r}]")
         params.setdefault("partial_rotary_factor", 0.334 if params.get("rope_type", "default") == "default" else 1.0)
         dicts[kind], wheres[kind] = params, f"{where}[{kind!r}]"
     return dicts, wheres
@@ -254,7 +284,7 @@ def _step_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
     raw = r.get("rope_parameters") or {}
     if isinstance(raw, Mapping) and raw and all(isinstance(raw.get(kind), Mapping) for kind in set(kinds)):
         where = r.name("rope_parameters")
-        return ({kind: _check_rope_dict(raw[kind], f"{where}[{kind!r}]") for kind in set(kinds)},
+        return ({kind: check_rope_dict(raw[kind], f"{where}[{kind!r}]") for kind in set(kinds)},
                 {kind: f"{where}[{kind!r}]" for kind in set(kinds)})
     layers, extra = _step_depth(r)
     theta = r.get("rope_theta")
@@ -276,7 +306,7 @@ def _step_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
         if fractions:
             params["partial_rotary_factor"] = fractions[first]
         if scaling and kind == "full_attention":
-            params.update(_check_rope_dict(scaling, r.name("rope_scaling")))
+            params.update(check_rope_dict(scaling, r.name("rope_scaling")))
         dicts[kind], wheres[kind] = params, r.name("rope_scaling") if scaling and kind == "full_attention" else r.where
     return dicts, wheres
 
@@ -342,7 +372,7 @@ def _hunyuan_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
     "ntk_alpha", a fixed NTK base (base * alpha^(d/(d-2)) over head_dim, attention factor 1), which reads
     rope_theta and alpha only (the hub's beta_fast, beta_slow, mscale and mscale_all_dim beside them are
     left unread, as transformers leaves them); without alpha it stays dynamic NTK."""
-    dicts, where = _rope_parameters(r, FAMILIES["hunyuan_v1_dense"], kinds)
+    dicts, where = rope_parameters(r, FAMILIES["hunyuan_v1_dense"], kinds)
     for kind, params in dicts.items():
         if params.get("rope_type", params.get("type")) == "dynamic" and params.get("alpha"):
             if r.get("head_dim") is None:
@@ -384,7 +414,7 @@ def _cohere2_moe_parameters(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
     if raw is None:
         params, where = {"rope_type": "default", "rope_theta": r.number("rope_theta")}, r.name("rope_theta")
     else:
-        params = _check_rope_dict(raw, where)
+        params = check_rope_dict(raw, where)
         if params.get("rope_theta") is None:
             raise ValueError(f"{where}['rope_theta'] is missing; a cohere2_moe config does not fill it in from "
                              "rope_theta (transformers fails with KeyError)")
@@ -463,7 +493,7 @@ def _sarvam_mla_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
     if isinstance(scaling, Mapping) and "deepseek_yarn" in (scaling.get("type"), scaling.get("rope_type")):
         params = dict({key: value for key, value in scaling.items() if key != "type"}, rope_type="yarn")
         r = Reader(dict(r.config, rope_scaling=None, rope_parameters=params), r.defaults, r.where)
-    dicts, where = _rope_parameters(r, FAMILIES["sarvam_mla"], kinds)
+    dicts, where = rope_parameters(r, FAMILIES["sarvam_mla"], kinds)
     return dicts, {kind: where for kind in dicts}
 
 def _dory_layers(r: Reader) -> list[str]:
@@ -507,7 +537,7 @@ def _labelled_rope(model_type: str, labels: tuple, defaults: Mapping, stray: tup
             if kind not in raw:
                 raise ValueError(f"{where} has no entry for the layer type {kind!r} (transformers fails with "
                                  "KeyError)")
-            dicts[kind] = _check_rope_dict(raw[kind], f"{where}[{kind!r}]")
+            dicts[kind] = check_rope_dict(raw[kind], f"{where}[{kind!r}]")
             wheres[kind] = f"{where}[{kind!r}]"
         return dicts, wheres
     reader.__doc__ = f"{model_type}'s RoPE dicts, keyed by {', '.join(labels)}. " + (_labelled_rope.__doc__ or "")
@@ -554,8 +584,8 @@ def _minimax_m3_rope(r: Reader, kinds: list[str]) -> tuple[dict, dict]:
     """MiniMax-M3's one flat RoPE dict (its rotary embedding reads the top level only: a nested object is refused)."""
     key = "rope_scaling" if r.get("rope_scaling") else "rope_parameters"
     if r.get(key) is not None:
-        _check_rope_dict(r.get(key), r.name(key))
-    dicts, where = _rope_parameters(r, FAMILIES["minimax_m3_vl_text"], kinds)
+        check_rope_dict(r.get(key), r.name(key))
+    dicts, where = rope_parameters(r, FAMILIES["minimax_m3_vl_text"], kinds)
     return dicts, {kind: where for kind in dicts}
 
 
@@ -651,9 +681,9 @@ FAMILIES: dict[str, Family] = {
                           pattern=_every_nth_full("sliding_window_pattern", 6, "sliding_attention"),
                           defaults=_GEMMA4_DEFAULTS, head_dim_keys={"full_attention": "global_head_dim"},
                           last_layer_full=True),
-    "llama4_text": Family(_m("llama4"), layout="interleaved", partial="ignore", nope="llama4",
+    "llama4_text": Family(_m("llama4"), layout="interleaved", partial="ignore", nope=nope_every(empty_is_unset=True),
                           pattern=_llama4_pattern, query_scale="llama4", defaults=_LLAMA4_DEFAULTS),
-    "smollm3": Family(_m("smollm3"), partial="ignore", nope="smollm3", pattern=_smollm3_pattern,
+    "smollm3": Family(_m("smollm3"), partial="ignore", nope=nope_every(), pattern=_smollm3_pattern,
                       defaults={"rope_theta": 2000000.0, "no_rope_layer_interval": 4}),
     "qwen3_next": Family(_m("qwen3_next"), partial="honour", default_partial=0.25,
                          pattern=_every_nth_full("full_attention_interval", 4, "linear_attention")),
@@ -770,7 +800,7 @@ FAMILIES: dict[str, Family] = {
                               defaults={"hidden_size": 8192, "num_attention_heads": 128, "head_dim": 64,
                                         "num_hidden_layers": 62, "max_position_embeddings": 1048576,
                                         "rope_theta": 500000.0, "sliding_window": 2048}),
-    "mistral_large4_text": Family(_m("mistral_large4"), nope="smollm3", learned=("frequency_scale", "query_scale"),
+    "mistral_large4_text": Family(_m("mistral_large4"), nope=nope_every(), learned=("frequency_scale", "query_scale"),
                                   **dict(_DEEPSEEK, pattern=_indexed, reads_rope_interleave=False,
                                          defaults=_MISTRAL_LARGE4_DEFAULTS)),
     # Zaya: RoPE keyed by its layer types "hybrid" / "hybrid_sliding"; q and k L2-normed, the key times a learned

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .config import (DEFAULT_LAYERS, MAX_HEAD_DIM, MAX_LAYERS, Reader, _head_dim, _kind_head_dim, _latent,
-                     _layer_types, _layout, _parse, _rope_parameters, _rotary_dim, _scaling, _temperature, _text_config,
+                     _layer_types, _layout, _parse, rope_parameters, _rotary_dim, _scaling, _temperature, _text_config,
                      _uses_rope, _window)
 from .families import (FAMILIES, NO_ROPE_MODEL_TYPES, TEXT_AT_TOP_LEVEL, TEXT_MODEL_TYPES, TEXT_TYPE_FORCED,
                        family_of)
@@ -57,7 +57,7 @@ def model_rope(config, *, name: str | None = None) -> ModelRoPE:
     elif family.rope_reader is not None:
         rope_dicts, wheres = family.rope_reader(r, kinds)
     else:
-        rope_dicts, rope_where = _rope_parameters(r, family, kinds)
+        rope_dicts, rope_where = rope_parameters(r, family, kinds)
         wheres = {kind: rope_where + (f"[{kind!r}]" if len(rope_dicts) > 1 else "") for kind in rope_dicts}
     layout = "half" if no_rope else _layout(r, family)
     by_kind: dict[str, dict | None]

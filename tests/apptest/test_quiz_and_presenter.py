@@ -54,7 +54,7 @@ def test_a_wrong_then_a_right_choice_get_their_feedback(lang):
     assert not at.exception
     assert len(at.error) == 1 and not at.success
     assert right in at.error[0].value  # the verdict names the right answer and explains it
-    why = text.text("quiz.frequency_clocks_full_turn_why", lang, answer=right, dim=32, base="500,000", i=pair)
+    why = text.text("frequency_clocks.quiz_full_turn_why", lang, answer=right, dim=32, base="500,000", i=pair)
     assert why in at.error[0].value
 
     question_radio(at, "frequency_clocks", "full_turn").set_value(right).run()
@@ -69,7 +69,7 @@ def test_the_raster_question_in_chinese_follows_the_width():
     check_clean(at)
     radio = question_radio(at, "images_and_video", "raster_rows")
     assert radio.value is None and "9" in radio.options
-    assert radio.label == text.text("quiz.images_and_video_raster_rows", "zh", width=9, height=5)
+    assert radio.label == text.text("images_and_video.quiz_raster_rows", "zh", width=9, height=5)
 
 
 def test_the_raster_question_on_the_images_page_follows_the_width():
@@ -80,7 +80,7 @@ def test_the_raster_question_on_the_images_page_follows_the_width():
     radio = question_radio(at, "images_and_video", "raster_rows")
     assert radio.value is None and not at.success and not at.error
     assert "9" in radio.label and "9" in radio.options  # vertically adjacent patches: one row, 9 ids apart
-    why = text.text("quiz.images_and_video_raster_rows_why", lang, answer="9", width=9, height=5)
+    why = text.text("images_and_video.quiz_raster_rows_why", lang, answer="9", width=9, height=5)
     wrong = next(option for option in radio.options if option != "9")
 
     radio.set_value(wrong).run()
@@ -95,10 +95,10 @@ def test_the_raster_question_on_the_images_page_follows_the_width():
 def test_questions_in_words_on_every_edited_page_and_their_right_answer():
     at = open_page("linear_attention")
     radio = question_radio(at, "linear_attention", "denominator")
-    right = text.text("quiz.linear_attention_denominator_1")
+    right = text.text("linear_attention.quiz_denominator_1")
     assert radio.index is None and right in radio.options
     radio.set_value(right).run()
-    assert len(at.success) == 1 and text.text("quiz.linear_attention_denominator_why") in at.success[0].value
+    assert len(at.success) == 1 and text.text("linear_attention.quiz_denominator_why") in at.success[0].value
 
 
 def test_numbers_follow_the_knobs_on_the_phase_page():
@@ -157,6 +157,8 @@ def test_home_offers_the_lesson_and_a_card_for_every_topic():
     labels = [link.proto.label for link in links]
     assert text.text("home.start_lesson") in labels[0]
     assert len(links) == 1 + len(TOPICS)
+    captions = [caption.value for caption in at.caption]
+    assert [page for page in TOPICS if text.text(f"{page}.card") not in captions] == []  # each topic's own card
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -164,8 +166,12 @@ def test_the_last_lesson_step_ends_with_a_finish_panel(lang):
     at = open_page(TOPICS[-1], lang=lang)
     check_clean(at)
     said = " ".join(md.value for md in at.markdown)
-    assert text.text("common.lesson_finished", lang, total=len(TOPICS)) in said
+    steps = [text.text(f"{page}.nav", lang) for page in TOPICS]  # every step named, in the lesson's order
+    finished = text.text("common.lesson_finished", lang, total=len(TOPICS),
+                         steps=text.text("common.list_sep", lang).join(steps))
+    (panel,) = [md.value for md in at.markdown if md.value == finished]
+    at_step = [panel.index(step) for step in steps]
+    assert at_step == sorted(at_step) and len(set(at_step)) == len(TOPICS)
     assert text.text("common.lesson_next", lang, title="").strip() not in said
     middle = open_page(TOPICS[0], lang=lang)
-    finished = text.text("common.lesson_finished", lang, total=len(TOPICS))
     assert finished not in " ".join(m.value for m in middle.markdown)

@@ -1,5 +1,5 @@
 """The conformance files and command line: answers from transformers' own apply_rotary_pos_emb round-trip
-through safetensors and pass; the README's PyTorch and NumPy examples, run as written, pass; malformed,
+through safetensors and pass; docs/conformance.md's PyTorch and NumPy examples, run as written, pass; malformed,
 truncated, oversized, wrong-shape, wrong-dtype and non-safetensors answers are refused with a ValueError."""
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ def test_transformers_answers_round_trip_through_the_files(tmp_path):
 
 
 def _readme_example(kind: str) -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.search(rf"<!-- conformance-example: {kind} -->\n```python\n(.*?)```", readme, re.S).group(1)
+    manual = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    return re.search(rf"<!-- conformance-example: {kind} -->\n```python\n(.*?)```", manual, re.S).group(1)
 
 
 @pytest.mark.parametrize("kind", ["torch", "numpy"])
@@ -53,7 +53,7 @@ def test_the_readme_examples_fill_answers_that_pass(kind, tmp_path, monkeypatch,
     assert main(["probe", "Llama-2-7b-hf", "-o", "probe.safetensors"]) == 0
     code = _readme_example(kind)
     assert 12 <= len(code.strip().splitlines()) <= 20
-    exec(compile(code, f"README {kind} example", "exec"), {})
+    exec(compile(code, f"docs/conformance.md {kind} example", "exec"), {})
     assert main(["verify", "Llama-2-7b-hf", "answers.safetensors", "--json", "report.json"]) == 0
     assert json.loads(Path("report.json").read_text())["ok"] is True
     assert "pass" in capsys.readouterr().out
@@ -173,5 +173,5 @@ def test_fn_answers_of_the_wrong_shape_or_type_are_refused():
 
 def test_the_readme_pytest_example_conforms():
     namespace: dict = {}
-    exec(compile(_readme_example("pytest"), "README pytest example", "exec"), namespace)
+    exec(compile(_readme_example("pytest"), "docs/conformance.md pytest example", "exec"), namespace)
     namespace["test_rope_conforms"]()

@@ -102,7 +102,7 @@ print(json.dumps({{
     "loaded": sorted(name for name in sys.modules if name.split(".")[0] in {list(APP_ONLY)!r}),
     "version": metadata.version("rope-viz"),
     "toy_dir": str(rope_viz.toy.DEFAULT_DIR),
-    "toy_runs": len(rope_viz.toy.load_results(rope_viz.toy.DEFAULT_DIR / "grid.json")["runs"]),  # README's call
+    "toy_runs": len(rope_viz.toy.load_results(rope_viz.toy.DEFAULT_DIR / "grid.json")["runs"]),  # docs/notebook.md's
     "toy_weights": sorted(p.name for p in (rope_viz.toy.DEFAULT_DIR / "weights").glob("*.safetensors")),
 }}))
 """

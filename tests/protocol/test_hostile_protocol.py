@@ -1,7 +1,7 @@
 """One client cannot take the server down: forged websocket messages and rerun storms, at the protocol level.
 
 One server for the module; each case measures what the server spent (CPU seconds, RSS before, at its
-peak and after the session closed) with support.hostile. Latencies are printed for the README's
+peak and after the session closed) with support.hostile. Latencies are printed for docs/reliability.md's
 reliability table, never asserted (a shared machine's timings vary).
 
 1. One message costs little: frames above `server.maxMessageSize` are refused unread, messages above
@@ -222,7 +222,7 @@ def test_a_bystander_is_served_during_an_attack(server, explain, attack):
     alone, during, cost = run_async(go())
     what = (f"{attack}: bystander p95 alone {alone.p95:.2f} s (n={len(alone.latencies)}), during "
             f"{during.p95} s (n={len(during.latencies)}, worst {during.worst}); server {cost}")
-    print(what)  # the latencies go to the README's table
+    print(what)  # the latencies go to docs/reliability.md's table
     assert not alone.failures and not during.failures, explain((alone.failures, during.failures))
     assert len(during.latencies) >= 3, explain(what)
     assert cost.kept_mb <= KEPT_MB * 2, explain(what)  # caches of the pages the attack opened stay

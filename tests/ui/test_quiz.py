@@ -172,7 +172,7 @@ def test_every_question_at_the_default_knobs(page, lang):
         assert 3 <= len(shown.options) == len(set(shown.options))
         assert 0 <= shown.answer < len(shown.options)
         if question.numbers is None:  # a question in words: option _1 of its text is the right one
-            assert shown.options[shown.answer] == text.text(f"quiz.{page}_{question.name}_1", lang).format()
+            assert shown.options[shown.answer] == text.text(f"{page}.quiz_{question.name}_1", lang).format()
         for said in (shown.prompt, shown.why, *shown.options):  # the app's own Markdown, its math kept
             assert isinstance(said, AppText) and said.count("$") % 2 == 0
 
@@ -198,10 +198,13 @@ def test_questions_belong_to_topic_pages_and_right_answers_move_around():
 
 
 def test_question_text_has_the_same_placeholders_in_both_languages():
+    checked = 0
     for key, english in text.STRINGS["en"].items():
-        if key.startswith("quiz."):
+        if key.startswith("quiz.") or ".quiz_" in key:
+            checked += 1
             fields = {f for _, f, _, _ in string.Formatter().parse(english) if f}
             assert fields == {f for _, f, _, _ in string.Formatter().parse(text.STRINGS["zh"][key]) if f}, key
+    assert checked > 50  # the questions are found in their pages' own files
 
 
 PAYLOAD = "[log in](http://127.0.0.1:9/x) ![p](http://127.0.0.1:9/p.png) <b>loud</b>"
@@ -218,3 +221,18 @@ def test_a_value_filled_into_a_question_shows_as_text_and_its_math_stays_math():
     (times_i,) = [q for q in quiz.page_questions()["complex_numbers"] if q.name == "times_i"]
     why = quiz.ask("complex_numbers", times_i, {}, "en").why
     assert why.startswith("$i = e^{i\\pi/2}$") and "`" not in why
+
+
+def test_every_question_text_belongs_to_a_question_its_page_asks():
+    """A topic's quiz_<name>... keys (its own text file) all serve a question its view declares in QUIZ."""
+    declared = {(page, q.name) for page, questions in quiz.page_questions().items() for q in questions}
+    stray = []
+    for key in text.STRINGS["en"]:
+        page, _, name = key.partition(".")
+        if name.startswith("quiz_"):
+            asked, _, part = name.removeprefix("quiz_").rpartition("_")
+            if (page, name.removeprefix("quiz_")) not in declared and not (
+                    (page, asked) in declared and (part == "why" or part.isdigit())):
+                stray.append(key)
+    assert stray == []
+    assert quiz.text_key("precision", "gap") == "precision.quiz_gap"

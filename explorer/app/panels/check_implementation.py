@@ -45,7 +45,7 @@ def verdict_table(rows: list[view.VerdictRow]) -> None:
 
 
 def answer_examples() -> None:
-    """README's two scripts that fill an answers file (Llama 2, in PyTorch and in NumPy), folded."""
+    """docs/conformance.md's two scripts that fill an answers file (Llama 2, in PyTorch and in NumPy), folded."""
     with st.expander(t("check_implementation.examples_header"), icon=":material/code:"):
         for tab, kind in zip(st.tabs(["PyTorch", "NumPy"]), ("torch", "numpy")):
             tab.code(view.answer_example(kind), language="python")

@@ -1,7 +1,7 @@
 """Plotly figure builders: numpy arrays and translated strings in, go.Figure out.
 
 They draw and never compute RoPE math; every chart shares the look in `style`. Grouped by the kind of
-chart: `lines`, `bars`, `heatmaps` (with the click layer of score maps), `planes` (arrows in the plane) and
+chart: `lines`, `bars`, `heatmaps` (with the click layer of score maps), `planes` (points and arrows in the plane) and
 `animation` (played in the browser).
 """
 
@@ -11,7 +11,7 @@ from .heatmaps import (PICK_LAYER, PICK_SIDE, heatmap, heatmap_grid, heatmap_pan
                        matrix_panels, patch_map, pick_layer, token_map)
 from .lines import (band_lines, block_rows, distance_chart, line_chart, marked_lines, position_id_rows, profile_band,
                     shaded_lines)
-from explorer.pure.figures.planes import plane_diagram
+from explorer.pure.figures.planes import plane_diagram, scatter_chart
 from explorer.pure.figures.style import PALETTE, color, concept_color, styled
 
 __all__ = [
@@ -19,5 +19,5 @@ __all__ = [
     "clock_animation", "color", "concept_color", "distance_chart", "grouped_bars", "heatmap", "heatmap_grid",
     "heatmap_panels", "layer_strip", "line_chart", "mark_cell", "marked_lines", "matrix_panels", "pair_sections",
     "pair_turn_animation", "patch_map", "pick_layer", "plane_diagram", "position_id_rows", "profile_band",
-    "series_bars", "shaded_lines", "styled", "token_map",
+    "scatter_chart", "series_bars", "shaded_lines", "styled", "token_map",
 ]

@@ -1,11 +1,26 @@
-"""Arrows from the origin in the plane, with the unit circle and dotted angle arcs. Data in, go.Figure out."""
+"""Points and arrows in the plane: clouds of points (one colour per series), and arrows from the origin with the
+unit circle and dotted angle arcs. Data in, go.Figure out."""
 
 from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.pure.figures.style import CIRCLE, HEIGHT, ZERO_LINE, concept_color, styled
+from explorer.pure.figures.style import CIRCLE, HEIGHT, ZERO_LINE, color, concept_color, styled
+
+
+def scatter_chart(series: dict, *, title: str, x_title: str, y_title: str, equal_axes: bool = False,
+                  joined: bool = False, colors: dict | None = None, height: int | None = None) -> go.Figure:
+    """One cloud of points per entry of `series` ({legend name: (x values, y values)}), each in its own colour
+    (`colors`, {legend name: colour}, pins one, as in line_chart; the others take the palette in order).
+    equal_axes: one unit as long on both axes (points on a circle look round); joined: each series' points
+    joined in order by a thin line (a path, an orbit)."""
+    fig = go.Figure()
+    for i, (name, (x, y)) in enumerate(series.items()):
+        c = (colors or {}).get(name, color(i))
+        fig.add_trace(go.Scatter(x=x, y=y, name=name, mode="lines+markers" if joined else "markers",
+                                 marker={"color": c, "size": 7}, line={"color": c, "width": 1}))
+    return styled(fig, title=title, x_title=x_title, y_title=y_title, equal_axes=equal_axes, height=height or HEIGHT)
 
 
 def plane_diagram(vectors: list[tuple], *, title: str, x_title: str, y_title: str, arcs: tuple = (),

@@ -1,7 +1,11 @@
 """Every string a visitor reads, one TOML file per page per language: ``text/<lang>/<page>.toml``.
 
-A key ``"linear_attention.title"`` is the entry ``title`` of ``linear.toml``. Adding a language is adding one
-folder of files with the same keys and the same {placeholders}; a test checks both stay complete.
+A key ``"linear_attention.title"`` is the entry ``title`` of ``linear_attention.toml``: the file's name is the
+page id (explorer.pure.sitemap). Everything about a topic is in its own file: ``title`` and ``intro`` (the page's
+header), ``nav`` (its name in the sidebar, the lesson's links and closing sentence), ``card`` (its caption on
+the home page), its knobs' labels, and its questions (``quiz_<name>``, explorer.pure.questions). Text several
+pages share lives in ``common.toml``, the home page's in ``home.toml``. Adding a language is adding one folder
+of files with the same keys and the same {placeholders}; a test checks both stay complete.
 """
 
 from __future__ import annotations

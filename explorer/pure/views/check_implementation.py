@@ -18,6 +18,9 @@ from rope_viz.conformance.verify import describe, layer_ranges
 
 from explorer.pure.views.phrases import Phrase, phrase
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("position_0", "pair_0")
+
 NONE = "none"  # the demo that plants nothing: the reference itself
 MODEL_LAYOUT = "model"  # the declared layout that is the model's own (no q/k rows permuted on load)
 FLOOR = 1e-12  # errors below this are drawn at it (a log axis has no zero)
@@ -195,16 +198,16 @@ def check(name: str, config_text: str, demo: str, upload: bytes | None, layout: 
                  ok=report.ok, rows=rows, failures=failures)
 
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+MANUAL = Path(__file__).resolve().parents[3] / "docs" / "conformance.md"
 
 
 @functools.cache
 def answer_example(kind: str) -> str:
-    """The README's script (section "For engine developers") that fills an answers file: kind "torch" or
-    "numpy"."""
-    found = re.search(rf"<!-- conformance-example: {kind} -->\n```python\n(.*?)```", README.read_text("utf-8"), re.S)
+    """The kit manual's script (docs/conformance.md, "For engine developers") that fills an answers file: kind
+    "torch" or "numpy"."""
+    found = re.search(rf"<!-- conformance-example: {kind} -->\n```python\n(.*?)```", MANUAL.read_text("utf-8"), re.S)
     if found is None:
-        raise ValueError(f"kind must be one of 'torch', 'numpy' (README's examples), got {kind!r}")
+        raise ValueError(f"kind must be one of 'torch', 'numpy' (the kit manual's examples), got {kind!r}")
     return found.group(1)
 
 

@@ -19,6 +19,9 @@ from explorer.pure.knobs import PAGE_KNOBS
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.questions import Numbers, Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("quarter_turn", "product", "rotor")
+
 
 def arc(radius: float, start: float, stop: float, samples: int = 48) -> torch.Tensor:
     """Points on the circle of `radius` from angle `start` to `stop` (radians): (samples, 2) float64."""

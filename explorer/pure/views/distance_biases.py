@@ -23,6 +23,9 @@ from explorer.pure.views.phrases import Phrase, counted, phrase
 from explorer.pure.views.sampling import downsample
 from explorer.pure.questions import Numbers, Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("expected", "alibi", "t5_buckets", "t5_bias", "matrices")
+
 CURVE_POINTS = 256  # distances at which the sampled RoPE and xPos means are evaluated
 SAMPLES = 64  # random q, k pairs per mean (as on the long-term-decay page)
 GAMMA = 0.4  # xPos's gamma, as in the paper

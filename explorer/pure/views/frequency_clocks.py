@@ -18,6 +18,9 @@ from rope_viz.frequencies import cos_sin
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.questions import Numbers, Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("clocks", "angles", "wavelengths", "vector")
+
 
 def default_pairs(dim: int) -> tuple[int, ...]:
     """The pairs that get a clock unless the visitor picks: the three fastest, a quarter and half of the

@@ -25,6 +25,9 @@ from explorer.pure.views.phrases import Metric, Phrase, counted, metric, phrase
 from explorer.pure.views.sampling import downsample
 from explorer.pure.questions import Numbers, Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("maps_axial", "maps_raster", "maps_mrope", "mrope", "position_ids", "sections", "scores")
+
 SCORE_SIDE = 256  # the multimodal score matrix is drawn at most this many tokens per side
 LAYOUT = "interleaved"  # one pair layout for every encoding, so that each pair weighs the same in all three
 

@@ -24,6 +24,9 @@ from rope_viz.device import to_numpy
 from rope_viz import METHODS, apply_rope, layout_permutation, pair_indices, rotation_matrix
 from explorer.pure.questions import Numbers, Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("worked", "costs", "pairs", "partial", "values")
+
 # The worked example as a widely shared derivation prints it: q = [1, 2], theta = 0.5, m = 1.
 NOTE_EXAMPLE = {"q": (1.0, 2.0), "theta": 0.5, "position": 1, "printed": (-0.0812, 2.2366), "digits": 4}
 LAYOUTS = ("interleaved", "half")

@@ -17,6 +17,9 @@ from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.views.sampling import downsample
 from explorer.pure.questions import Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("denominators", "softmax_output", "linear_output", "channel", "costs")
+
 HEATMAP_ROWS = 256  # two heatmaps side by side: keep each small
 SHIFT = 1000  # positions added to every token to show the output depends on offsets only
 COST_LENGTHS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384)

@@ -20,6 +20,9 @@ from rope_viz.long_context import (largest_angles, mixed_frequency_scores, pair_
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.questions import Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("factors", "wavelengths", "angles", "scores_free", "scores_tied", "softmax_row", "dynamic_trap")
+
 METHODS = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
 DECAY_POINTS = 256  # distances at which the expected scores are evaluated
 ROW_KEYS = 4096  # the softmax row: at most this many keys

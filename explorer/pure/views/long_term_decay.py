@@ -15,6 +15,9 @@ from rope_viz.device import to_numpy
 from explorer.pure.views.phrases import Phrase, phrase
 from explorer.pure.questions import Numbers, Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("bound", "empirical")
+
 EMPIRICAL_POINTS = 256  # distances at which the sampled means are evaluated
 
 

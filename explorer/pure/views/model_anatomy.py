@@ -17,6 +17,9 @@ from rope_viz.models import ATTENTION_KINDS
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.questions import Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("strip", "wavelengths", "temperature")
+
 NONE = "none"  # the empty choice of the second and third model menus
 MAX_MODELS = 3
 TEMPERATURE_POINTS = 256

@@ -20,6 +20,9 @@ from explorer.pure.knobs import PAGE_KNOBS
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.questions import Numbers, Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("shift", "matrices", "slide", "block")
+
 SCORE_SHIFTS = tuple(range(65))  # shifts of the d-dimensional score chart
 
 

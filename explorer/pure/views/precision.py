@@ -21,6 +21,9 @@ from explorer.pure.knobs import PAGE_KNOBS
 from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.questions import Numbers, Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("fastest_pair", "chosen_pair", "staircase", "staircase_angle", "scores", "difference", "fix")
+
 GRID_POINTS = 192  # log-spaced positions from 1 to 2^24 (duplicates after rounding dropped)
 WINDOW = 16  # each point of a curve is the worst error over the WINDOW positions ending there
 CONTEXTS = {"4k": 4_096, "8k": 8_192, "32k": 32_768, "128k": 131_072, "1M": 1_048_576}  # model context lengths

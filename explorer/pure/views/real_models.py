@@ -30,6 +30,9 @@ from rope_viz.real.measure import interventions as measure_interventions
 from explorer.pure.views.phrases import Phrase, counted, phrase
 from explorer.pure.questions import Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("attention", "strip", "roles", "offsets", "shares", "traps", "long")
+
 DEFAULT_MODEL = "smollm2-135m"
 MAX_CHARS = 2000  # the visitor's text is cut here, then to MAX_TOKENS tokens
 MAX_TOKENS = 256

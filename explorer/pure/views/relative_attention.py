@@ -16,6 +16,9 @@ from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.views.sampling import downsample
 from explorer.pure.questions import Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("scores", "profile", "residual", "weights")
+
 DRAW_SIDE = 256  # heatmaps draw at most this many rows and columns; statistics use the full matrix
 WEIGHT_COLOUR_QUANTILE = 0.995  # weights above this quantile share the brightest colour
 

@@ -30,6 +30,9 @@ from explorer.pure.views.trained_models import (AccuracyChart, Band, Curves, Mar
                                                 curves_from_doc, pct)
 from explorer.pure.questions import Numbers, Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("accuracy", "norms", "mixup")
+
 SCHEMES = toy.SCHEMES
 # question: (the design, what it is measured against); every design's paper claims it extrapolates better
 QUESTIONS = {

@@ -20,6 +20,9 @@ from explorer.pure.views.phrases import Metric, Phrase, metric, phrase
 from explorer.pure.views.sampling import downsample
 from explorer.pure.questions import Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("table", "pe_dot", "terms", "shift", "norms")
+
 TABLE_SIDE = 256  # rows of the encoding table drawn (its columns are never thinned: d <= 256)
 GRID_SIDE = 128  # rows and columns drawn per panel of the multi-panel heatmaps
 TERMS = ("content_content", "content_position", "position_content", "position_position")

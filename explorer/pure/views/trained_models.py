@@ -20,6 +20,9 @@ from explorer.pure.views.phrases import Metric, Phrase, counted, metric, phrase
 from explorer.pure.views.sampling import downsample
 from explorer.pure.questions import Question
 
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
+CHARTS = ("accuracy", "map_short", "map_long", "locked")
+
 GRID_FILE = "grid.json"
 MAP_SIDE = 256     # heatmaps are drawn at most this many positions per side
 MAP_SEED = 0       # the sequence the attention maps are computed on (make_batch's seed)
