@@ -24,15 +24,18 @@ import torch
 
 from ..kernels import rope_eager
 from ..models import preset_info
+from .probe import config_value
 
 LAYOUTS = ("half", "interleaved")
 AXES = ("bhsd", "bshd")
 
 
 def _config_dict(config) -> dict:
-    """A config.json as a dict, from a preset name, its JSON text or a dict."""
+    """A config.json as a dict, from a preset name (or repository id), a config.json path, its JSON text or a
+    dict."""
     if isinstance(config, dict):
         return dict(config)
+    config = config_value(config)
     if isinstance(config, str) and config.lstrip().startswith("{"):
         value = json.loads(config)
         if not isinstance(value, dict):
@@ -131,6 +134,11 @@ def from_qk(qk: Callable, *, axes: str = "bhsd") -> Callable:
         zeros = torch.zeros_like(block)
         q, k = (block, zeros) if role == "query" else (zeros, block)
         out = qk(q, k, positions, layer=layer) if takes_layer else qk(q, k, positions)
+        for name, given in zip(("query", "key"), out):
+            if tuple(given.shape) != tuple(block.shape):
+                other = "bshd" if axes == "bhsd" else "bhsd"
+                raise ValueError(f"qk must answer q and k of the shape it was given, {tuple(block.shape)} (axes "
+                                 f"{axes!r}); its {name} is {tuple(given.shape)} (does it take axes={other!r}?)")
         turned = out[0] if role == "query" else out[1]
         return turned[0, 0] if axes == "bhsd" else turned[0, :, 0]
     return fn
