@@ -19,14 +19,6 @@ from rope_viz.conformance.__main__ import main
 from rope_viz.conformance.adapters import from_qk
 
 
-@pytest.fixture(autouse=True, scope="module")
-def one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
-
 def hf_rope(name: str, *, seq_len: int | None = None, cache: int | None = None, **scaling):
     """fn(x, positions, layer): half-layout rotation of the first rotated dims with transformers' frequencies and
     attention factor for preset `name` (its rope scaling changed by `scaling`; LongRoPE's factors chosen for a
