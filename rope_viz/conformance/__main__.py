@@ -2,6 +2,8 @@
 python -m rope_viz.conformance verify CONFIG answers.safetensors [--json report.json] [--layout interleaved|half]
     [--max-position N] [--dtype bfloat16|float16]
 python -m rope_viz.conformance presets
+python -m rope_viz.conformance engines [--json results/conformance/engines.json] [--preset NAME ...]
+    [--engine transformers|vLLM|MLX-LM|llama.cpp ...]
 
 CONFIG: a preset name or repository id (`presets` lists them) or a config.json path. verify prints one row per
 kind of layer and exits 0 when every kind passes, 1 when one answers wrong, 3 when every answer given is right
@@ -22,7 +24,9 @@ from pathlib import Path
 
 import torch
 
-from ..models import model_presets, preset_info, preset_repo
+from ..models import find_preset, model_presets, preset_info, preset_repo
+from .card import card_table, cell_text, engine_card
+from .engines import ENGINES
 from .files import verify_file, write_probe
 from .gguf_file import check_gguf
 from .probe import config_value, kinds, load_model
@@ -57,6 +61,10 @@ def main(argv=None) -> int:
     probe.add_argument("--max-position", type=int, help="the engine's declared limit: positions from it on are "
                        "not probed (give verify the same)")
     commands.add_parser("presets", help="list the presets: name, repository id, context and kinds of layer")
+    engines = commands.add_parser("engines", help="the report card: every preset through each engine's adapter")
+    engines.add_argument("--json", default="results/conformance/engines.json", help="where the card is written")
+    engines.add_argument("--preset", action="append", help="only this preset (repeatable)")
+    engines.add_argument("--engine", action="append", choices=tuple(ENGINES), help="only this engine (repeatable)")
     gguf = commands.add_parser("gguf", help="a GGUF file's RoPE as llama.cpp reads it, beside a config")
     gguf.add_argument("model", help="the GGUF file (only its header is read)")
     source = gguf.add_mutually_exclusive_group()
@@ -76,6 +84,8 @@ def main(argv=None) -> int:
         return _gguf(args)
     if args.command == "presets":
         return _presets()
+    if args.command == "engines":
+        return _engines(args)
     try:
         model = load_model(args.config)
         if args.command == "probe":
@@ -92,6 +102,21 @@ def main(argv=None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(report.to_dict(), indent=1), encoding="utf-8")
     return EXIT[report.status]
+
+
+def _engines(args) -> int:
+    try:
+        names = None if not args.preset else [find_preset(name) for name in args.preset]
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    card = engine_card(names, args.engine, progress=lambda name, engine, cell: print(
+        f"{name} / {engine}: {cell_text(cell)}", file=sys.stderr, flush=True))
+    print(card_table(card))
+    path = Path(args.json)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
+    return 0
 
 
 def _gguf(args) -> int:

