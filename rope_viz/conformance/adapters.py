@@ -3,7 +3,8 @@
 - `transformers_rotary(config)`: the family's own rotary embedding and apply function from transformers, built
   for a config, so that verify checks transformers itself; a layer index becomes its layer type where the
   rotary embedding takes one (Gemma 3's sliding and full layers), and a layer the config marks as NoPE
-  (`no_rope_layers`) is left unrotated as the family's attention leaves it.
+  (`no_rope_layers`) or whose layer type has no rotary embedding (a hybrid model's linear attention) is left
+  unrotated as the family's decoder leaves it.
 - `from_tables(tables)`: a function tables(positions, layer) -> (cos, sin), applied to the rotated dims in a
   layout.
 - `from_qk(fn)`: a function fn(q, k, positions) -> (q, k) of (batch, heads, seq, head_dim) tensors, or
@@ -27,6 +28,7 @@ from ..models import preset_info
 from .probe import config_value
 
 LAYOUTS = ("half", "interleaved")
+NO_ROPE_LAYER_TYPES = frozenset({"linear_attention", "mamba"})  # layer types whose layers carry no rotary embedding
 AXES = ("bhsd", "bshd")
 
 
@@ -90,6 +92,8 @@ def transformers_rotary(config) -> Callable:
 
     def fn(x, positions, layer):
         if uses_rope is not None and not uses_rope[layer]:
+            return x
+        if layer_types and layer_types[layer] in NO_ROPE_LAYER_TYPES:  # hybrid models' linear attention
             return x
         q = x[None, None]
         ids = positions[:, None] if positions.dim() == 2 else positions[None]

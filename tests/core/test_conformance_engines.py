@@ -83,6 +83,38 @@ def test_the_card_names_a_planted_bug_a_missing_engine_and_an_unsupported_archit
     json.dumps(found)  # numbers, strings and lists only
 
 
+STATUSES = {"pass", "fail", "stops", "not supported", "not installed", "adapter error", "not run"}
+
+
+def test_the_recorded_card_covers_every_preset_and_engine_and_shows_the_longrope_divergence():
+    recorded = json.loads((ROOT / "results/conformance/engines.json").read_text(encoding="utf-8"))
+    assert recorded["version"] == card.CARD_VERSION and set(recorded["engines"]) == set(ENGINES)
+    assert recorded["engines"]["vLLM"]["version"] == "0.32.0"
+    assert [row["preset"] for row in recorded["presets"]] == list(rope_viz.model_presets())
+    for row in recorded["presets"]:
+        assert set(row["engines"]) == set(ENGINES)
+        for engine, cell in row["engines"].items():
+            assert cell["status"] in STATUSES, (row["preset"], engine)
+            for kind in cell["kinds"]:
+                assert kind["status"] in {"pass", "fail", "stops"}
+                assert isinstance(kind["rope"]["head_dim"], int) and isinstance(kind["max_error"], float)
+    phi4 = next(row for row in recorded["presets"] if row["preset"] == "microsoft/Phi-4-mini-instruct")["engines"]
+    assert phi4["transformers"]["status"] == "pass"
+    kind = phi4["vLLM"]["kinds"][0]
+    assert (kind["status"], kind["bug"], kind["detail"]) == ("fail", "scaling",
+                                                             "long factors inside the original context")
+
+
+def test_each_failure_in_the_recorded_card_is_triaged():
+    recorded = json.loads((ROOT / "results/conformance/engines.json").read_text(encoding="utf-8"))
+    findings = ROOT / "results/conformance/findings"
+    text = " ".join(" ".join(path.read_text(encoding="utf-8").split()) for path in findings.glob("*.md"))
+    for row in recorded["presets"]:
+        for engine, cell in row["engines"].items():
+            if cell["status"] in ("fail", "adapter error"):
+                assert f"{row['preset']} / {engine}" in text, (row["preset"], engine)
+
+
 def test_an_absent_engine_says_how_to_install_it(monkeypatch):
     import builtins
     real_import = builtins.__import__

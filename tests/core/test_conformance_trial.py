@@ -178,3 +178,10 @@ def test_a_planted_variant_reports_its_values_as_numbers():
     report = conformance.verify("Mistral-7B-v0.3", conformance.planted("Mistral-7B-v0.3", "base"))
     failed = next(v for v in report.to_dict()["verdicts"] if not v["ok"])
     assert failed["values"] == {"base": 10000}
+
+
+@pytest.mark.parametrize("name", ["Qwen/Qwen3-Next-80B-A3B-Thinking", "nvidia/Qwen3.6-35B-A3B-NVFP4"])
+def test_transformers_hybrid_models_leave_their_linear_attention_layers_unrotated(name):
+    """The report card's first run had the adapter rotate Qwen3-Next's linear-attention layers (no RoPE there)."""
+    report = conformance.verify(name, conformance.adapters.transformers_rotary(name))
+    assert report.ok, report.table()
