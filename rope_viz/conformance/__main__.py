@@ -63,8 +63,8 @@ def main(argv=None) -> int:
     commands.add_parser("presets", help="list the presets: name, repository id, context and kinds of layer")
     engines = commands.add_parser("engines", help="the report card: every preset through each engine's adapter")
     engines.add_argument("--json", default="results/conformance/engines.json", help="where the card is written")
-    engines.add_argument("--preset", action="append", help="only this preset (repeatable): its row replaces the "
-                         "recorded one")
+    engines.add_argument("--preset", action="append", help="only this preset (repeatable): its cells replace the "
+                         "recorded ones")
     engines.add_argument("--engine", action="append", choices=tuple(ENGINES), help="only this engine (repeatable)")
     gguf = commands.add_parser("gguf", help="a GGUF file's RoPE as llama.cpp reads it, beside a config")
     gguf.add_argument("model", help="the GGUF file (only its header is read)")
@@ -114,9 +114,12 @@ def _engines(args) -> int:
     card = engine_card(names, args.engine, progress=lambda name, engine, cell: print(
         f"{name} / {engine}: {cell_text(cell)}", file=sys.stderr, flush=True))
     path = Path(args.json)
-    if names and path.is_file():  # a few presets run again: their rows replace those of the recorded card
+    if (names or args.engine) and path.is_file():  # a part run again: its cells replace the recorded ones
         recorded = json.loads(path.read_text(encoding="utf-8"))
         fresh = {row["preset"]: row for row in card["presets"]}
+        for row in recorded["presets"]:  # the engines run again replace their cells; the others stay
+            if row["preset"] in fresh:
+                fresh[row["preset"]]["engines"] = {**row["engines"], **fresh[row["preset"]]["engines"]}
         card["presets"] = [fresh.pop(row["preset"], row) for row in recorded["presets"]] + list(fresh.values())
         card["engines"] = {**recorded["engines"], **card["engines"]}
     print(card_table(card))

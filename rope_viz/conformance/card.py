@@ -19,14 +19,13 @@ import torch
 
 from ..models import model_presets, preset_repo
 from .adapters import transformers_rotary
-from .engines import ENGINES, EngineMissing, NotSupported, engine_version, vllm_rotary
+from .engines import ENGINES, EngineMissing, NotSupported, engine_version, mlx_rotary, vllm_rotary
 from .verify import Report, rope_numbers, verify
 
 CARD_VERSION = 1
-ADAPTERS: dict[str, Callable | None] = {"transformers": transformers_rotary, "vLLM": vllm_rotary, "MLX-LM": None,
-                                        "llama.cpp": None}
-NOT_BUILT = {"MLX-LM": "no adapter yet: MLX-LM's rope (mlx_lm.models.rope_utils.initialize_rope) is not run here",
-             "llama.cpp": "no adapter yet: llama.cpp's rope runs in ggml, which needs a source build (cmake and a "
+ADAPTERS: dict[str, Callable | None] = {"transformers": transformers_rotary, "vLLM": vllm_rotary,
+                                        "MLX-LM": mlx_rotary, "llama.cpp": None}
+NOT_BUILT = {"llama.cpp": "no adapter yet: llama.cpp's rope runs in ggml, which needs a source build (cmake and a "
                           "C/C++ compiler, several minutes) that this card does not make"}
 
 

