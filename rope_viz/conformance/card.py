@@ -45,7 +45,7 @@ def run_engine(engine: str, name: str) -> dict:
         return {"status": "not run", "note": NOT_BUILT[engine], "kinds": []}
     try:
         fn = adapter(name)
-        report: Report = verify(name, fn)
+        report: Report = verify(name, fn, layout=getattr(fn, "layout", None))  # a layout the engine's loader makes
     except EngineMissing as err:
         return {"status": "not installed", "note": str(err).split(" (")[0], "kinds": []}
     except NotSupported as err:
@@ -53,8 +53,8 @@ def run_engine(engine: str, name: str) -> dict:
     except (ValueError, TypeError, KeyError, AttributeError, RuntimeError, AssertionError, ImportError) as err:
         return {"status": "adapter error", "note": f"{type(err).__name__}: {str(err)[:300]}", "kinds": []}
     longest = [v.stops_at - 1 for v in report.verdicts if v.stops_at is not None]
-    return {"status": report.status, "note": "", "longest_answered": min(longest) if longest else None,
-            "kinds": [_kind(v) for v in report.verdicts]}
+    return {"status": report.status, "layout": report.layout, "note": "",
+            "longest_answered": min(longest) if longest else None, "kinds": [_kind(v) for v in report.verdicts]}
 
 
 def engine_card(names=None, engines=None, progress: Callable | None = None) -> dict:

@@ -8,7 +8,10 @@ imported only when its adapter is built (EngineMissing, with the install line, w
   config whose `max_model_len` is the config's `max_position_embeddings` (vLLM's default). The rope module is
   called as vLLM's attention calls it: `rope.forward_native(positions, query, key)` on (tokens, head_size)
   rows; where its head_size is less than the model's head (DeepSeek's multi-head latent attention), it turns
-  the last head_size dims, as vLLM's DeepSeek model file slices q_pe and k_pe.
+  the last head_size dims, as vLLM's DeepSeek model file slices q_pe and k_pe. A layer whose attention builds
+  no rope (Llama 4's NoPE layers) is left unrotated; where the model class permutes the checkpoint's q/k rows
+  on load (`permute_qk_weight_for_rotary`, vLLM's Llama 4), the adapter's `layout` attribute says "half", the
+  layout that engine rotates in, for verify(..., layout=fn.layout).
 
 - `mlx_rotary(config)`: MLX-LM's rope for the config's model type: `mlx_lm.models.<model_type>`'s attention class
   (the one that sets `self.rope`) is built from its `ModelArgs.from_dict(config)` for each layer and its `rope`
@@ -194,13 +197,13 @@ def vllm_rotary(config) -> Callable:
     max_model_len = getattr(hf_config, "max_position_embeddings", None) or 8192
     object.__setattr__(vllm_config, "model_config", types.SimpleNamespace(
         max_model_len=max_model_len, hf_config=hf_config, dtype=torch.float32))
-    ropes: dict[int, torch.nn.Module] = {}
+    ropes: dict[int, torch.nn.Module | None] = {}
     calls: dict[int, tuple] = {}
 
     def capture(*args, **kw):
         raise _Captured(args, kw)
 
-    def rope_of(layer: int) -> torch.nn.Module:
+    def rope_of(layer: int) -> torch.nn.Module | None:
         if layer in ropes:
             return ropes[layer]
         with ExitStack() as stack, set_current_vllm_config(vllm_config):
@@ -213,11 +216,14 @@ def vllm_rotary(config) -> Callable:
                 if hasattr(module, name):
                     stack.enter_context(mock.patch.object(module, name, value))
             try:
-                attention(**_arguments(attention, hf_config, layer, vllm_config))
+                built = attention(**_arguments(attention, hf_config, layer, vllm_config))
             except _Captured as found:
                 args, kw = found.call
             else:
-                raise AdapterLimit(f"{attention.__name__} built layer {layer} without calling get_rope")
+                if getattr(built, "rotary_emb", "absent") is not None:
+                    raise AdapterLimit(f"{attention.__name__} built layer {layer} without calling get_rope")
+                ropes[layer] = None  # a NoPE layer (Llama 4's every fourth): vLLM's attention leaves it unrotated
+                return None
             from vllm.model_executor.layers.rotary_embedding import get_rope
             kw.setdefault("dtype", torch.float32)
             calls[layer] = (args, dict(kw))
@@ -226,6 +232,8 @@ def vllm_rotary(config) -> Callable:
 
     def fn(x, positions, layer, role):
         rope = rope_of(layer)
+        if rope is None:
+            return x
         size = rope.head_size
         rows = x.float()
         part = rows[:, rows.shape[-1] - size:]
@@ -237,6 +245,9 @@ def vllm_rotary(config) -> Callable:
         turned = query if role == "query" else key
         return torch.cat((rows[:, :rows.shape[-1] - size], turned.reshape(part.shape)), dim=-1)
     fn.get_rope_calls = calls  # type: ignore[attr-defined]  # what the model file asked for, by layer
+    # a loader that permutes the checkpoint's q/k rows for a half-split rope (vLLM's Llama 4): that layout declared
+    permutes = hasattr(getattr(importlib.import_module(module_name), architecture), "permute_qk_weight_for_rotary")
+    fn.layout = "half" if permutes else None  # type: ignore[attr-defined]
     return fn
 
 

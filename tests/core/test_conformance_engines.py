@@ -41,6 +41,16 @@ def test_vllm_deepseek_v3_rotates_as_its_model_file_asks():
     assert kwargs["rope_parameters"]["rope_type"] == "deepseek_yarn"
 
 
+def test_vllm_llama4_declares_the_layout_its_loader_permutes_to():
+    """vLLM's Llama 4 permutes the checkpoint's q/k rows on load and rotates halves; its NoPE layers unrotated."""
+    name = "meta-llama/Llama-4-Scout-17B-16E"
+    fn = vllm_rotary(name)
+    assert fn.layout == "half"
+    report = conformance.verify(name, fn, layout=fn.layout, max_position=262144)
+    assert report.ok and [v.layer.rotary for v in report.verdicts] == [True, False], report.table()
+    assert not conformance.verify(name, fn, max_position=262144).ok  # undeclared: the layout is named
+
+
 def test_vllm_qwen25_yarn_passes():
     report = conformance.verify("Qwen2.5-7B-Instruct + YaRN", vllm_rotary("Qwen2.5-7B-Instruct + YaRN"))
     assert report.ok, report.table()
