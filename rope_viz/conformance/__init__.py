@@ -10,6 +10,9 @@ known bug that best explains a failure.
 The files are safetensors, read only through the `safetensors` package (the [toy] extra), imported when a
 file is read or written. `python -m rope_viz.conformance probe|verify` is the command line;
 `check_gguf` (and `python -m rope_viz.conformance gguf`) reads a GGUF file's RoPE as llama.cpp will run it.
+Engines: `rope_viz.conformance.engines.vllm_rotary` / `mlx_rotary` rotate as vLLM's and MLX-LM's own model files
+do (each engine imported only there), and `python -m rope_viz.conformance engines` writes the report card of every
+preset through each engine (rope_viz.conformance.card).
 """
 
 from .bugs import BUG_CLASSES, LAYOUT_HINT, BugClass, applicable, candidates, pairs_of_bugs, planted, reference

@@ -1,8 +1,14 @@
-"""python -m rope_viz.conformance probe CONFIG -o probe.safetensors
+"""python -m rope_viz.conformance probe CONFIG -o probe.safetensors [--max-position N]
 python -m rope_viz.conformance verify CONFIG answers.safetensors [--json report.json] [--layout interleaved|half]
+    [--max-position N] [--dtype bfloat16|float16]
+python -m rope_viz.conformance presets
+python -m rope_viz.conformance engines [--json results/conformance/engines.json] [--preset NAME ...]
+    [--engine transformers|vLLM|MLX-LM|llama.cpp ...]
 
-CONFIG: a preset name (rope_viz.model_presets()) or a config.json path. verify prints one row per kind of
-layer and exits 0 when every kind passes, 1 when one fails, 2 when an argument or file is refused.
+CONFIG: a preset name or repository id (`presets` lists them) or a config.json path. verify prints one row per
+kind of layer and exits 0 when every kind passes, 1 when one answers wrong, 3 when every answer given is right
+but answers stop at some position (declare the engine's limit with --max-position, the same for probe and
+verify), 2 when an argument or file is refused.
 
 python -m rope_viz.conformance gguf MODEL.gguf [--config config.json | --preset NAME] [--json report.json]
 reads a GGUF file's header (never its tensors), prints each layer's RoPE as llama.cpp will run it and, with a
@@ -16,19 +22,34 @@ import json
 import sys
 from pathlib import Path
 
+import torch
+
+from ..models import find_preset, model_presets, preset_info, preset_repo
+from .card import card_table, cell_text, engine_card
+from .engines import ENGINES
 from .files import verify_file, write_probe
 from .gguf_file import check_gguf
-from .probe import load_model
+from .probe import config_value, kinds, load_model
+from .verify import describe
+
+DTYPES = {"bfloat16": torch.bfloat16, "float16": torch.float16}
 
 
-def _config(value: str):
-    """A config.json path's text, else the value itself (a preset name)."""
-    if not value.endswith(".json"):
-        return value
-    path = Path(value)
-    if not path.is_file():
-        raise ValueError(f"config {value!r} ends in .json but is not a file")
-    return path.read_text(encoding="utf-8")
+EXIT = {"pass": 0, "fail": 1, "stops": 3}
+
+
+def _presets() -> int:
+    """One row per preset: its name, repository id, model type, max_position_embeddings and kinds of layer."""
+    rows = [("name", "repository", "model_type", "max positions", "kinds of layer")]
+    for name, model in model_presets().items():
+        groups = kinds(model)
+        rows.append((name, preset_repo(name) or "", str(preset_info(name)["config"].get("model_type", "")),
+                     f"{model.layers[0].max_position_embeddings or 0:,}",
+                     "; ".join(describe(kind.layer) for kind in groups)))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4])
+    return 0
 
 
 def main(argv=None) -> int:
@@ -37,6 +58,14 @@ def main(argv=None) -> int:
     probe = commands.add_parser("probe", help="write the probe file of a model")
     probe.add_argument("config", help="a preset name or a config.json path")
     probe.add_argument("-o", "--output", default="probe.safetensors")
+    probe.add_argument("--max-position", type=int, help="the engine's declared limit: positions from it on are "
+                       "not probed (give verify the same)")
+    commands.add_parser("presets", help="list the presets: name, repository id, context and kinds of layer")
+    engines = commands.add_parser("engines", help="the report card: every preset through each engine's adapter")
+    engines.add_argument("--json", default="results/conformance/engines.json", help="where the card is written")
+    engines.add_argument("--preset", action="append", help="only this preset (repeatable): its cells replace the "
+                         "recorded ones")
+    engines.add_argument("--engine", action="append", choices=tuple(ENGINES), help="only this engine (repeatable)")
     gguf = commands.add_parser("gguf", help="a GGUF file's RoPE as llama.cpp reads it, beside a config")
     gguf.add_argument("model", help="the GGUF file (only its header is read)")
     source = gguf.add_mutually_exclusive_group()
@@ -49,31 +78,61 @@ def main(argv=None) -> int:
     verify.add_argument("--json", help="also write the report as JSON here")
     verify.add_argument("--layout", choices=("interleaved", "half"),
                         help="the engine's own pair layout, where its loader permutes the checkpoint's q/k rows")
+    verify.add_argument("--max-position", type=int, help="the engine's declared limit, as given to probe")
+    verify.add_argument("--dtype", choices=tuple(DTYPES), help="the dtype the engine computes in by design")
     args = parser.parse_args(argv)
     if args.command == "gguf":
         return _gguf(args)
+    if args.command == "presets":
+        return _presets()
+    if args.command == "engines":
+        return _engines(args)
     try:
-        model = load_model(_config(args.config))
+        model = load_model(args.config)
         if args.command == "probe":
-            path = write_probe(model, args.output)
+            path = write_probe(model, args.output, max_position=args.max_position)
             print(f"wrote {path} ({path.stat().st_size:,} bytes) for {model.name}")
             return 0
-        report = verify_file(model, args.answers, layout=args.layout)
+        report = verify_file(model, args.answers, layout=args.layout, max_position=args.max_position,
+                             dtype=DTYPES.get(args.dtype))
     except (ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    print(f"{report.model}: {'pass' if report.ok else 'FAIL'}")
+    print(f"{report.model}: {report.status.upper() if report.status == 'fail' else report.status}")
     print(report.table())
     if args.json:
         Path(args.json).write_text(json.dumps(report.to_dict(), indent=1), encoding="utf-8")
-    return 0 if report.ok else 1
+    return EXIT[report.status]
+
+
+def _engines(args) -> int:
+    try:
+        names = None if not args.preset else [find_preset(name) for name in args.preset]
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    card = engine_card(names, args.engine, progress=lambda name, engine, cell: print(
+        f"{name} / {engine}: {cell_text(cell)}", file=sys.stderr, flush=True))
+    path = Path(args.json)
+    if (names or args.engine) and path.is_file():  # a part run again: its cells replace the recorded ones
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        fresh = {row["preset"]: row for row in card["presets"]}
+        for row in recorded["presets"]:  # the engines run again replace their cells; the others stay
+            if row["preset"] in fresh:
+                fresh[row["preset"]]["engines"] = {**row["engines"], **fresh[row["preset"]]["engines"]}
+        card["presets"] = [fresh.pop(row["preset"], row) for row in recorded["presets"]] + list(fresh.values())
+        card["engines"] = {**recorded["engines"], **card["engines"]}
+    print(card_table(card))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
+    return 0
 
 
 def _gguf(args) -> int:
     try:
         if args.config and not args.config.endswith(".json"):
             raise ValueError(f"--config must be a config.json path, got {args.config!r}")
-        config = _config(args.config) if args.config else args.preset
+        config = config_value(args.config) if args.config else args.preset
         report = check_gguf(args.model, config)
     except (ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)

@@ -3,7 +3,8 @@
 - `transformers_rotary(config)`: the family's own rotary embedding and apply function from transformers, built
   for a config, so that verify checks transformers itself; a layer index becomes its layer type where the
   rotary embedding takes one (Gemma 3's sliding and full layers), and a layer the config marks as NoPE
-  (`no_rope_layers`) is left unrotated as the family's attention leaves it.
+  (`no_rope_layers`) or whose layer type has no rotary embedding (a hybrid model's linear attention) is left
+  unrotated as the family's decoder leaves it.
 - `from_tables(tables)`: a function tables(positions, layer) -> (cos, sin), applied to the rotated dims in a
   layout.
 - `from_qk(fn)`: a function fn(q, k, positions) -> (q, k) of (batch, heads, seq, head_dim) tensors, or
@@ -24,15 +25,19 @@ import torch
 
 from ..kernels import rope_eager
 from ..models import preset_info
+from .probe import config_value
 
 LAYOUTS = ("half", "interleaved")
+NO_ROPE_LAYER_TYPES = frozenset({"linear_attention", "mamba"})  # layer types whose layers carry no rotary embedding
 AXES = ("bhsd", "bshd")
 
 
 def _config_dict(config) -> dict:
-    """A config.json as a dict, from a preset name, its JSON text or a dict."""
+    """A config.json as a dict, from a preset name (or repository id), a config.json path, its JSON text or a
+    dict."""
     if isinstance(config, dict):
         return dict(config)
+    config = config_value(config)
     if isinstance(config, str) and config.lstrip().startswith("{"):
         value = json.loads(config)
         if not isinstance(value, dict):
@@ -88,6 +93,8 @@ def transformers_rotary(config) -> Callable:
     def fn(x, positions, layer):
         if uses_rope is not None and not uses_rope[layer]:
             return x
+        if layer_types and layer_types[layer] in NO_ROPE_LAYER_TYPES:  # hybrid models' linear attention
+            return x
         q = x[None, None]
         ids = positions[:, None] if positions.dim() == 2 else positions[None]
         with torch.no_grad():
@@ -131,6 +138,11 @@ def from_qk(qk: Callable, *, axes: str = "bhsd") -> Callable:
         zeros = torch.zeros_like(block)
         q, k = (block, zeros) if role == "query" else (zeros, block)
         out = qk(q, k, positions, layer=layer) if takes_layer else qk(q, k, positions)
+        for name, given in zip(("query", "key"), out):
+            if tuple(given.shape) != tuple(block.shape):
+                other = "bshd" if axes == "bhsd" else "bhsd"
+                raise ValueError(f"qk must answer q and k of the shape it was given, {tuple(block.shape)} (axes "
+                                 f"{axes!r}); its {name} is {tuple(given.shape)} (does it take axes={other!r}?)")
         turned = out[0] if role == "query" else out[1]
         return turned[0, 0] if axes == "bhsd" else turned[0, :, 0]
     return fn

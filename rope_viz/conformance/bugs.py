@@ -41,9 +41,11 @@ BUG_CLASSES = {bug.name: bug for bug in (
              (("vllm-project/vllm", 43676), ("pie-project/pie", 603))),
     BugClass("base", "another layer kind's base (or the default 10,000) used",
              (("vllm-project/vllm", 29111),)),
-    BugClass("scaling", "another layer kind's frequency scaling used, or none",
+    BugClass("scaling", "another layer kind's frequency scaling used, or none, or LongRoPE's long factors used "
+             "inside the original context",
              (("ml-explore/mlx-lm", 1189), ("sgl-project/sglang", 34788), ("lablup/mlxcel", 1388))),
-    BugClass("yarn_ramp", "YaRN's ramp reversed: the fast pairs interpolated and the slow ones kept",
+    BugClass("yarn_ramp", "YaRN's ramp reversed (the fast pairs interpolated and the slow ones kept), or its ends "
+             "rounded to whole pairs where the config says not (truncate), or the reverse",
              (("pytorch/torchtitan", 3787),)),
     BugClass("attention_factor", "the attention factor (YaRN's mscale) lost or applied twice",
              (("turboderp-org/exllamav3", 259), ("xinfer", 329), ("ml-explore/mlx-lm", 1507))),
@@ -77,7 +79,8 @@ VARIANTS = {
     "clamped": "clamped at {length}", "wrapped": "wrapped at {length}", "blocked": "blocked",
     "time_only": "time axis only", "partial": "read as partial", "rotary_dim": "{rotated} dims rotated",
     "all": "positions, frequencies and angles in {dtype}", "yarn_context": "YaRN built for {length}",
-    "reversed": "reversed",
+    "reversed": "reversed", "truncated": "ramp ends rounded (truncate true)",
+    "untruncated": "ramp ends not rounded (truncate false)", "long_factors": "long factors inside the original context",
 }
 
 
@@ -232,6 +235,14 @@ def _single(layer, model_layers: list, largest: int) -> list[Candidate]:
         name = "none" if scaling is None else scaling.get("rope_type", "?")
         add("scaling", "scaling", _variant(layer, rope_scaling=scaling), scaling=name)
     add("yarn_ramp", "reversed", _yarn_reversed(layer, tables))
+    if layer.rope_type == "yarn":  # truncate (default true): the ramp's ends rounded to whole pairs, or not
+        truncate = (layer.rope_scaling or {}).get("truncate", True)
+        add("yarn_ramp", "untruncated" if truncate else "truncated",
+            _variant(layer, rope_scaling={**(layer.rope_scaling or {}), "truncate": not truncate}))
+    if layer.rope_type == "longrope" and largest < (original_context(layer) or 0):
+        scaling = dict(layer.rope_scaling or {})
+        add("scaling", "long_factors", _variant(layer, rope_scaling={**scaling, "short_factor": scaling.get(
+            "long_factor")}))
     if abs(tables.factor - 1.0) > 1e-6:
         add("attention_factor", "missing", _scaled(layer.rotate, layer, 1.0 / tables.factor))
         add("attention_factor", "twice", _scaled(layer.rotate, layer, tables.factor))

@@ -24,7 +24,8 @@ FORMAT = "rope-conformance"
 VERSION = "1"
 MAX_FILE_BYTES = 64 << 20
 MAX_HEADER_BYTES = 1 << 20
-_DTYPES = {"F32": "float32", "F64": "float64", "I64": "int64"}
+_DTYPES = {"F32": "float32", "F64": "float64", "I64": "int64", "BF16": "bfloat16", "F16": "float16"}
+_LOW = {torch.bfloat16: "BF16", torch.float16: "F16"}
 
 
 def _safetensors():
@@ -51,15 +52,16 @@ def metadata(probe: Probe) -> dict[str, str]:
     return {"format": FORMAT, "version": VERSION, "model": probe.model.name, "sets": json.dumps(sets)}
 
 
-def probe_bytes(config) -> bytes:
-    """The probe file of `config` (a preset name, a config dict or its JSON text) as bytes."""
-    probe = make_probe(config)
+def probe_bytes(config, *, max_position: int | None = None) -> bytes:
+    """The probe file of `config` (a preset name, a config.json path, a config dict or its JSON text) as bytes;
+    max_position: the engine's declared limit (see make_probe)."""
+    probe = make_probe(config, max_position=max_position)
     return _safetensors().save(probe_tensors(probe), metadata=metadata(probe))
 
 
-def write_probe(config, path) -> Path:
+def write_probe(config, path, *, max_position: int | None = None) -> Path:
     path = Path(path)
-    path.write_bytes(probe_bytes(config))
+    path.write_bytes(probe_bytes(config, max_position=max_position))
     return path
 
 
@@ -111,10 +113,12 @@ def _check_entry(name: str, entry, shape: tuple, allowed: tuple[str, ...]) -> No
         raise ValueError(f"answers: {name!r} must have shape {list(shape)}, got {entry.get('shape')!r}")
 
 
-def read_answers(data, probe: Probe) -> dict:
+def read_answers(data, probe: Probe, *, dtype=None) -> dict:
     """{(set index, role): float64 tensor} from an answers file (bytes or a path) for `probe`; ValueError
     for anything else: too large, not safetensors, another model or version, a missing or unknown key, a
-    wrong dtype or shape, positions that differ from the probe's."""
+    wrong dtype or shape, positions that differ from the probe's. dtype: the engine's declared dtype
+    (torch.bfloat16 or torch.float16), whose answers are accepted too."""
+    allowed = ("F32", "F64") + ((_LOW[dtype],) if dtype in _LOW else ())
     if isinstance(data, (str, Path)):
         path = Path(data)
         if path.stat().st_size > MAX_FILE_BYTES:
@@ -138,7 +142,7 @@ def read_answers(data, probe: Probe) -> dict:
     expected: dict[str, tuple[tuple, tuple[str, ...]]] = {}
     for i, s in enumerate(probe.sets):
         for role in ROLES:
-            expected[f"set{i}.{role}"] = (tuple(getattr(s, role).shape), ("F32", "F64"))
+            expected[f"set{i}.{role}"] = (tuple(getattr(s, role).shape), allowed)
         expected[f"set{i}.positions"] = (tuple(s.positions.shape), ("I64",))
     unknown = sorted(set(header) - set(expected))
     if unknown:
@@ -160,12 +164,14 @@ def read_answers(data, probe: Probe) -> dict:
             raise ValueError(f"answers: set{i}.positions differ from the probe's; answer the probe of "
                              f"{probe.model.name!r} as written")
         for role in ROLES:
-            answers[i, role] = as_answer(tensors[f"set{i}.{role}"], getattr(s, role).shape, f"set{i}.{role}")
+            answers[i, role] = as_answer(tensors[f"set{i}.{role}"], getattr(s, role).shape, f"set{i}.{role}", dtype)
     return answers
 
 
-def verify_file(config, answers, *, layout: str | None = None, max_position: int | None = None) -> Report:
+def verify_file(config, answers, *, layout: str | None = None, max_position: int | None = None,
+                dtype=None) -> Report:
     """The report on an answers file (bytes or a path) for the probe of `config`; layout and max_position:
-    what the engine declares (see make_probe)."""
+    what the engine declares (see make_probe); dtype: torch.bfloat16 or torch.float16 for an engine that computes
+    in it by design (see verify)."""
     probe = make_probe(config, layout=layout, max_position=max_position)
-    return judge(probe, read_answers(answers, probe))
+    return judge(probe, read_answers(answers, probe, dtype=dtype), dtype=dtype)

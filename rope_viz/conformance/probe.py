@@ -16,12 +16,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 
 from .._checks import check_int, check_layout
 from ..frequencies import pair_indices
-from ..models import LayerRoPE, ModelRoPE, model_presets, model_rope
+from ..models import LayerRoPE, ModelRoPE, find_preset, model_presets, model_rope
 from ..scaling import MAX_CONTEXT
 
 # LayerRoPE fields the rotation does not read: layers differing only there are one kind
@@ -33,16 +34,25 @@ SEED = 20260
 ROLES = ("query", "key")
 
 
+def config_value(config):
+    """A config.json path's text (a Path, or a str ending in ".json"), else the value itself."""
+    if isinstance(config, Path) or (isinstance(config, str) and config.endswith(".json")
+                                    and not config.lstrip().startswith("{")):
+        path = Path(config)
+        if not path.is_file():
+            raise ValueError(f"config {str(config)[:200]!r} names a config.json path that is not a file")
+        return path.read_text(encoding="utf-8")
+    return config
+
+
 def load_model(config) -> ModelRoPE:
-    """A ModelRoPE from a preset name, a config dict, its JSON text, or a ModelRoPE itself."""
+    """A ModelRoPE from a preset name (or its repository id, see find_preset), a config.json path, a config dict,
+    its JSON text, or a ModelRoPE itself."""
     if isinstance(config, ModelRoPE):
         return config
+    config = config_value(config)
     if isinstance(config, str) and not config.lstrip().startswith("{"):
-        presets = model_presets()
-        if config not in presets:
-            raise ValueError(f"config must be a preset name ({', '.join(map(repr, presets))}) or config.json "
-                             f"text, got {config[:80]!r}")
-        return presets[config]
+        return model_presets()[find_preset(config)]
     return model_rope(config)
 
 
@@ -145,6 +155,14 @@ def measure(layer, largest: int) -> Tables | None:
     return Tables(angle[axis, torch.arange(len(a))], axis, factor)
 
 
+def depends_on_length(layer, short: int, longest: int) -> bool:
+    """Whether a rotary layer's frequencies in a call whose largest position is `short` (a position inside the
+    original context, whose call is of length short + 1) differ from those of a call reaching `longest`."""
+    inside, whole = measure(layer, short), measure(layer, longest)
+    assert inside is not None and whole is not None  # the layer rotates
+    return not torch.equal(inside.omega, whole.omega)
+
+
 @dataclass(frozen=True)
 class ProbeSet:
     """One call of the implementation: kind, segment ("all" or "short"), the layer index it is run for,
@@ -223,9 +241,7 @@ def make_probe(config, *, layout: str | None = None, max_position: int | None = 
         points = probe_positions(layer, max_position)
         segments = [("all", points)]
         short = [p for p in points if p < (original_context(layer) or 0)]
-        # measure returns Tables for a rotary layer
-        if layer.rotary and short and not torch.allclose(measure(layer, short[-1] + 32).omega,  # type: ignore[union-attr]
-                                                         measure(layer, points[-1] + 32).omega, rtol=0, atol=0):  # type: ignore[union-attr]
+        if layer.rotary and short and depends_on_length(layer, short[-1], points[-1]):
             segments.insert(0, ("short", short))
         for segment, seg_points in segments:
             generator = torch.Generator().manual_seed(SEED + 7919 * kind.index + len(sets))

