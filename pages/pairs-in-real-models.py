@@ -36,13 +36,13 @@ if not ready and panels.record(name, text) is None:
     st.stop()
 if text == own:
     st.caption(ui.t("real_models.own_used"))
-ui.explain(ui.t(f"{PAGE}.intro", model=label))
-
-st.subheader(ui.t(f"{PAGE}.norms_header"))
 pairs = panels.measured(name, text)
 layer = ui.knob(PAGE, "layer", hi=len(pairs.kinds) - 1)
 ui.chart(panels.layer_norms(name, text, layer), key="layer")
 st.caption(ui.t(f"{PAGE}.layer_caption", massive=f"{MASSIVE:g}"))
+ui.explain(ui.t(f"{PAGE}.intro", model=label))
+
+st.subheader(ui.t(f"{PAGE}.norms_header"))
 ui.chart(panels.where(name, text), key="where")
 st.markdown(ui.t(f"{PAGE}.where_text", bases=panels.bases_line(name, text)))
 

@@ -105,8 +105,8 @@ class Pairs:
 
     @property
     def spike_layer(self) -> int:
-        """The layer whose output raises the first token's norm the most."""
-        return int((self.first_norm[1:] - self.first_norm[:-1]).argmax())
+        """The layer that multiplies the first token's norm by the largest factor."""
+        return int((self.first_norm[1:] / self.first_norm[:-1]).argmax())
 
     def sink_shares(self) -> torch.Tensor:
         """(layers,) float64: the share of each layer's heads whose mean weight on the first token is >= SINK."""

@@ -45,11 +45,11 @@ def planted(*, massive_pair: int | None = 5, value_massive: bool = False, previo
 
 
 def effects(*, copy_rise: float = 2.0, recall_rise: float = 0.2, nope_rise: float = 0.01, sink_rise: float = 3.0,
-            random_rise: float = 0.05) -> core.Effects:
+            random_rise: float = 0.05, below: int = 1) -> core.Effects:
     def row(base: float, massive: float) -> dict:
         return {"none": base, "massive": base + massive, "random": base + random_rise,
                 "nope_below": base + nope_rise, "sink_mlp": base + sink_rise}
-    return core.Effects(row(3.0, 0.5), row(0.3, copy_rise), row(1.0, recall_rise), 8, {"full_attention": 1}, 1)
+    return core.Effects(row(3.0, 0.5), row(0.3, copy_rise), row(1.0, recall_rise), 8, {"full_attention": below}, 1)
 
 
 def found(p: core.Pairs | None = None, e: core.Effects | None = None) -> view.Found:
@@ -86,13 +86,23 @@ def test_every_claim_holds_on_numbers_that_meet_it():
     ("where", dict(massive_pair=1), {}, "not"),
     ("band", {}, dict(nope_rise=1.0), "partly"),
     ("band", dict(massive_pair=None), dict(nope_rise=1.0), "not"),
+    ("band", {}, dict(below=0, nope_rise=0.0), "partly"),  # nothing below the band: untried, not held
     ("positional", dict(previous=0.1), {}, "partly"),
     ("sink", dict(first=0.1), {}, "partly"),
     ("sink", dict(first=0.1), dict(sink_rise=0.1), "not"),
 ])
 def test_a_claim_turns_with_the_numbers(claim, p, e, expected):
-    said = {c.name.removesuffix("_none"): c for c in view.claims(found(planted(**p), effects(**e)))}
+    claims = view.claims(found(planted(**p), effects(**e)))
+    said = {c.name.removesuffix("_none").removesuffix("_nothing"): c for c in claims}
     assert said[claim].verdict == expected, said[claim]
+
+
+def test_the_spike_layer_multiplies_the_first_token_norm_most():
+    p = planted()
+    norms = torch.tensor([1.0, 50.0, 100.0, 1000.0, 1900.0], dtype=torch.float64)  # x50 in layer 0, +900 in layer 3
+    p = core.Pairs(**{**p.__dict__, "first_norm": norms})
+    ratios = [float(norms[i + 1] / norms[i]) for i in range(LAYERS)]
+    assert p.spike_layer == ratios.index(max(ratios)) == 0
 
 
 def test_gemma_like_layers_are_judged_kind_by_kind():

@@ -246,8 +246,10 @@ def claim_band(f: Found) -> Claim:
     parts = tuple(phrase(f"{P}.band_part" if b else f"{P}.band_part_none", kind=phrase(f"{P}.kind_{kind}"),
                          first=b[0] if b else "", last=b[1] if b else "", below=e.below.get(kind, 0))
                   for kind, b in zip(kinds(p), bands))
-    checks = [all(b is not None for b in bands), abs(rise) < SMALL_RISE]
-    return _said("band", checks, parts=parts, rise=signed(rise), copy=signed(_rise(e, "copy", "nope_below")),
+    below = sum(e.below.values())
+    checks = [all(b is not None for b in bands), below > 0 and abs(rise) < SMALL_RISE]
+    return _said("band" if below else "band_nothing", checks, parts=parts, rise=signed(rise),
+                 copy=signed(_rise(e, "copy", "nope_below")),
                  small=SMALL_RISE)
 
 
