@@ -20,7 +20,7 @@ from rope_viz import real_model
 from rope_viz.real import NAMES
 from rope_viz.real import pairs as core
 from explorer.pure.questions import Question
-from explorer.pure.views.phrases import Phrase, phrase
+from explorer.pure.views.phrases import Phrase, counted, phrase
 from explorer.pure.views.real_models import EXAMPLES, SHIPPED as REAL_SHIPPED, Reading, read, signed
 
 SHIPPED = REAL_SHIPPED.parent / "pairs.json"
@@ -243,8 +243,9 @@ def claim_band(f: Found) -> Claim:
     p, e = f.pairs, f.effects
     bands = [core.band(p, kind) for kind in kinds(p)]
     rise = _rise(e, "text", "nope_below")
-    parts = tuple(phrase(f"{P}.band_part" if b else f"{P}.band_part_none", kind=phrase(f"{P}.kind_{kind}"),
-                         first=b[0] if b else "", last=b[1] if b else "", below=e.below.get(kind, 0))
+    parts = tuple(counted(f"{P}.band_part" if b else f"{P}.band_part_none", e.below.get(kind, 0),
+                          kind=phrase(f"{P}.kind_{kind}"), first=b[0] if b else "", last=b[1] if b else "",
+                          below=e.below.get(kind, 0))
                   for kind, b in zip(kinds(p), bands))
     below = sum(e.below.values())
     checks = [all(b is not None for b in bands), below > 0 and abs(rise) < SMALL_RISE]
