@@ -144,6 +144,12 @@ PAGE_KNOBS = {
         _own("real_models", IntKnob, "trap_layer", TRAP_LAYER, 0, 29, 1),
         _own("real_models", IntKnob, "spacing", 1, 1, 64, 1),
     ),
+    "pairs_in_real_models": _declare(  # rope_viz.real.pairs: the layer range is SmolLM2's, narrowed for Gemma 3
+        _own("pairs_in_real_models", ChoiceKnob, "model", DEFAULT_MODEL, REAL_MODELS, heaviest="gemma-3-270m"),
+        _own("pairs_in_real_models", ChoiceKnob, "example", "prose", tuple(EXAMPLES), menu=True),
+        _own("pairs_in_real_models", TextKnob, "text", "", max_length=8192),
+        _own("pairs_in_real_models", IntKnob, "layer", 3, 0, 29, 1),
+    ),
     "check_implementation": _declare(
         _own("check_implementation", ChoiceKnob, "model", "google/gemma-3-1b-it", ANATOMY_PRESETS, menu=True,
              heaviest="meta-llama/Llama-4-Scout-17B-16E-Instruct"),

@@ -21,6 +21,7 @@ PAGES = (
     ("long_context", "long-context", ":material/straighten:"),
     ("model_anatomy", "model-anatomy", ":material/biotech:"),
     ("real_models", "real-models", ":material/memory:"),
+    ("pairs_in_real_models", "pairs-in-real-models", ":material/query_stats:"),
     ("check_implementation", "check-implementation", ":material/fact_check:"),
     ("precision", "precision", ":material/target:"),
     ("images_and_video", "images-and-video", ":material/image:"),

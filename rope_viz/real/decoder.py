@@ -48,8 +48,9 @@ PRECISIONS = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 @dataclass
 class Forward:
     """What one forward pass returns: logits (seq, vocab) float32, and for the layers asked for, the attention
-    weights (heads, seq, seq) and the queries (heads, seq, head_dim) and keys (kv_heads, seq, head_dim) before
-    ("raw") and after the rotation."""
+    weights (heads, seq, seq), the queries (heads, seq, head_dim) and keys (kv_heads, seq, head_dim) before
+    ("raw") and after the rotation, the values (kv_heads, seq, head_dim), and the residual stream after the layer
+    (seq, hidden_size)."""
 
     logits: torch.Tensor
     attention: dict = field(default_factory=dict)
@@ -57,16 +58,32 @@ class Forward:
     keys: dict = field(default_factory=dict)
     raw_queries: dict = field(default_factory=dict)
     raw_keys: dict = field(default_factory=dict)
+    values: dict = field(default_factory=dict)
+    residual: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Changes to a pass's activations, for interventions on what the model computes rather than on its rotation.
+
+    queries / keys: {layer: (mask, fill)}, each (heads or kv_heads, head_dim): the coordinates of the unrotated
+    queries / keys (after Gemma's per-head norm) where mask is True are replaced by fill, at every token.
+    mlp_off: {layer: token indices} whose MLP output is removed (not added to the residual stream) in that layer."""
+
+    queries: dict = field(default_factory=dict)
+    keys: dict = field(default_factory=dict)
+    mlp_off: dict = field(default_factory=dict)
 
 
 class Variant(NamedTuple):
     """One pass's changes, for the calls that run several passes of one text together (variant_losses,
     variant_hidden_states): positions (1-D whole numbers, default 0 .. seq-1), layers (one LayerRoPE per decoder
-    layer, default the model's own), query_shift (as in RealModel.forward)."""
+    layer, default the model's own), query_shift (as in RealModel.forward), edit (an Edit of its activations)."""
 
     positions: object = None
     layers: Sequence[LayerRoPE] | None = None
     query_shift: int = 0
+    edit: Edit | None = None
 
 
 class RealModel:
@@ -240,8 +257,10 @@ class RealModel:
             shift = v.query_shift
             if isinstance(shift, bool) or not isinstance(shift, int) or not 0 <= shift <= seq:
                 raise ValueError(f"query_shift must be a whole number in [0, {seq}], got {shift!r}")
-            runs.append((pos, self._layers(v.layers)[:None if last is None else last + 1], shift))
-        for i, together in enumerate(zip(*(layers for _, layers, _ in runs))):
+            if v.edit is not None and not isinstance(v.edit, Edit):
+                raise ValueError(f"edit must be an Edit or None, got {type(v.edit).__name__}")
+            runs.append((pos, self._layers(v.layers)[:None if last is None else last + 1], shift, v.edit))
+        for i, together in enumerate(zip(*(layers for _, layers, _, _ in runs))):
             if len({_mask(layer) for layer in together}) > 1:
                 raise ValueError(f"layer {i}: variants run together must share its attention kind and window")
         capture = {self._layer_index(i) for i in capture}
@@ -286,12 +305,11 @@ class RealModel:
         return (x.to(dtype) @ self._w[name].to(dtype).T).float()
 
     def _run(self, ids, runs, capture, dtype) -> tuple[torch.Tensor, Forward]:
-        """runs: (positions, layers, query_shift) per pass, all on the same ids; the passes go through each layer
-        together as a batch, each rotated by its own layers. What capture keeps is the first pass's."""
+        """runs: (positions, layers, query_shift, edit) per pass, all on the same ids; the passes go through each layer
+        together as a batch, each rotated by its own layers and changed by its own edit. What capture keeps is the
+        first pass's."""
         seq, batch = ids.numel(), len(runs)
-        h = self._embedding(ids)
-        if self.gemma:
-            h = h * torch.tensor(self.config["hidden_size"] ** 0.5, dtype=torch.float32)
+        h = self.embedding_output(ids)
         h = h.expand(batch, *h.shape).contiguous()
         out = Forward(logits=torch.empty(0))
         index = torch.arange(seq)
@@ -304,9 +322,10 @@ class RealModel:
             q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
             if self.gemma:
                 q, k = self._norm(q, p + "attn_q_norm.weight"), self._norm(k, p + "attn_k_norm.weight")
+            q, k = _edited(q, k, i, [run[3] for run in runs])
             if i in capture:
-                out.raw_queries[i], out.raw_keys[i] = q[0], k[0]
-            q, k = self._rotate(q, k, [(layers[i], pos, shift) for pos, layers, shift in runs])
+                out.raw_queries[i], out.raw_keys[i], out.values[i] = q[0], k[0], v[0]
+            q, k = self._rotate(q, k, [(layers[i], pos, shift) for pos, layers, shift, _ in runs])
             if i in capture:
                 out.queries[i], out.keys[i] = q[0], k[0]
             attended, weights = self._attend(q, k, v, index, _mask(runs[0][1][i])[1], keep=i in capture)
@@ -323,7 +342,12 @@ class RealModel:
             m = self._linear(gate * self._linear(x, p + "ffn_up.weight", dtype), p + "ffn_down.weight", dtype)
             if self.gemma:
                 m = self._norm(m, p + "post_ffw_norm.weight")
+            for b, run in enumerate(runs):
+                if run[3] is not None and i in run[3].mlp_off:
+                    m[b, list(run[3].mlp_off[i])] = 0.0
             h = h + m
+            if i in capture:
+                out.residual[i] = h[0]
         return self._norm(h, "output_norm.weight"), out
 
     @staticmethod
@@ -341,6 +365,14 @@ class RealModel:
             layer, pos, shift = turns[members[0]]
             q[members], k[members] = layer.rotate(q[members], pos + shift), layer.rotate(k[members], pos)
         return q, k
+
+    def embedding_output(self, ids) -> torch.Tensor:
+        """(seq, hidden_size) float32: the residual stream before the first layer (Gemma's embeddings times
+        sqrt(hidden_size))."""
+        h = self._embedding(self._ids(ids))
+        if self.gemma:
+            h = h * torch.tensor(self.config["hidden_size"] ** 0.5, dtype=torch.float32)
+        return h
 
     def _embedding(self, rows, dtype: torch.dtype = torch.float32) -> torch.Tensor:
         """Rows of the token embedding in float32 or bfloat16 (a Q8_0 table is kept as int8 values and per-block
@@ -382,6 +414,19 @@ class RealModel:
                 full[..., lo:stop] = weights
                 kept.append(full)
         return torch.cat(outputs, dim=2), (torch.cat(kept, dim=2) if keep else None)
+
+
+def _edited(q: torch.Tensor, k: torch.Tensor, layer: int, edits: list) -> tuple[torch.Tensor, torch.Tensor]:
+    """q (batch, heads, seq, d) and k (batch, kv_heads, seq, d) with each pass's Edit of this layer applied."""
+    if not any(e is not None and (layer in e.queries or layer in e.keys) for e in edits):
+        return q, k
+    q, k = q.clone(), k.clone()
+    for b, e in enumerate(edits):
+        for x, changes in ((q, e.queries if e else {}), (k, e.keys if e else {})):
+            if layer in changes:
+                mask, fill = changes[layer]
+                x[b] = torch.where(mask[:, None, :], fill[:, None, :].to(x.dtype), x[b])
+    return q, k
 
 
 def _mask(layer: LayerRoPE) -> tuple[str, int | None]:

@@ -27,10 +27,10 @@ TIMING = {"precision": "timing", "linear_attention": "timings"}
 # charts left out at the ends of the knobs' ranges
 NOT_AT_THE_EXTREMES = {"long_context": {"dynamic_trap"}}
 # the extremes each page is opened at: both ends of every knob, and the corners worth their own look; not the
-# real-models page (its heaviest text is read live by the model, minutes) nor the check page (its knobs plant
+# real-models pages (their heaviest text is read live by the model, minutes) nor the check page (its knobs plant
 # a bug, and the notice that says so is what the page is for)
 EXTREMES = {page: [lightest(page), heaviest(page)] for page in TOPICS
-            if page not in ("real_models", "check_implementation")} | {
+            if page not in ("real_models", "pairs_in_real_models", "check_implementation")} | {
     "complex_numbers": [lightest("complex_numbers"), heaviest("complex_numbers"),
                         {"a": "0", "b": "0", "theta": "0", "w_mod": "1", "w_angle": "0"}],  # z at the origin
     "phase_cancellation": [lightest("phase_cancellation"), heaviest("phase_cancellation"),
@@ -136,6 +136,13 @@ def zh_real_models(at):
     assert has_cjk(at.title[0].value)
     all_titles_in_chinese(at)
     assert "奈特" in page_text(at)
+
+
+def zh_pairs_in_real_models(at):
+    assert has_cjk(at.title[0].value)
+    all_titles_in_chinese(at)
+    all_axes_in_chinese(at)
+    assert "成立" in page_text(at)
 
 
 def zh_precision(at):
