@@ -11,7 +11,7 @@ from explorer.pure.views import real_models as view
 from explorer.pure.views.phrases import metric
 from explorer.app import host
 from rope_viz.real import SOURCES, installed, loaded
-from rope_viz.real.measure import INTERVENTIONS, PRECISION_START
+from rope_viz.real.measure import PRECISION_START
 
 ui.enter()
 PAGE = "real_models"
@@ -100,7 +100,7 @@ no_rope = panels.without_rope_in(name, reading.ids, trap_layer) if live else Non
 shown_layer = trap_layer if live or trap_layer == view.TRAP_LAYER else view.TRAP_LAYER
 ui.chart(panels.traps(name, text, shown_layer, no_rope), key="traps")
 bullets(view.trap_line(trap, shown_layer) for trap in view.traps(done, no_rope) if trap.trap != "none")
-st.markdown(ui.t("real_models.traps_text", start=f"{PRECISION_START:,}", precision=INTERVENTIONS))
+st.markdown(ui.t("real_models.traps_text", start=f"{PRECISION_START:,}", precision=done.precision))
 
 st.subheader(ui.t("real_models.long_header"))
 grid = panels.long_context()

@@ -83,7 +83,13 @@ def test_a_recorded_example_matches_a_fresh_measurement():
         assert getattr(recorded.said, name) == pytest.approx(getattr(fresh.said, name), rel=1e-4)
     for a, b in zip(dataclasses.astuple(recorded.relativity), dataclasses.astuple(fresh.relativity)):
         assert a == pytest.approx(b, rel=1e-3, abs=1e-4)
-    assert dict(recorded.interventions.traps) == pytest.approx(dict(fresh.interventions.traps), rel=1e-4)
+    # the interventions' precision is chosen by timing the host: the file says which one its numbers used
+    assert recorded.interventions.precision in ("float32", "bfloat16")
+    assert fresh.interventions.precision == measure.interventions_precision(real_model("smollm2-135m"))
+    same = recorded.interventions.precision == fresh.interventions.precision
+    # bfloat16 matmuls against float32 ones move these losses by at most 0.042 nats (both models, two examples)
+    tolerance = {"rel": 1e-4} if same else {"abs": 0.1}
+    assert dict(recorded.interventions.traps) == pytest.approx(dict(fresh.interventions.traps), **tolerance)
     np.testing.assert_allclose(recorded.looks.shares, fresh.looks.shares, rtol=1e-4, atol=1e-7)
 
 

@@ -24,7 +24,8 @@ from rope_viz.real import NAMES
 from rope_viz.real.long_context import scaled_layers
 from rope_viz.real.decoder import Variant
 from rope_viz.real.measure import (TRAPS, Relativity, Stopped, head_roles, mean_losses, offset_profile, pair_shares,
-                                   predictions, relativity, trap_loss)
+                                   interventions_precision, predictions, relativity, trap_loss)
+from rope_viz.real.speed import cpu_kind
 from rope_viz.real.measure import interventions as measure_interventions
 
 from explorer.pure.views.phrases import Phrase, counted, phrase
@@ -127,11 +128,13 @@ class Looks:
 
 @dataclass(frozen=True)
 class Interventions:
-    """The interventions' losses (bfloat16 matmuls: rope_viz.real.measure.INTERVENTIONS): stopped quarters, and
-    traps as (trap, mean loss) with "none" first and no_rope_layer taken from layer TRAP_LAYER."""
+    """The interventions' losses: stopped quarters, and traps as (trap, mean loss) with "none" first and
+    no_rope_layer taken from layer TRAP_LAYER; precision: their matmuls' ("float32" or "bfloat16", chosen by timing
+    the host: rope_viz.real.measure.interventions_precision)."""
 
     stopped: Stopped
     traps: tuple[tuple[str, float], ...]
+    precision: str
 
 
 @dataclass(frozen=True)
@@ -191,10 +194,10 @@ def looks(name: str, ids: tuple[int, ...]) -> Looks:
 
 
 def interventions(name: str, ids: tuple[int, ...]) -> Interventions:
-    """The stopped quarters and the traps: about ten passes with bfloat16 matmuls, one baseline shared."""
+    """The stopped quarters and the traps: about ten passes at the host's precision, one baseline shared."""
     lm, tensor = real_model(name), torch.tensor(ids)
     stopped, found = measure_interventions(lm, tensor, TRAP_LAYER)
-    return Interventions(stopped, tuple(found.items()))
+    return Interventions(stopped, tuple(found.items()), interventions_precision(lm))
 
 
 def compute(name: str, text: str) -> Measured:
@@ -215,7 +218,8 @@ def _from_json(entry: dict) -> Measured:
              float(said_["loss"]), float(said_["top1"])),
         Looks(int(looks_["tokens"]), *(_nested(looks_[key]) for key in ("previous", "first", "profiles", "shares"))),
         Relativity(**entry["relativity"]),
-        Interventions(Stopped(**done["stopped"]), tuple((trap, float(loss)) for trap, loss in done["traps"])))
+        Interventions(Stopped(**done["stopped"]), tuple((trap, float(loss)) for trap, loss in done["traps"]),
+                      done["precision"]))
 
 
 def shipped() -> dict[tuple[str, str], Measured]:
@@ -246,7 +250,9 @@ def write_examples(path: Path = SHIPPED) -> None:
     entries = [{"name": name, "example": key, "text": text, "measured": _rounded(asdict(compute(name, text)))}
                for name in NAMES for key, text in EXAMPLES.items()]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"command": "python -m explorer.pure.views.real_models", "entries": entries},
+    precisions = sorted({e["measured"]["interventions"]["precision"] for e in entries})
+    path.write_text(json.dumps({"command": "python -m explorer.pure.views.real_models", "cpu": cpu_kind(),
+                                "interventions_precision": precisions, "entries": entries},
                                ensure_ascii=False) + "\n", encoding="utf-8")
 
 
