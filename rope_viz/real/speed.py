@@ -118,18 +118,43 @@ def cpu_kind(cpuinfo: Path = Path("/proc/cpuinfo")) -> dict:
 
 
 _CHOSEN: dict[str, Choice] = {}
+_TIMED: dict[str, tuple[float, float]] = {}
 _LOCK = threading.Lock()
+
+
+def timings(lm) -> tuple[float, float]:
+    """(float32 seconds, bfloat16 seconds) of `lm`'s timed shapes on this host (time_shapes), timed once per process."""
+    with _LOCK:
+        if lm.name not in _TIMED:
+            _TIMED[lm.name] = time_shapes(lm.layer_weights(0, LAYER_WEIGHTS))
+        return _TIMED[lm.name]
 
 
 def interventions_precision(lm) -> Choice:
     """The precision of `lm`'s intervention passes in this process: set by hand, else timed once (see the module)."""
-    with _LOCK:
-        if lm.name not in _CHOSEN:
-            hand = by_hand()
-            if hand is not None:
-                _CHOSEN[lm.name] = Choice(hand, None, None)
-            else:
-                float32_s, bfloat16_s = time_shapes(lm.layer_weights(0, LAYER_WEIGHTS))
-                capability = torch.backends.cpu.get_cpu_capability()
-                _CHOSEN[lm.name] = Choice(choose(float32_s, bfloat16_s, capability), float32_s, bfloat16_s)
-        return _CHOSEN[lm.name]
+    if lm.name not in _CHOSEN:
+        hand = by_hand()
+        if hand is not None:
+            choice = Choice(hand, None, None)
+        else:
+            float32_s, bfloat16_s = timings(lm)
+            choice = Choice(choose(float32_s, bfloat16_s, torch.backends.cpu.get_cpu_capability()), float32_s,
+                            bfloat16_s)
+        with _LOCK:
+            _CHOSEN.setdefault(lm.name, choice)
+    return _CHOSEN[lm.name]
+
+
+ALL_WEIGHTS = ("attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down")
+
+
+def forward_s(lm, tokens: int, *, layers: int | None = None, head: bool = True, precision: str = "float32") -> float:
+    """The expected seconds of one forward pass of `tokens` tokens through the first `layers` layers (default all)
+    and the output head, from this host's timed shapes: their seconds times the pass's multiply-adds over theirs
+    (the norms, rotations and attention left out: a first estimate, which the queue corrects by what runs)."""
+    float32_s, bfloat16_s = timings(lm)
+    timed = BENCH_ROWS * sum(w.numel() for w in lm.layer_weights(0, LAYER_WEIGHTS))
+    per_layer = sum(w.numel() for w in lm.layer_weights(0, ALL_WEIGHTS))
+    count = len(lm.rope.layers) if layers is None else layers
+    work = tokens * (count * per_layer + (lm.config["vocab_size"] * lm.config["hidden_size"] if head else 0))
+    return (bfloat16_s if precision == "bfloat16" else float32_s) * work / timed

@@ -69,6 +69,7 @@ def fake_model(name):
 
 def test_the_choice_is_made_once_per_model_and_process(monkeypatch):
     monkeypatch.setattr(speed, "_CHOSEN", {})
+    monkeypatch.setattr(speed, "_TIMED", {})
     monkeypatch.delenv(speed.PRECISION_ENV, raising=False)
     timings = iter([(2.0, 0.5), (2.0, 5.0)])
     monkeypatch.setattr(speed, "time_shapes", lambda weights: next(timings))
@@ -81,6 +82,7 @@ def test_the_choice_is_made_once_per_model_and_process(monkeypatch):
 
 def test_forced_avx2_never_takes_bfloat16(monkeypatch):
     monkeypatch.setattr(speed, "_CHOSEN", {})
+    monkeypatch.setattr(speed, "_TIMED", {})
     monkeypatch.delenv(speed.PRECISION_ENV, raising=False)
     monkeypatch.setattr(speed, "time_shapes", lambda weights: (2.0, 0.5))
     monkeypatch.setattr(torch.backends.cpu, "get_cpu_capability", lambda: "AVX2")
@@ -89,6 +91,7 @@ def test_forced_avx2_never_takes_bfloat16(monkeypatch):
 
 def test_the_precision_by_hand(monkeypatch):
     monkeypatch.setattr(speed, "_CHOSEN", {})
+    monkeypatch.setattr(speed, "_TIMED", {})
     monkeypatch.setattr(speed, "time_shapes", lambda weights: pytest.fail("timed though set by hand"))
     monkeypatch.setenv(speed.PRECISION_ENV, "float32")
     assert speed.interventions_precision(fake_model("a")) == speed.Choice("float32", None, None)
@@ -108,3 +111,16 @@ def test_cpu_kind_reads_the_model_and_the_bfloat16_flag(tmp_path, monkeypatch):
     assert found["forced"] == {"ATEN_CPU_CAPABILITY": "avx2"}
     info.write_text("model name\t: AMD EPYC 7B13\nflags\t\t: fpu avx2\n")
     assert not speed.cpu_kind(info)["bf16_instructions"]
+
+
+def test_a_forward_is_estimated_from_the_timed_shapes(monkeypatch):
+    """Planted: the timed shapes (128 rows of a 6x4 and a 10x4 matrix) take 1.28 s in float32, 0.64 s in bfloat16,
+    so 1e-4 s a row per weight value in float32; a layer holds 7 weights of 8x4 (224 values), the head 5x4."""
+    monkeypatch.setattr(speed, "_TIMED", {"m": (1.28, 0.64)})
+    shapes = {"attn_q": (6, 4), "ffn_up": (10, 4)}
+    lm = SimpleNamespace(name="m", rope=SimpleNamespace(layers=[0] * 3), config={"vocab_size": 5, "hidden_size": 4},
+                         layer_weights=lambda layer, names: [torch.zeros(shapes.get(n, (8, 4))) for n in names])
+    per_row = 1.28 / (128 * (24 + 40))
+    assert speed.forward_s(lm, 10) == pytest.approx(per_row * 10 * (3 * 224 + 20))
+    assert speed.forward_s(lm, 10, layers=1, head=False) == pytest.approx(per_row * 10 * 224)
+    assert speed.forward_s(lm, 10, precision="bfloat16") == pytest.approx(speed.forward_s(lm, 10) / 2)

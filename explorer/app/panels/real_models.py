@@ -22,11 +22,13 @@ from explorer.pure.figures import bar_chart, heatmap, heatmap_grid, layer_strip,
 from explorer.pure.knobs import format_base
 from explorer.app.session import t
 from explorer.pure.views import real_models as view
+from rope_viz import real_model
+from rope_viz.real import SOURCES, loaded
 
 # the shipped record, read once per process and shared as it is (frozen values): st.cache_data would unpickle all
 # eight examples at every one of a run's dozen look-ups
 recorded = functools.lru_cache(maxsize=1)(view.shipped)
-reading = cached(view.read, max_entries=32)
+_reading = cached(view.read, max_entries=32)
 layer_facts = cached(view.layer_facts, max_entries=2)
 head_count = cached(view.head_count, max_entries=2)
 long_context = cached(view.long_context, max_entries=1)
@@ -46,11 +48,31 @@ def available(name: str, text: str) -> bool:
     return record(name, text) is not None
 
 
+def prepare(name: str) -> None:
+    """The model loaded, through the queue as a step of its own (its first use on a server converts its weights:
+    from about 15 s to minutes, with no estimate, so the line says how long it has taken so far)."""
+    if not loaded(name):
+        heavy.run(f"{name}:load", (name, "load"), functools.partial(real_model, name), what=SOURCES[name].label,
+                  lines="real_models.prepare")
+
+
+def reading(name: str, text: str) -> view.Reading:
+    prepare(name)
+    return _reading(name, text)
+
+
 def _queued(key: Hashable, fn: Callable[[], Any], what: str, *, wait: bool) -> Any:
     """fn's result through the queue (this session waits, seeing its place), or, with wait=False (inside a cached
     figure, after the page has waited for it), the kept result, computed here only if it has been dropped since."""
     if wait:  # key: (model, section, ids, ...): the text's later sections keep this session's place
-        return heavy.run(f"{key[0]}:{key[1]}", key, fn, what=t(f"real_models.section_{what}"), request=(key[0], key[2]))
+        prepare(key[0])
+        hit, value = QUEUE.cached(key)
+        if hit:
+            return value
+        layer = key[3] if what == "map" else 0
+        guess = view.expected_s(key[0], key[1] if key[1] in ("no_rope", "spaced") else what, len(key[2]), layer)
+        return heavy.run(f"{key[0]}:{key[1]}", key, fn, what=t(f"real_models.section_{what}"), request=(key[0], key[2]),
+                         guess_s=guess)
     hit, value = QUEUE.cached(key)
     return value if hit else fn()
 

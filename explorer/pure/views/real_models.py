@@ -23,9 +23,9 @@ from rope_viz import real_model
 from rope_viz.real import NAMES
 from rope_viz.real.long_context import scaled_layers
 from rope_viz.real.decoder import Variant
-from rope_viz.real.measure import (TRAPS, Relativity, Stopped, head_roles, mean_losses, offset_profile, pair_shares,
-                                   interventions_precision, predictions, relativity, trap_loss)
-from rope_viz.real.speed import cpu_kind
+from rope_viz.real.measure import (TRAPS, Relativity, Stopped, applies, head_roles, interventions_precision,
+                                   mean_losses, offset_profile, pair_shares, predictions, relativity, trap_loss)
+from rope_viz.real.speed import cpu_kind, forward_s
 from rope_viz.real.measure import interventions as measure_interventions
 
 from explorer.pure.views.phrases import Phrase, counted, phrase
@@ -283,6 +283,18 @@ def relativity_at(name: str, ids: tuple[int, ...], shift: int, doubled_from: Rel
 def without_rope_in(name: str, ids: tuple[int, ...], layer: int) -> float:
     """Mean next-token loss with RoPE taken from one layer (at the interventions' precision)."""
     return trap_loss(real_model(name), torch.tensor(ids), "no_rope_layer", layer)
+
+
+def expected_s(name: str, section: str, tokens: int, layer: int = 0) -> float:
+    """The seconds a section of a text of `tokens` tokens is expected to take on this host before it has run here:
+    its forward passes (all layers and the head unless said) at their precision, from speed.forward_s."""
+    lm = real_model(name)
+    if section in ("map", "looks"):  # no head; the map only the layers up to its own
+        return forward_s(lm, tokens, layers=layer + 1 if section == "map" else None, head=False)
+    precision = interventions_precision(lm) if section in ("interventions", "no_rope", "spaced") else "float32"
+    passes = {"said": 1, "relativity": 3, "no_rope": 1, "spaced": len(SPACED_METHODS),
+              "interventions": 3 + sum(applies(lm, trap) for trap in TRAPS)}[section]
+    return passes * forward_s(lm, tokens, precision=precision)
 
 
 # ---------------------------------------------------------------------------------------------- what it says
