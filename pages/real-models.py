@@ -1,6 +1,5 @@
-"""RoPE in real models: SmolLM2-135M and Gemma 3 270M read a text (an example or the visitor's own), and every
-number on the page is measured in the model: its predictions, the attention of a layer and head, relativity
-(positions shifted or doubled), where the heads look, which rotary pairs they use, and the traps."""
+"""RoPE in real models: SmolLM2-135M and Gemma 3 270M read a text (an example or the visitor's own); every number is
+measured in the model: predictions, attention, relativity, where heads look, rotary pairs' shares, the traps."""
 
 import streamlit as st
 
@@ -85,8 +84,9 @@ paragraphs(view.relativity_lines(r))
 st.markdown(ui.t("real_models.relativity_text"))
 
 st.subheader(ui.t("real_models.traps_header"))
-if text == own and (few := host.cores()) < view.MIN_CORES:
-    st.info(ui.t("real_models.few_cores", cores=f"{few:.2f}", least=view.MIN_CORES), icon=":material/speed:")
+asked = ui.knob(PAGE, "traps") if text == own and ready and panels.traps_on_demand(name, text) else True
+if text == own and ((few := host.cores()) < view.MIN_CORES or not asked):
+    st.info(panels.skipped_line(name, text, few), icon=":material/speed:")
     ui.questions(PAGE)
     st.stop()
 done = panels.section("interventions", name, text)

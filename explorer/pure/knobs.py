@@ -159,6 +159,7 @@ PAGE_KNOBS = {
         _own("real_models", IntKnob, "shift", SHIFT, 0, 100_000, 1),
         _own("real_models", IntKnob, "trap_layer", TRAP_LAYER, 0, 29, 1),
         _own("real_models", IntKnob, "spacing", 1, 1, 64, 1),
+        _own("real_models", BoolKnob, "traps", False),  # an own text's traps where they run in float32 (see the page)
     ),
     "check_implementation": _declare(
         _own("check_implementation", ChoiceKnob, "model", "google/gemma-3-1b-it", ANATOMY_PRESETS, menu=True,

@@ -24,6 +24,7 @@ from explorer.app.session import t
 from explorer.pure.views import real_models as view
 from rope_viz import real_model
 from rope_viz.real import SOURCES, loaded
+from rope_viz.real.measure import interventions_precision
 
 # the shipped record, read once per process and shared as it is (frozen values): st.cache_data would unpickle all
 # eight examples at every one of a run's dozen look-ups
@@ -84,6 +85,24 @@ def section(kind: str, name: str, text: str, *, wait: bool = True) -> Any:
         return getattr(found, kind)
     ids = reading(name, text).ids
     return _queued((name, kind, ids), functools.partial(SECTIONS[kind], name, ids), kind, wait=wait)
+
+
+def traps_on_demand(name: str, text: str) -> bool:
+    """Whether an own text's traps wait for the visitor to ask for them: where this host runs their ten passes in
+    float32 (its CPU runs bfloat16 no faster), they are most of the page's cost; unless they are measured already."""
+    ids = reading(name, text).ids
+    slow = interventions_precision(real_model(name)) == "float32"
+    return slow and not QUEUE.cached((name, "interventions", ids))[0]
+
+
+def skipped_line(name: str, text: str, cores: float) -> str:
+    """Why the sections from the traps on are not measured for an own text: too few cores, or not asked for yet (with
+    their expected cost on this host)."""
+    if cores < view.MIN_CORES:
+        return t("real_models.few_cores", cores=f"{cores:.2f}", least=view.MIN_CORES)
+    ids = reading(name, text).ids
+    wait = QUEUE.expected(f"{name}:interventions", view.expected_s(name, "interventions", len(ids))) or 0.0
+    return t("real_models.traps_asked", wait=f"{max(1, round(wait)):,}")
 
 
 def facts(name: str, text: str) -> tuple[view.LayerFacts, ...]:
