@@ -47,7 +47,7 @@ def test_outside_text_stays_text(where):
 def test_a_long_text_is_cut_with_a_notice():
     at = open_page("real_models", {"text": "one two three " * 200}, timeout=900)  # 256 tokens measured live
     check_clean(at)
-    (said,) = at.info
+    (said,) = [notice for notice in at.info if "characters" in notice.value]  # a float32 host adds the traps' one
     assert "2,800 characters" in said.value and "2,000" in said.value and "256 tokens" in said.value
 
 
