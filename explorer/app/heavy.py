@@ -51,16 +51,17 @@ def session_id() -> str:
 
 
 def run(kind: str, key: Hashable, fn: Callable[[], T], *, what: str, request: Hashable = None,
-        guess_s: float | None = None, lines: str = "common.queue") -> T:
+        guess_s: float | None = None, group: str | None = None, lines: str = "common.queue") -> T:
     """fn's result, computed once in the queue for every session that asks for `key`. what: the section's name, as
     the waiting line says it; request: what the job is part of (a text), whose later jobs keep the session's place
-    (the key itself by default); guess_s: its cost as measured on this host (JobQueue.submit); lines: the text keys
-    of the waiting line (LINES after this prefix)."""
+    (the key itself by default); guess_s, group: its cost as measured on this host (JobQueue.submit); lines: the
+    text keys of the waiting line (LINES after this prefix)."""
     hit, value = QUEUE.cached(key)
     if hit:
         return value
     session = session_id()
-    job = QUEUE.submit(session, key, kind, fn, request=key if request is None else request, guess_s=guess_s)
+    job = QUEUE.submit(session, key, kind, fn, request=key if request is None else request, guess_s=guess_s,
+                       group=group)
     line = st.empty()
     began = time.monotonic()
     try:

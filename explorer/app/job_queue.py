@@ -53,6 +53,7 @@ class Job:
     fn: Callable[[], Any]
     order: int
     guess_s: float | None = None
+    group: str | None = None
     sessions: set = field(default_factory=set)
     started: float | None = None
     done: threading.Event = field(default_factory=threading.Event)
@@ -78,7 +79,7 @@ class JobQueue:
         self._running: Job | None = None
         self._results: OrderedDict = OrderedDict()
         self._costs: dict[str, float] = {}   # kind -> smoothed seconds (jobs without a guess)
-        self._ratios: dict[str, float] = {}  # kind -> smoothed seconds / guess (jobs with one)
+        self._ratios: dict[str, float] = {}  # group (or kind) -> smoothed seconds / guess (jobs with one)
         self._used: dict[str, deque] = {}  # session -> (end time, seconds) of its recent jobs
         self._arrivals: dict[str, tuple[Hashable, int]] = {}  # session -> (its request, its place)
         self._orders = itertools.count()
@@ -97,11 +98,13 @@ class JobQueue:
             return False, None
 
     def submit(self, session: str, key: Hashable, kind: str, fn: Callable[[], Any], request: Hashable = None,
-               guess_s: float | None = None) -> Job:
+               guess_s: float | None = None, group: str | None = None) -> Job:
         """The job `key` for `session`: a finished one from the cache, the same job already waiting or running (the
         session joins it), or a new one. The session's other waiting job is dropped. request: what the job is part
         of (a text); the session keeps its place while it asks for the same request, and goes to the back with a
-        new one. guess_s: the job's cost as measured on this host before it runs (None: not known)."""
+        new one. guess_s: the job's cost as measured on this host before it runs (None: not known); group: the jobs
+        whose guesses are corrected together (one model's sections: its guesses miss by one factor), default the
+        kind."""
         with self._lock:
             if self._arrivals.get(session, (None,))[0] != request or session not in self._arrivals:
                 self._arrivals.pop(session, None)
@@ -116,7 +119,7 @@ class JobQueue:
             self._drop_waiting(session, keep=key)
             job = next((j for j in self._all() if j.key == key), None)
             if job is None:
-                job = Job(key, kind, fn, next(self._orders), guess_s)
+                job = Job(key, kind, fn, next(self._orders), guess_s, group)
                 self._waiting.append(job)
             job.sessions.add(session)
             self._lock.notify_all()
@@ -172,19 +175,19 @@ class JobQueue:
         with self._lock:
             return len(self._waiting) + (self._running is not None)
 
-    def expected(self, kind: str, guess_s: float | None = None) -> float | None:
+    def expected(self, kind: str, guess_s: float | None = None, group: str | None = None) -> float | None:
         """The expected seconds of a job of `kind` guessed at guess_s (None: not known)."""
         with self._lock:
-            return self._expected(Job(None, kind, lambda: None, -1, guess_s))
+            return self._expected(Job(None, kind, lambda: None, -1, guess_s, group))
 
     # ------------------------------------------------------------------ inside
     def _all(self):
         return ([self._running] if self._running is not None else []) + self._waiting
 
     def _expected(self, job: Job) -> float | None:
-        """The job's guess corrected by its kind's record of actual / guessed, or its kind's measured seconds."""
+        """The job's guess corrected by its group's record of actual / guessed, or its kind's measured seconds."""
         if job.guess_s is not None:
-            return job.guess_s * self._ratios.get(job.kind, 1.0)
+            return job.guess_s * self._ratios.get(job.group or job.kind, 1.0)
         return self._costs.get(job.kind)
 
     def _drop_waiting(self, session: str, keep: Hashable = None) -> None:
@@ -241,8 +244,9 @@ class JobQueue:
                 now = time.monotonic()
                 spent = now - (job.started or now)
                 record, value = (self._ratios, spent / job.guess_s) if job.guess_s else (self._costs, spent)
-                previous = record.get(job.kind)
-                record[job.kind] = value if previous is None else SMOOTHING * value + (1 - SMOOTHING) * previous
+                name = (job.group or job.kind) if job.guess_s else job.kind
+                previous = record.get(name)
+                record[name] = value if previous is None else SMOOTHING * value + (1 - SMOOTHING) * previous
                 for session in job.sessions:
                     recent = self._used.setdefault(session, deque())
                     recent.append((now, spent / max(len(job.sessions), 1)))

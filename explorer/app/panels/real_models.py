@@ -73,7 +73,7 @@ def _queued(key: Hashable, fn: Callable[[], Any], what: str, *, wait: bool) -> A
         layer = key[3] if what == "map" else 0
         guess = view.expected_s(key[0], key[1] if key[1] in ("no_rope", "spaced") else what, len(key[2]), layer)
         return heavy.run(f"{key[0]}:{key[1]}", key, fn, what=t(f"real_models.section_{what}"), request=(key[0], key[2]),
-                         guess_s=guess)
+                         guess_s=guess, group=key[0])
     hit, value = QUEUE.cached(key)
     return value if hit else fn()
 
@@ -101,7 +101,7 @@ def skipped_line(name: str, text: str, cores: float) -> str:
     if cores < view.MIN_CORES:
         return t("real_models.few_cores", cores=f"{cores:.2f}", least=view.MIN_CORES)
     ids = reading(name, text).ids
-    wait = QUEUE.expected(f"{name}:interventions", view.expected_s(name, "interventions", len(ids))) or 0.0
+    wait = QUEUE.expected(f"{name}:interventions", view.expected_s(name, "interventions", len(ids)), name) or 0.0
     return t("real_models.traps_asked", wait=f"{max(1, round(wait)):,}")
 
 
