@@ -84,7 +84,7 @@ paragraphs(view.relativity_lines(r))
 st.markdown(ui.t("real_models.relativity_text"))
 
 st.subheader(ui.t("real_models.traps_header"))
-asked = ui.knob(PAGE, "traps") if text == own and ready and panels.traps_on_demand(name, text) else True
+asked = ui.knob(PAGE, "traps") or text != own or not ready or not panels.traps_on_demand(name, text)
 if text == own and ((few := host.cores()) < view.MIN_CORES or not asked):
     st.info(panels.skipped_line(name, text, few), icon=":material/speed:")
     ui.questions(PAGE)
