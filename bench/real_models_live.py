@@ -2,6 +2,8 @@
 
     python -m bench.real_models_live                  # both models, the class on SmolLM2-135M
     python -m bench.real_models_live --class-size 8   # a smaller class
+    python -m bench.real_models_live --own-only       # only an own text per model, beside the yardstick forward
+    python -m bench.real_models_live --own-only --root /tmp/old-checkout   # the same against another copy of the app
 
 One app server (support.server) serves every case; each visitor is a websocket session (support.protocol), so
 no browser competes with the server for the two cores. Per model, after one visit that loads it:
@@ -16,6 +18,11 @@ Then, with both models loaded:
   SmolLM2): served, end p50/p95/max, how many saw their place in the queue, the server's peak RSS;
 - a flood: one session sending 2,000-character texts as fast as the websocket takes them for FLOOD_S seconds
   while one bystander opens its own text; the bystander's whole page beside the same alone.
+--own-only measures, per model, the own text alone (and, where the page keeps the traps until asked, the same link
+with traps=1: the traps alone), beside the yardstick: one float32 forward of the same token ids by transformers' model
+from the same GGUF file, two threads, the best of 3, measured in this process after the server has stopped. Its
+targets: first content <= 2 forwards + 1 s, whole page (traps included) <= 10 forwards + 2 s.
+Every table is printed beside the CPU's model and torch's CPU capability (forced ones named).
 Prints a table, writes bench-results/real_models_live.json, exits 1 when a target is missed.
 """
 
@@ -27,6 +34,9 @@ import json
 import time
 import urllib.parse
 
+from pathlib import Path
+
+from rope_viz.real.speed import cpu_kind
 from support.protocol import Session, percentile, run_async
 from support.server import ROOT, UsageSampler, streamlit_server
 
@@ -138,6 +148,78 @@ def measure_flood(url: str) -> dict:
             "flood_texts_sent": sent}
 
 
+def yardstick(model: str, text: str, repeats: int = 3) -> float:
+    """Seconds of one float32 forward of the page's token ids of `text` by transformers' model from the same GGUF file,
+    two threads, the best of `repeats`."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from explorer.pure.views.real_models import read
+    from rope_viz.real.weights import gguf_path
+
+    torch.set_num_threads(2)
+    path = gguf_path(model)
+    reference = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch.float32)
+    ids = torch.tensor([read(model, text).ids])
+    best = float("inf")
+    with torch.inference_mode():
+        for _ in range(repeats + 1):  # the first one warms up
+            start = time.perf_counter()
+            reference(ids)
+            best = min(best, time.perf_counter() - start)
+    return best
+
+
+def measure_own(url: str, model: str, index: int) -> dict:
+    """An own text alone (after one visit that loads the model), then the traps alone where the page waits to be
+    asked for them."""
+    run_async(one_run(url, query(model)))
+    text = own_text(index)
+    first = run_async(one_run(url, query(model, text)))
+    row = {"ok": first.ok, "first_content_s": _since(first, first.chart_times[0] if first.chart_times else None),
+           "whole_page_s": _end(first), "charts": len(first.chart_times),
+           "asked": any("Measure the traps" in text for _, text in first.notices),
+           "errors": first.exceptions + ([first.error] if first.error else [])}
+    if row["asked"]:
+        traps = run_async(one_run(url, query(model, text, traps=1)))
+        row["traps_alone_s"] = _end(traps)
+    row["with_traps_s"] = (row["whole_page_s"] or 0.0) + (row.get("traps_alone_s") or 0.0)
+    return row
+
+
+def main_own(args) -> int:
+    cpu = cpu_kind()
+    started = time.perf_counter()
+    with streamlit_server(startup_timeout=300, root=Path(args.root)) as server:
+        rows = {model: measure_own(server.url, model, MODELS.index(model)) for model in args.models}
+    for model, row in rows.items():
+        row["yardstick_s"] = yardstick(model, own_text(MODELS.index(model)))
+    print(f"\nreal models, an own text of {OWN_CHARS} characters (256 tokens), {args.root}; CPU {cpu['model']}, torch "
+          f"capability {cpu['torch_capability']}{' (forced: ' + str(cpu['forced']) + ')' if cpu['forced'] else ''}")
+    print("| model | yardstick forward s | first content s (forwards) | whole page s (forwards) | traps alone s | "
+          "page with traps s (forwards) |")
+    print("|---|---|---|---|---|---|")
+    checked = []
+    for model, r in rows.items():
+        y = r["yardstick_s"]
+
+        def n(v, y=y):
+            return "–" if v is None else f"{v:.2f} ({v / y:.1f})"
+        print(f"| {model} | {y:.2f} | {n(r['first_content_s'])} | {n(r['whole_page_s'])} | "
+              f"{_fmt(r.get('traps_alone_s'))} | {n(r['with_traps_s'])} |")
+        checked += [{"what": f"{model}: first content (s)", "value": r["first_content_s"], "limit": 2 * y + 1},
+                    {"what": f"{model}: whole page, traps included (s)", "value": r["with_traps_s"],
+                     "limit": 10 * y + 2}]
+    for c in checked:
+        c["pass"] = c["value"] is not None and c["value"] <= c["limit"]
+        print(f"{'met' if c['pass'] else 'MISSED'}: {c['what']} {_fmt(c['value'])} (at most {c['limit']:.2f})")
+    out = Path(args.out if args.out != str(RESULTS) else RESULTS.with_name("real_models_own.json"))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"cpu": cpu, "root": args.root, "models": rows, "targets": checked,
+                               "wall_s": time.perf_counter() - started}, indent=1), encoding="utf-8")
+    return 0 if all(c["pass"] for c in checked) else 1
+
+
 def _fmt(value, digits: int = 2) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
@@ -147,7 +229,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--class-size", type=int, default=40, help="sessions of the class cases (default 40)")
     parser.add_argument("--out", default=str(RESULTS))
+    parser.add_argument("--own-only", action="store_true", help="only an own text per model, beside the yardstick")
+    parser.add_argument("--models", nargs="+", default=list(MODELS), choices=MODELS, help="--own-only's models")
+    parser.add_argument("--root", default=str(ROOT), help="the copy of the app to serve (default this checkout)")
     args = parser.parse_args(argv)
+    if args.own_only:
+        return main_own(args)
     CLASS = args.class_size
     started = time.perf_counter()
     with streamlit_server(startup_timeout=300) as server, UsageSampler(server.process.pid) as sampler:
@@ -155,7 +242,10 @@ def main(argv: list[str] | None = None) -> int:
         crowd = measure_class(server.url, sampler)
         flooded = measure_flood(server.url)
         log_tail = server.log_tail(20000)  # a failed run's traceback lands here
-    print(f"\nreal models live: one server, websocket sessions ({time.perf_counter() - started:.0f} s)")
+    cpu = cpu_kind()
+    print(f"\nreal models live: one server, websocket sessions ({time.perf_counter() - started:.0f} s); CPU "
+          f"{cpu['model']}, torch capability {cpu['torch_capability']}"
+          f"{' (forced: ' + str(cpu['forced']) + ')' if cpu['forced'] else ''}")
     print("| model | first content s | whole page s | knob changes s (layer, head, shift, spacing, trap) | "
           f"{CLASS} on a link: served, p95 s |")
     print("|---|---|---|---|---|")
@@ -186,8 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'met' if c['pass'] else 'MISSED'}: {c['what']} {_fmt(c['value'])} (at most {c['limit']:g})")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as f:
-        json.dump({"models": models, "class": crowd, "flood": flooded, "targets": checked, "server_log": log_tail,
-                   "class_size": CLASS, "wall_s": time.perf_counter() - started}, f, indent=1)
+        json.dump({"cpu": cpu_kind(), "models": models, "class": crowd, "flood": flooded, "targets": checked,
+                   "server_log": log_tail, "class_size": CLASS, "wall_s": time.perf_counter() - started}, f, indent=1)
     return 0 if all(c["pass"] for c in checked) else 1
 
 

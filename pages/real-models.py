@@ -1,6 +1,5 @@
-"""RoPE in real models: SmolLM2-135M and Gemma 3 270M read a text (an example or the visitor's own), and every
-number on the page is measured in the model: its predictions, the attention of a layer and head, relativity
-(positions shifted or doubled), where the heads look, which rotary pairs they use, and the traps."""
+"""RoPE in real models: SmolLM2-135M and Gemma 3 270M read a text (an example or the visitor's own); every number is
+measured in the model: predictions, attention, relativity, where heads look, rotary pairs' shares, the traps."""
 
 import streamlit as st
 
@@ -11,7 +10,7 @@ from explorer.pure.views import real_models as view
 from explorer.pure.views.phrases import metric
 from explorer.app import host
 from rope_viz.real import SOURCES, installed, loaded
-from rope_viz.real.measure import INTERVENTIONS, PRECISION_START
+from rope_viz.real.measure import PRECISION_START
 
 ui.enter()
 PAGE = "real_models"
@@ -88,12 +87,13 @@ paragraphs(view.relativity_lines(r))
 st.markdown(ui.t("real_models.relativity_text"))
 
 st.subheader(ui.t("real_models.traps_header"))
-if text == own and (few := host.cores()) < view.MIN_CORES:
-    st.info(ui.t("real_models.few_cores", cores=f"{few:.2f}", least=view.MIN_CORES), icon=":material/speed:")
+asked = ui.knob(PAGE, "traps") or text != own or not ready or not panels.traps_on_demand(name, text)
+if text == own and ((few := host.cores()) < view.MIN_CORES or not asked):
+    st.info(panels.skipped_line(name, text, few), icon=":material/speed:")
     ui.questions(PAGE)
     st.stop()
 done = panels.section("interventions", name, text)
-metric_row([metric("real_models.loss_all", view.loss_text(done.stopped.loss), precision=INTERVENTIONS),
+metric_row([metric("real_models.loss_all", view.loss_text(done.stopped.loss), precision=done.precision),
             metric("real_models.loss_fastest", view.loss_text(done.stopped.fastest)),
             metric("real_models.loss_slowest", view.loss_text(done.stopped.slowest))])
 paragraphs(view.stopped_lines(done.stopped))
@@ -103,7 +103,7 @@ no_rope = panels.without_rope_in(name, reading.ids, trap_layer) if live else Non
 shown_layer = trap_layer if live or trap_layer == view.TRAP_LAYER else view.TRAP_LAYER
 ui.chart(panels.traps(name, text, shown_layer, no_rope), key="traps")
 bullets(view.trap_line(trap, shown_layer) for trap in view.traps(done, no_rope) if trap.trap != "none")
-st.markdown(ui.t("real_models.traps_text", start=f"{PRECISION_START:,}", precision=INTERVENTIONS))
+st.markdown(ui.t("real_models.traps_text", start=f"{PRECISION_START:,}", precision=done.precision))
 
 st.subheader(ui.t("real_models.long_header"))
 panels.past_the_context(name)

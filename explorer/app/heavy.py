@@ -2,9 +2,10 @@
 
 `run(kind, key, fn)` returns at once when the job's result is kept; otherwise the session queues it (at most one
 waiting job per session: a rerun with other knobs replaces it) and, while it waits, a line where the section will be
-says how many jobs are ahead and about how long it will take, updated twice a second. A visitor who changes a knob
-or leaves interrupts the wait (Streamlit stops the script at its next call), and the job is dropped unless another
-session waits on it too."""
+says how many jobs of other visitors are ahead and about how long it will take, updated twice a second; where that
+is not known (no estimate, or a job past its estimate) it says how long it has waited so far instead. A visitor who
+changes a knob or leaves interrupts the wait (Streamlit stops the script at its next call), and the job is dropped
+unless another session waits on it too."""
 
 from __future__ import annotations
 
@@ -34,29 +35,42 @@ def waited() -> float:
     return seconds
 
 
+LINES = ("_running", "_running_unknown", "_waiting", "_waiting_unknown")
+
+
+def waiting_line(place, waited_s: float, lines: str = "common.queue") -> tuple[str, dict]:
+    """(text key, its values) of the waiting line: the place and the expected wait, or, where the wait is not known,
+    the seconds waited so far (a wait never counts down past what is known)."""
+    state = ("_running" if place.ahead == 0 else "_waiting") + ("_unknown" if place.wait_s is None else "")
+    wait = "" if place.wait_s is None else f"{max(1, round(place.wait_s)):,}"
+    return lines + state, {"ahead": place.ahead, "wait": wait, "waited": f"{round(waited_s):,}"}
+
+
 def session_id() -> str:
     """This browser session's id (the queue's unit of fairness)."""
     ctx = get_script_run_ctx()
     return ctx.session_id if ctx is not None else "script"
 
 
-def run(kind: str, key: Hashable, fn: Callable[[], T], *, what: str, request: Hashable = None) -> T:
+def run(kind: str, key: Hashable, fn: Callable[[], T], *, what: str, request: Hashable = None,
+        guess_s: float | None = None, group: str | None = None, lines: str = "common.queue") -> T:
     """fn's result, computed once in the queue for every session that asks for `key`. what: the section's name, as
     the waiting line says it; request: what the job is part of (a text), whose later jobs keep the session's place
-    (the key itself by default)."""
+    (the key itself by default); guess_s, group: its cost as measured on this host (JobQueue.submit); lines: the
+    text keys of the waiting line (LINES after this prefix)."""
     hit, value = QUEUE.cached(key)
     if hit:
         return value
     session = session_id()
-    job = QUEUE.submit(session, key, kind, fn, request=key if request is None else request)
+    job = QUEUE.submit(session, key, kind, fn, request=key if request is None else request, guess_s=guess_s,
+                       group=group)
     line = st.empty()
     began = time.monotonic()
     try:
         done = job.done.wait(QUIET_S)
         while not done:
-            place = QUEUE.place(job, session)
-            line.info(t("common.queue_running" if place.ahead == 0 else "common.queue_waiting", what=what,
-                        ahead=place.ahead, wait=f"{max(1, round(place.wait_s)):,}"), icon=":material/hourglass_top:")
+            key_, values = waiting_line(QUEUE.place(job, session), time.monotonic() - began, lines)
+            line.info(t(key_, what=what, **values), icon=":material/hourglass_top:")
             done = job.done.wait(UPDATE_S)
     except BaseException:  # the script was stopped or rerun: this session no longer waits
         QUEUE.leave(session)

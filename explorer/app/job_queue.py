@@ -13,8 +13,12 @@ The rules, the same for every session:
   wait on it, and its result stays in a small cache (`KEEP` results) for the next ones;
 - a session's share is bounded: one whose jobs took more than `SHARE_S` seconds of the last `WINDOW_S` goes behind
   every session that did not, so a visitor who floods the page costs the others no more than his one place;
-- each waiting session can read its place and an estimate of its wait (the running job's expected rest plus the
-  expected cost of each job ahead, from the measured times of jobs of the same kind).
+- each waiting session can read its place (the jobs of other sessions ahead of it: its own earlier jobs are its
+  own wait, not a place) and an estimate of its wait: the running job's expected rest plus the expected cost of each
+  job ahead. A job's expected cost starts from what its submitter measured on this host (`guess_s`, e.g. forward
+  passes times a timed matmul) and is corrected by how the jobs of its kind ran against their guesses; a kind with
+  neither has no estimate, and a running job past its estimate makes the wait unknown (never "about 1 s" for
+  minutes).
 
 Jobs are plain callables; their errors are kept and raised again in every session that waits on them.
 """
@@ -35,7 +39,6 @@ KEEP = 64           # finished results kept for later sessions (the oldest dropp
 PLACES = 4096       # sessions whose place is remembered (the oldest forgotten first)
 WINDOW_S = 60.0     # the window of a session's share
 SHARE_S = 30.0      # seconds of the worker a session may use per window before it waits behind the others
-FIRST_GUESS_S = 2.0  # the expected cost of a kind of job never run yet
 SMOOTHING = 0.5     # weight of the newest cost in a kind's expected cost
 GRACE_S = 0.2       # how long the worker waits for the next job of the sessions it just served, when they come first
 
@@ -49,6 +52,8 @@ class Job:
     kind: str
     fn: Callable[[], Any]
     order: int
+    guess_s: float | None = None
+    group: str | None = None
     sessions: set = field(default_factory=set)
     started: float | None = None
     done: threading.Event = field(default_factory=threading.Event)
@@ -57,10 +62,11 @@ class Job:
 
 
 class Place(NamedTuple):
-    """How many jobs run or wait before this one, and the expected seconds until it is done."""
+    """How many jobs of other sessions run or wait before this one, and the expected seconds until it is done (None:
+    not known, a job ahead or this one has no estimate or has run past it)."""
 
     ahead: int
-    wait_s: float
+    wait_s: float | None
 
 
 class JobQueue:
@@ -72,7 +78,8 @@ class JobQueue:
         self._waiting: list[Job] = []
         self._running: Job | None = None
         self._results: OrderedDict = OrderedDict()
-        self._costs: dict[str, float] = {}
+        self._costs: dict[str, float] = {}   # kind -> smoothed seconds (jobs without a guess)
+        self._ratios: dict[str, float] = {}  # group (or kind) -> smoothed seconds / guess (jobs with one)
         self._used: dict[str, deque] = {}  # session -> (end time, seconds) of its recent jobs
         self._arrivals: dict[str, tuple[Hashable, int]] = {}  # session -> (its request, its place)
         self._orders = itertools.count()
@@ -90,11 +97,14 @@ class JobQueue:
                 return True, self._results[key]
             return False, None
 
-    def submit(self, session: str, key: Hashable, kind: str, fn: Callable[[], Any], request: Hashable = None) -> Job:
+    def submit(self, session: str, key: Hashable, kind: str, fn: Callable[[], Any], request: Hashable = None,
+               guess_s: float | None = None, group: str | None = None) -> Job:
         """The job `key` for `session`: a finished one from the cache, the same job already waiting or running (the
         session joins it), or a new one. The session's other waiting job is dropped. request: what the job is part
         of (a text); the session keeps its place while it asks for the same request, and goes to the back with a
-        new one."""
+        new one. guess_s: the job's cost as measured on this host before it runs (None: not known); group: the jobs
+        whose guesses are corrected together (one model's sections: its guesses miss by one factor), default the
+        kind."""
         with self._lock:
             if self._arrivals.get(session, (None,))[0] != request or session not in self._arrivals:
                 self._arrivals.pop(session, None)
@@ -109,7 +119,7 @@ class JobQueue:
             self._drop_waiting(session, keep=key)
             job = next((j for j in self._all() if j.key == key), None)
             if job is None:
-                job = Job(key, kind, fn, next(self._orders))
+                job = Job(key, kind, fn, next(self._orders), guess_s, group)
                 self._waiting.append(job)
             job.sessions.add(session)
             self._lock.notify_all()
@@ -129,26 +139,28 @@ class JobQueue:
             self._lock.notify_all()  # a worker waiting out its grace for this session goes on
 
     def place(self, job: Job, session: str) -> Place:
-        """Where `job` stands for `session`: jobs before it (the running one included) and the expected wait."""
+        """Where `job` stands for `session`: the jobs of other sessions before it (the running one included) and the
+        expected wait (None when not known)."""
         with self._lock:
             if job.done.is_set():
                 return Place(0, 0.0)
             now = time.monotonic()
-            wait = 0.0
+            wait: float | None = 0.0
             ahead = 0
             running = self._running
             if running is not None:
-                expected = self._cost(running.kind)
-                rest = expected - (now - (running.started or now))
+                expected = self._expected(running)
+                rest = None if expected is None else expected - (now - (running.started or now))
                 if running is job:
-                    return Place(0, max(rest, 0.0))
-                ahead, wait = 1, max(rest, 0.1 * expected)
+                    return Place(0, rest if rest is not None and rest > 0 else None)
+                ahead = int(bool(running.sessions - {session}))
+                wait = rest if rest is not None and rest > 0 else None
             for other in self._ordered(now):
                 if other is job:
                     break
-                ahead += 1
-                wait += self._cost(other.kind)
-            return Place(ahead, wait + self._cost(job.kind))
+                ahead += int(bool(other.sessions - {session}))
+                wait = _plus(wait, self._expected(other))
+            return Place(ahead, _plus(wait, self._expected(job)))
 
     def wait(self, job: Job, timeout: float | None = None) -> Any:
         """The job's result (blocking up to timeout; TimeoutError past it); its error raised again."""
@@ -168,17 +180,20 @@ class JobQueue:
         with self._lock:
             self._results.clear()
 
-    def expected(self, kind: str) -> float:
-        """The expected seconds of a job of `kind` (the smoothed measured costs)."""
+    def expected(self, kind: str, guess_s: float | None = None, group: str | None = None) -> float | None:
+        """The expected seconds of a job of `kind` guessed at guess_s (None: not known)."""
         with self._lock:
-            return self._cost(kind)
+            return self._expected(Job(None, kind, lambda: None, -1, guess_s, group))
 
     # ------------------------------------------------------------------ inside
     def _all(self):
         return ([self._running] if self._running is not None else []) + self._waiting
 
-    def _cost(self, kind: str) -> float:
-        return self._costs.get(kind, FIRST_GUESS_S)
+    def _expected(self, job: Job) -> float | None:
+        """The job's guess corrected by its group's record of actual / guessed, or its kind's measured seconds."""
+        if job.guess_s is not None:
+            return job.guess_s * self._ratios.get(job.group or job.kind, 1.0)
+        return self._costs.get(job.kind)
 
     def _drop_waiting(self, session: str, keep: Hashable = None) -> None:
         for job in list(self._waiting):
@@ -233,8 +248,10 @@ class JobQueue:
             with self._lock:
                 now = time.monotonic()
                 spent = now - (job.started or now)
-                previous = self._costs.get(job.kind)
-                self._costs[job.kind] = spent if previous is None else SMOOTHING * spent + (1 - SMOOTHING) * previous
+                record, value = (self._ratios, spent / job.guess_s) if job.guess_s else (self._costs, spent)
+                name = (job.group or job.kind) if job.guess_s else job.kind
+                previous = record.get(name)
+                record[name] = value if previous is None else SMOOTHING * value + (1 - SMOOTHING) * previous
                 for session in job.sessions:
                     recent = self._used.setdefault(session, deque())
                     recent.append((now, spent / max(len(job.sessions), 1)))
@@ -251,6 +268,10 @@ class JobQueue:
                 self.ran += 1
                 job.done.set()
                 self._lock.notify_all()
+
+
+def _plus(total: float | None, cost: float | None) -> float | None:
+    return None if total is None or cost is None else total + cost
 
 
 QUEUE = JobQueue()

@@ -143,6 +143,7 @@ PAGE_KNOBS = {
         _own("real_models", IntKnob, "shift", SHIFT, 0, 100_000, 1),
         _own("real_models", IntKnob, "trap_layer", TRAP_LAYER, 0, 29, 1),
         _own("real_models", IntKnob, "spacing", 1, 1, 64, 1),
+        _own("real_models", BoolKnob, "traps", False),  # an own text's traps where they run in float32 (see the page)
     ),
     "pairs_in_real_models": _declare(  # rope_viz.real.pairs: the layer range is SmolLM2's, narrowed for Gemma 3
         _own("pairs_in_real_models", ChoiceKnob, "model", DEFAULT_MODEL, REAL_MODELS, heaviest="gemma-3-270m"),

@@ -17,6 +17,7 @@ import torch
 
 from . import long_context as lc
 from .decoder import real_model
+from .speed import cpu_kind
 from .weights import NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,10 +40,7 @@ WHY = ("chosen to finish in about an hour of one core on a 2-core machine shared
 
 
 def _machine() -> dict:
-    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                  if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else \
-        platform.processor()
-    return {"cpu": model, "cpu_count": os.cpu_count(), "torch_threads": torch.get_num_threads(),
+    return {"cpu": cpu_kind()["model"], "cpu_count": os.cpu_count(), "torch_threads": torch.get_num_threads(),
             "platform": platform.platform(), "python": platform.python_version(), "torch": torch.__version__}
 
 

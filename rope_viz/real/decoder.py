@@ -173,6 +173,10 @@ class RealModel:
             return bytes([int(found.group(1), 16)])
         return self.tokenizer.decode([int(token_id)], skip_special_tokens=False).encode("utf-8")
 
+    def layer_weights(self, layer: int, names: Sequence[str]) -> list[torch.Tensor]:
+        """The float32 weight matrices `names` ("attn_q", "ffn_up", ...) of decoder layer `layer`."""
+        return [self._w[f"blk.{self._layer_index(layer)}.{name}.weight"] for name in names]
+
     # ------------------------------------------------------------------ forward
     def logits(self, ids, positions=None, layers: Sequence[LayerRoPE] | None = None) -> torch.Tensor:
         """(seq, vocab) float32 next-token logits of the model's forward pass in float32.

@@ -21,6 +21,7 @@ import torch
 
 from ..frequencies import pair_indices
 from .decoder import OnlineSoftmax, RealModel, Variant
+from .speed import interventions_precision as interventions_choice
 
 
 @dataclass(frozen=True)
@@ -172,15 +173,17 @@ class Stopped:
     slowest: float
 
 
-INTERVENTIONS = "bfloat16"
-"""The precision of the matmuls in the interventions' forward passes (stopped quarters, traps: see
-rope_viz.real.decoder): their losses move by tenths of a nat to nats, far above bfloat16's rounding (the loss with
-no intervention, computed the same way, is the baseline each is set against)."""
+def interventions_precision(lm: RealModel) -> str:
+    """The precision of the matmuls in the interventions' forward passes (stopped quarters, traps: see
+    rope_viz.real.decoder) on this host: bfloat16 where timing the model's own shapes finds it clearly faster,
+    else float32 (rope_viz.real.speed). Their losses move by tenths of a nat to nats, far above bfloat16's rounding
+    (the loss with no intervention, computed the same way, is the baseline each is set against)."""
+    return interventions_choice(lm).precision
 
 
 def mean_losses(lm: RealModel, ids: torch.Tensor, variants: dict[str, Variant]) -> dict[str, float]:
     """{name: mean next-token loss in nats} of each named pass, at the interventions' precision, all run together."""
-    losses = lm.variant_losses(ids, list(variants.values()), precision=INTERVENTIONS)
+    losses = lm.variant_losses(ids, list(variants.values()), precision=interventions_precision(lm))
     return {name: float(row.mean()) for name, row in zip(variants, losses)}
 
 

@@ -48,7 +48,7 @@ def test_outside_text_stays_text(where):
 def test_a_long_text_is_cut_with_a_notice():
     at = open_page("real_models", {"text": "one two three " * 200}, timeout=900)  # 256 tokens measured live
     check_clean(at)
-    (said,) = at.info
+    (said,) = [notice for notice in at.info if "characters" in notice.value]  # a float32 host adds the traps' one
     assert "2,800 characters" in said.value and "2,000" in said.value and "256 tokens" in said.value
 
 
@@ -73,7 +73,7 @@ def test_a_one_token_text_falls_back_to_the_example():
 
 
 def test_a_spread_text_read_by_pi_gives_back_the_plain_loss():
-    at = opened("real_models", {"text": "The cat sat on the mat because it was warm.", "spacing": "32"})
+    at = opened("real_models", {"text": "The cat sat on the mat because it was warm.", "spacing": "32", "traps": "1"})
     check_clean(at)
     shown = metrics(at)
     assert shown["PI (linear)"] == shown["Loss, not spread"] != shown["no scaling"]
@@ -147,3 +147,19 @@ def test_the_text_box_has_a_button_that_reads_it():
     at.button(key="real_models_apply").click().run(timeout=600)
     check_clean(at)
     assert "Reading your own text" in "".join(c.value for c in at.caption)
+
+
+def test_where_the_traps_run_in_float32_an_own_text_measures_them_when_asked(monkeypatch):
+    """A host whose CPU runs bfloat16 no faster (forced here: ROPE_VIZ_PRECISION=float32) keeps an own text's ten
+    trap passes until the visitor asks; the first screens come without them, the toggle brings them."""
+    from rope_viz.real import speed
+    monkeypatch.setenv(speed.PRECISION_ENV, "float32")
+    monkeypatch.setattr(speed, "_CHOSEN", {})
+    own = {"text": "A lighthouse keeper counted the seconds between flashes all night long."}
+    at = opened("real_models", own)
+    check_clean(at)
+    assert any("switch on “Measure the traps”" in notice.value for notice in at.info)
+    assert "traps" not in chart_keys(at) and {"attention", "roles", "shares"} <= set(chart_keys(at))
+    at = opened("real_models", {**own, "traps": "1"})
+    check_clean(at)
+    assert "traps" in chart_keys(at) and "float32" in page_text(at)

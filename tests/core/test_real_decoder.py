@@ -25,7 +25,7 @@ import torch
 
 import rope_viz.real
 from rope_viz import LayerRoPE, real_model
-from rope_viz.real import decoder, weights
+from rope_viz.real import decoder, measure, speed, weights
 from support.real_models import CHINESE, ENGLISH, LONG_TEXT, SHORT_TEXT, gap, transformers_reference
 from support.rope_reference import pair_rope
 
@@ -66,6 +66,17 @@ def test_mean_loss_as_transformers(versus):
     ours, theirs = (float(losses.mean()) for losses in found.losses)
     assert 0.5 < theirs < 5, f"{lm.name}: the reference's own loss {theirs} is not a working model's"
     assert abs(ours - theirs) < 1e-3, f"{lm.name}: mean loss {ours} against transformers' {theirs}"
+
+
+@slow
+def test_interventions_forced_to_float32_give_transformers_loss(versus, monkeypatch):
+    """Where the host's timing chooses float32 (a CPU without bfloat16 instructions), the interventions' baseline is
+    transformers' own loss."""
+    lm, ids, found = versus
+    monkeypatch.setattr(speed, "_CHOSEN", {lm.name: speed.Choice("float32", None, None)})
+    assert measure.interventions_precision(lm) == "float32"
+    ours, theirs = measure.plain_loss(lm, torch.tensor(ids[LONG_TEXT])), float(found.losses[1].mean())
+    assert abs(ours - theirs) < 1e-4, f"{lm.name}: float32 interventions' loss {ours} against transformers' {theirs}"
 
 
 @slow

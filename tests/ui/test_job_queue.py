@@ -6,7 +6,8 @@ import threading
 
 import pytest
 
-from explorer.app.job_queue import JobQueue
+from explorer.app import heavy
+from explorer.app.job_queue import JobQueue, Place
 
 
 def make(queue_log: list, name: str, opened: threading.Event | None = None):
@@ -97,9 +98,9 @@ def test_an_error_reaches_every_waiting_session_and_is_not_kept(queue):
 
 def test_the_wait_is_estimated_from_the_costs_of_each_kind(queue):
     log, hold = [], threading.Event()
-    queue.submit("x", "first", "slow", make(log, "first", hold))
-    later = queue.submit("a", "later", "slow", make(log, "later"))
-    assert queue.place(later, "a").wait_s == pytest.approx(2 * queue.expected("slow"), rel=0.5)
+    queue.submit("x", "first", "slow", make(log, "first", hold), guess_s=100.0)
+    later = queue.submit("a", "later", "slow", make(log, "later"), guess_s=100.0)
+    assert queue.place(later, "a").wait_s == pytest.approx(2 * queue.expected("slow", 100.0), rel=0.5)
     hold.set()
     queue.wait(later, 10)
 
@@ -113,7 +114,7 @@ def test_a_session_keeps_its_place_for_its_request_and_loses_it_with_a_new_one(q
     while a1.started is None:  # X done; a1 runs (it waits for `second`)
         threading.Event().wait(0.01)
     a2 = queue.submit("a", "a2", "k", make(log, "a2"), request="text a")  # the page's next section
-    assert queue.place(a2, "a").ahead == 1 < queue.place(b1, "b").ahead
+    assert queue.place(a2, "a").ahead == 0 < queue.place(b1, "b").ahead  # a1 is a's own: not a place ahead
     second.set()
     queue.wait(b1, 10)
     assert log == ["X", "a1", "a2", "b1"]
@@ -139,3 +140,96 @@ def test_the_worker_waits_briefly_for_the_next_section_of_the_session_it_served(
     queue.leave("a")  # its page is done: b1 need not wait out the grace
     queue.wait(later, 10)
     assert log == ["a1", "a2", "b1"]
+
+
+def started(job):
+    while job.started is None:
+        threading.Event().wait(0.01)
+
+
+def test_the_place_counts_only_other_sessions_jobs(queue):
+    """A visitor who left a view (another model, another text) while its job runs sees no place taken by it: the
+    place counts other sessions' jobs; the wait still includes the job running (it cannot be stopped)."""
+    log, hold = [], threading.Event()
+    old = queue.submit("a", "a-example", "k", make(log, "old", hold), request="example", guess_s=4.0)
+    started(old)
+    mine = queue.submit("a", "a-own", "k", make(log, "mine"), request="own text", guess_s=1.0)
+    other = queue.submit("b", "b-own", "k", make(log, "other"), request="b's text", guess_s=2.0)
+    assert queue.place(mine, "a").ahead == 0
+    assert queue.place(other, "b").ahead == 2  # a's running job and a's waiting one
+    assert queue.place(mine, "a").wait_s == pytest.approx(5.0, abs=0.5)  # the rest of 4 s, then 1 s
+    queue.leave("a")
+    assert queue.place(other, "b").ahead == 0  # nobody waits on the running job any more
+    hold.set()
+    queue.wait(other, 10)
+    assert "mine" not in log
+
+
+def test_the_first_estimate_is_the_hosts_guess_and_none_without_one(queue):
+    assert queue.expected("never run", guess_s=3.5) == 3.5
+    assert queue.expected("never run") is None  # no constant learned elsewhere
+    log, hold = [], threading.Event()
+    job = queue.submit("a", "A", "kind", make(log, "A", hold))
+    waiting = queue.submit("b", "B", "kind", make(log, "B"), guess_s=2.0)
+    started(job)
+    assert queue.place(job, "a").wait_s is None and queue.place(waiting, "b") == Place(1, None)
+    hold.set()
+    queue.wait(waiting, 10)
+    assert queue.expected("kind") is not None  # measured now
+
+
+def test_a_job_past_its_estimate_makes_the_wait_unknown(queue):
+    """A wait shown never counts down past what is known: a running job over its estimate says "not known"."""
+    log, hold = [], threading.Event()
+    running = queue.submit("a", "A", "k", make(log, "A", hold), guess_s=1e-9)
+    behind = queue.submit("b", "B", "k", make(log, "B"), guess_s=1.0)
+    started(running)
+    threading.Event().wait(0.01)  # well past 1e-9 s
+    assert queue.place(running, "a") == Place(0, None)
+    assert queue.place(behind, "b") == Place(1, None)
+    hold.set()
+    queue.wait(behind, 10)
+
+
+@pytest.mark.parametrize("place, waited, key, values", [
+    (Place(0, 3.4), 1.0, "common.queue_running", {"wait": "3", "ahead": 0}),
+    (Place(0, 0.2), 1.0, "common.queue_running", {"wait": "1"}),
+    (Place(0, None), 44.4, "common.queue_running_unknown", {"waited": "44"}),
+    (Place(2, 12.0), 3.0, "common.queue_waiting", {"wait": "12", "ahead": 2}),
+    (Place(2, None), 151.0, "common.queue_waiting_unknown", {"waited": "151", "ahead": 2}),
+])
+def test_the_waiting_line_says_so_when_the_wait_is_not_known(place, waited, key, values):
+    found_key, found = heavy.waiting_line(place, waited)
+    assert found_key == key and values.items() <= found.items()
+
+
+def test_the_weights_first_preparation_is_a_step_of_its_own(monkeypatch):
+    """A model not loaded yet is prepared through the queue under its own line (not inside a section's wait that
+    says "about 1 s to go"); once loaded, nothing is queued."""
+    from explorer.app.panels import real_models as panels
+    from explorer.pure import text
+    calls = []
+    monkeypatch.setattr(panels.heavy, "run", lambda kind, key, fn, **kw: calls.append((kind, key, kw)))
+    monkeypatch.setattr(panels, "loaded", lambda name: False)
+    panels.prepare("smollm2-135m")
+    assert calls == [("smollm2-135m:load", ("smollm2-135m", "load"),
+                      {"what": "SmolLM2-135M-Instruct", "lines": "real_models.prepare"})]
+    monkeypatch.setattr(panels, "loaded", lambda name: True)
+    panels.prepare("smollm2-135m")
+    assert len(calls) == 1
+    for lang in ("en", "zh"):
+        for state in heavy.LINES:
+            for lines in ("common.queue", "real_models.prepare"):
+                shown = text.text(lines + state, lang, what="X", ahead=1, wait="2", waited="3")
+                assert "{" not in shown and ("3" in shown if state.endswith("unknown") else "2" in shown)
+
+
+def test_one_models_sections_correct_their_guesses_together(queue):
+    """The host's guesses of one model's sections miss by one factor (what the timed matmuls leave out): a section
+    that ran corrects the first estimate of the others of its group."""
+    def slow():
+        threading.Event().wait(0.01)
+        return "done"
+    queue.wait(queue.submit("a", "said", "m:said", slow, guess_s=1e-6, group="m"), 10)
+    assert queue.expected("m:looks", 1.0, group="m") > 1.0  # at least 0.01 s ran against 1e-6 s guessed
+    assert queue.expected("other:looks", 1.0, group="other") == 1.0

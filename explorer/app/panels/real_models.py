@@ -24,12 +24,14 @@ from explorer.pure.figures import bar_chart, heatmap, heatmap_grid, layer_strip,
 from explorer.pure.knobs import format_base
 from explorer.app.session import t
 from explorer.pure.views import real_models as view
-from rope_viz.real import SOURCES
+from rope_viz import real_model
+from rope_viz.real import SOURCES, loaded
+from rope_viz.real.measure import interventions_precision
 
 # the shipped record, read once per process and shared as it is (frozen values): st.cache_data would unpickle all
 # eight examples at every one of a run's dozen look-ups
 recorded = functools.lru_cache(maxsize=1)(view.shipped)
-reading = cached(view.read, max_entries=32)
+_reading = cached(view.read, max_entries=32)
 layer_facts = cached(view.layer_facts, max_entries=2)
 head_count = cached(view.head_count, max_entries=2)
 long_context = cached(view.long_context, max_entries=1)
@@ -49,11 +51,31 @@ def available(name: str, text: str) -> bool:
     return record(name, text) is not None
 
 
+def prepare(name: str) -> None:
+    """The model loaded, through the queue as a step of its own (its first use on a server converts its weights:
+    from about 15 s to minutes, with no estimate, so the line says how long it has taken so far)."""
+    if not loaded(name):
+        heavy.run(f"{name}:load", (name, "load"), functools.partial(real_model, name), what=SOURCES[name].label,
+                  lines="real_models.prepare")
+
+
+def reading(name: str, text: str) -> view.Reading:
+    prepare(name)
+    return _reading(name, text)
+
+
 def _queued(key: Hashable, fn: Callable[[], Any], what: str, *, wait: bool) -> Any:
     """fn's result through the queue (this session waits, seeing its place), or, with wait=False (inside a cached
     figure, after the page has waited for it), the kept result, computed here only if it has been dropped since."""
     if wait:  # key: (model, section, ids, ...): the text's later sections keep this session's place
-        return heavy.run(f"{key[0]}:{key[1]}", key, fn, what=t(f"real_models.section_{what}"), request=(key[0], key[2]))
+        prepare(key[0])
+        hit, value = QUEUE.cached(key)
+        if hit:
+            return value
+        layer = key[3] if what == "map" else 0
+        guess = view.expected_s(key[0], key[1] if key[1] in ("no_rope", "spaced") else what, len(key[2]), layer)
+        return heavy.run(f"{key[0]}:{key[1]}", key, fn, what=t(f"real_models.section_{what}"), request=(key[0], key[2]),
+                         guess_s=guess, group=key[0])
     hit, value = QUEUE.cached(key)
     return value if hit else fn()
 
@@ -65,6 +87,24 @@ def section(kind: str, name: str, text: str, *, wait: bool = True) -> Any:
         return getattr(found, kind)
     ids = reading(name, text).ids
     return _queued((name, kind, ids), functools.partial(SECTIONS[kind], name, ids), kind, wait=wait)
+
+
+def traps_on_demand(name: str, text: str) -> bool:
+    """Whether an own text's traps wait for the visitor to ask for them: where this host runs their ten passes in
+    float32 (its CPU runs bfloat16 no faster), they are most of the page's cost; unless they are measured already."""
+    ids = reading(name, text).ids
+    slow = interventions_precision(real_model(name)) == "float32"
+    return slow and not QUEUE.cached((name, "interventions", ids))[0]
+
+
+def skipped_line(name: str, text: str, cores: float) -> str:
+    """Why the sections from the traps on are not measured for an own text: too few cores, or not asked for yet (with
+    their expected cost on this host)."""
+    if cores < view.MIN_CORES:
+        return t("real_models.few_cores", cores=f"{cores:.2f}", least=view.MIN_CORES)
+    ids = reading(name, text).ids
+    wait = QUEUE.expected(f"{name}:interventions", view.expected_s(name, "interventions", len(ids)), name) or 0.0
+    return t("real_models.traps_asked", wait=f"{max(1, round(wait)):,}")
 
 
 def facts(name: str, text: str) -> tuple[view.LayerFacts, ...]:

@@ -23,8 +23,9 @@ from rope_viz import real_model
 from rope_viz.real import NAMES
 from rope_viz.real.long_context import scaled_layers
 from rope_viz.real.decoder import Variant
-from rope_viz.real.measure import (TRAPS, Relativity, Stopped, head_roles, mean_losses, offset_profile, pair_shares,
-                                   predictions, relativity, trap_loss)
+from rope_viz.real.measure import (TRAPS, Relativity, Stopped, applies, head_roles, interventions_precision,
+                                   mean_losses, offset_profile, pair_shares, predictions, relativity, trap_loss)
+from rope_viz.real.speed import cpu_kind, forward_s
 from rope_viz.real.measure import interventions as measure_interventions
 
 from explorer.pure.views.phrases import Phrase, counted, phrase
@@ -131,11 +132,13 @@ class Looks:
 
 @dataclass(frozen=True)
 class Interventions:
-    """The interventions' losses (bfloat16 matmuls: rope_viz.real.measure.INTERVENTIONS): stopped quarters, and
-    traps as (trap, mean loss) with "none" first and no_rope_layer taken from layer TRAP_LAYER."""
+    """The interventions' losses: stopped quarters, and traps as (trap, mean loss) with "none" first and
+    no_rope_layer taken from layer TRAP_LAYER; precision: their matmuls' ("float32" or "bfloat16", chosen by timing
+    the host: rope_viz.real.measure.interventions_precision)."""
 
     stopped: Stopped
     traps: tuple[tuple[str, float], ...]
+    precision: str
 
 
 @dataclass(frozen=True)
@@ -195,10 +198,10 @@ def looks(name: str, ids: tuple[int, ...]) -> Looks:
 
 
 def interventions(name: str, ids: tuple[int, ...]) -> Interventions:
-    """The stopped quarters and the traps: about ten passes with bfloat16 matmuls, one baseline shared."""
+    """The stopped quarters and the traps: about ten passes at the host's precision, one baseline shared."""
     lm, tensor = real_model(name), torch.tensor(ids)
     stopped, found = measure_interventions(lm, tensor, TRAP_LAYER)
-    return Interventions(stopped, tuple(found.items()))
+    return Interventions(stopped, tuple(found.items()), interventions_precision(lm))
 
 
 def compute(name: str, text: str) -> Measured:
@@ -219,7 +222,8 @@ def _from_json(entry: dict) -> Measured:
              float(said_["loss"]), float(said_["top1"])),
         Looks(int(looks_["tokens"]), *(_nested(looks_[key]) for key in ("previous", "first", "profiles", "shares"))),
         Relativity(**entry["relativity"]),
-        Interventions(Stopped(**done["stopped"]), tuple((trap, float(loss)) for trap, loss in done["traps"])))
+        Interventions(Stopped(**done["stopped"]), tuple((trap, float(loss)) for trap, loss in done["traps"]),
+                      done["precision"]))
 
 
 def shipped() -> dict[tuple[str, str], Measured]:
@@ -250,7 +254,9 @@ def write_examples(path: Path = SHIPPED) -> None:
     entries = [{"name": name, "example": key, "text": text, "measured": _rounded(asdict(compute(name, text)))}
                for name in NAMES for key, text in EXAMPLES.items()]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"command": "python -m explorer.pure.views.real_models", "entries": entries},
+    precisions = sorted({e["measured"]["interventions"]["precision"] for e in entries})
+    path.write_text(json.dumps({"command": "python -m explorer.pure.views.real_models", "cpu": cpu_kind(),
+                                "interventions_precision": precisions, "entries": entries},
                                ensure_ascii=False) + "\n", encoding="utf-8")
 
 
@@ -281,6 +287,18 @@ def relativity_at(name: str, ids: tuple[int, ...], shift: int, doubled_from: Rel
 def without_rope_in(name: str, ids: tuple[int, ...], layer: int) -> float:
     """Mean next-token loss with RoPE taken from one layer (at the interventions' precision)."""
     return trap_loss(real_model(name), torch.tensor(ids), "no_rope_layer", layer)
+
+
+def expected_s(name: str, section: str, tokens: int, layer: int = 0) -> float:
+    """The seconds a section of a text of `tokens` tokens is expected to take on this host before it has run here:
+    its forward passes (all layers and the head unless said) at their precision, from speed.forward_s."""
+    lm = real_model(name)
+    if section in ("map", "looks"):  # no head; the map only the layers up to its own
+        return forward_s(lm, tokens, layers=layer + 1 if section == "map" else None, head=False)
+    precision = interventions_precision(lm) if section in ("interventions", "no_rope", "spaced") else "float32"
+    passes = {"said": 1, "relativity": 3, "no_rope": 1, "spaced": len(SPACED_METHODS),
+              "interventions": 3 + sum(applies(lm, trap) for trap in TRAPS)}[section]
+    return passes * forward_s(lm, tokens, precision=precision)
 
 
 # ---------------------------------------------------------------------------------------------- what it says
