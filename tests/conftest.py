@@ -3,6 +3,7 @@ websocket): the quick lane, `pytest -m "not slow and not browser"`, keeps the co
 helpers. Single slow tests elsewhere carry `@pytest.mark.slow` themselves."""
 
 import os
+import tempfile
 
 import pytest
 
@@ -12,6 +13,10 @@ from rope_viz import set_max_elements
 # run of this process one session id, and a test server's sessions do a minute's work in seconds on purpose.
 # tests/ui/test_run_share.py checks the share itself.
 os.environ.setdefault("ROPE_VIZ_SHARE_S", "0")
+# torch.compile's kernels (tests/core/test_kernels.py) are compiled into a cache of this run's own, not the machine's
+# shared /tmp/torchinductor_<user>: a kernel that another run left there (with the AVX2 paths forced, say) was
+# loaded for this CPU's and gave wrong values, then aborted the process. Compiling afresh costs the suite ~20 s.
+os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="torchinductor-tests-"))
 
 SLOW_FOLDERS = {"apptest", "protocol"}
 

@@ -18,8 +18,9 @@ ALLOWED = {"rope", "softmax", "alibi", "elu", "relu", "base", "toeplitz", "float
            "pi", "ms", "log", "ln", "id", "qk", "pe", "bi", "zw", "iz", "arg", "logit", "roformer", "ntk", "yarn",
            "llama",
            "nope", "xpos", "t5", "bfloat16", "float16", "bf16", "fp16", "fp32", "fp64",
+           "l2",  # the L2 norm, a symbol
            # model names stay as their makers write them
-           "smollm3", "deepseek", "v3", "qwen", "qwen3", "gemma", "kimi", "mistral", "ministral", "glm"}
+           "smollm2", "smollm3", "deepseek", "v3", "qwen", "qwen3", "gemma", "kimi", "mistral", "ministral", "glm"}
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 # markup, LaTeX commands (\\top, \\max) and identifiers with an underscore (W_q, max_distance) are not words
 NOT_WORDS = re.compile(r"<[^>]+>|\\[A-Za-z]+|[A-Za-z0-9]*_[A-Za-z0-9_{}]*")
