@@ -5,14 +5,15 @@ waiting job per session: a rerun with other knobs replaces it) and, while it wai
 says how many jobs of other visitors are ahead and about how long it will take, updated twice a second; where that
 is not known (no estimate, or a job past its estimate) it says how long it has waited so far instead. A visitor who
 changes a knob or leaves interrupts the wait (Streamlit stops the script at its next call), and the job is dropped
-unless another session waits on it too."""
+unless another session waits on it too; a running one is stopped at its next checkpoint once his next run asks for
+another request (another text), and goes on if it asks for the same one."""
 
 from __future__ import annotations
 
 import threading
 import time
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -52,18 +53,25 @@ def session_id() -> str:
     return ctx.session_id if ctx is not None else "script"
 
 
+def cached(key: Hashable, request: Hashable) -> tuple[bool, Any]:
+    """(True, result) when the job `key` has run and its result is kept, else (False, None); this session asks for
+    `request`, so a job it left running for another request is no longer its (JobQueue.asked)."""
+    QUEUE.asked(session_id(), request)
+    return QUEUE.cached(key)
+
+
 def run(kind: str, key: Hashable, fn: Callable[[], T], *, what: str, request: Hashable = None,
         guess_s: float | None = None, group: str | None = None, lines: str = "common.queue") -> T:
     """fn's result, computed once in the queue for every session that asks for `key`. what: the section's name, as
     the waiting line says it; request: what the job is part of (a text), whose later jobs keep the session's place
     (the key itself by default); guess_s, group: its cost as measured on this host (JobQueue.submit); lines: the
     text keys of the waiting line (LINES after this prefix)."""
-    hit, value = QUEUE.cached(key)
+    request = key if request is None else request
+    hit, value = cached(key, request)
     if hit:
         return value
     session = session_id()
-    job = QUEUE.submit(session, key, kind, fn, request=key if request is None else request, guess_s=guess_s,
-                       group=group)
+    job = QUEUE.submit(session, key, kind, fn, request=request, guess_s=guess_s, group=group)
     line = st.empty()
     began = time.monotonic()
     try:

@@ -9,6 +9,10 @@ The rules, the same for every session:
 - a session holds at most one waiting job: a new one replaces it (a visitor who changes his text or leaves drops
   what he no longer needs, and a new text takes a new place at the back), and while its job runs, the next one
   waits for it, so no session runs two at once or restarts a job faster than it runs;
+- a running job that no session wants any more (each session it ran for has asked for another request: another
+  model, another text) is stopped at its next checkpoint (`checkpoint()`, which the job calls between its steps:
+  a model's layers), so the visitor's new view starts without waiting for the one he left; a session whose run
+  was merely interrupted (a knob moved, the same text) still wants it, and joins it again;
 - the same job (the same key: the model, the text and the section) asked by many sessions is run once: they all
   wait on it, and its result stays in a small cache (`KEEP` results) for the next ones;
 - a session's share is bounded: one whose jobs took more than `SHARE_S` seconds of the last `WINDOW_S` goes behind
@@ -46,7 +50,9 @@ GRACE_S = 0.2       # how long the worker waits for the next job of the sessions
 @dataclass
 class Job:
     """One heavy computation: key (its identity: equal keys are the same job), kind (jobs of a kind cost about the
-    same: the estimate of its wait), the sessions waiting on it, its result or error once done."""
+    same: the estimate of its wait), request (what it is part of), the sessions waiting on it and those whose wait
+    was interrupted while it ran (they still want it until they ask for another request), its result or error once
+    done; stopped: no session wants it, and it ends at its next checkpoint."""
 
     key: Hashable
     kind: str
@@ -54,11 +60,18 @@ class Job:
     order: int
     guess_s: float | None = None
     group: str | None = None
+    request: Hashable = None
     sessions: set = field(default_factory=set)
+    left: set = field(default_factory=set)
+    stopped: bool = False
     started: float | None = None
     done: threading.Event = field(default_factory=threading.Event)
     result: Any = None
     error: BaseException | None = None
+
+
+class Superseded(Exception):
+    """A running job stopped at a checkpoint: every session it ran for has moved on to another request."""
 
 
 class Place(NamedTuple):
@@ -106,6 +119,7 @@ class JobQueue:
         whose guesses are corrected together (one model's sections: its guesses miss by one factor), default the
         kind."""
         with self._lock:
+            self._asked(session, request)
             if self._arrivals.get(session, (None,))[0] != request or session not in self._arrivals:
                 self._arrivals.pop(session, None)
                 self._arrivals[session] = (request, next(self._orders))
@@ -117,26 +131,45 @@ class JobQueue:
                 self._results.move_to_end(key)
                 return job
             self._drop_waiting(session, keep=key)
-            job = next((j for j in self._all() if j.key == key), None)
+            job = next((j for j in self._all() if j.key == key and not j.stopped), None)
             if job is None:
-                job = Job(key, kind, fn, next(self._orders), guess_s, group)
+                job = Job(key, kind, fn, next(self._orders), guess_s, group, request)
                 self._waiting.append(job)
             job.sessions.add(session)
+            job.left.discard(session)
             self._lock.notify_all()
             if self._worker is None:
                 self._worker = threading.Thread(target=self._work, name="heavy-jobs", daemon=True)
                 self._worker.start()
             return job
 
+    def asked(self, session: str, request: Hashable) -> None:
+        """The session asks for something of `request` (even a kept result): a job of another request it left running
+        is no longer its."""
+        with self._lock:
+            self._asked(session, request)
+
     def leave(self, session: str) -> None:
-        """The session no longer waits: its waiting job is dropped unless another session waits on it too (a
-        running job finishes, and its result is kept)."""
+        """The session no longer waits: its waiting job is dropped unless another session waits on it too; a running
+        job goes on while the session may still want it (its next run asks for the same request)."""
         with self._lock:
             self._drop_waiting(session)
             self._arrivals.pop(session, None)
-            if self._running is not None:
+            if self._running is not None and session in self._running.sessions:
                 self._running.sessions.discard(session)
+                self._running.left.add(session)
             self._lock.notify_all()  # a worker waiting out its grace for this session goes on
+
+    def checkpoint(self) -> None:
+        """Called by a running job between its steps: raises Superseded when no session wants the job any more
+        (nothing happens outside the queue's worker)."""
+        with self._lock:
+            job = self._running
+            if job is None or threading.current_thread() is not self._worker:
+                return
+            if not job.sessions and not job.left:
+                job.stopped = True
+                raise Superseded(f"job {job.kind} stopped: no session wants it any more")
 
     def place(self, job: Job, session: str) -> Place:
         """Where `job` stands for `session`: the jobs of other sessions before it (the running one included) and the
@@ -195,6 +228,12 @@ class JobQueue:
             return job.guess_s * self._ratios.get(job.group or job.kind, 1.0)
         return self._costs.get(job.kind)
 
+    def _asked(self, session: str, request: Hashable) -> None:
+        running = self._running
+        if running is not None and running.request != request:
+            running.sessions.discard(session)
+            running.left.discard(session)
+
     def _drop_waiting(self, session: str, keep: Hashable = None) -> None:
         for job in list(self._waiting):
             if session in job.sessions and job.key != keep:
@@ -246,6 +285,11 @@ class JobQueue:
             except BaseException as err:  # noqa: BLE001 - kept and raised again in each waiting session
                 job.error = err
             with self._lock:
+                if job.stopped:  # neither a cost (it ran part of its work) nor a result
+                    self._running, self._served = None, None
+                    job.done.set()
+                    self._lock.notify_all()
+                    continue
                 now = time.monotonic()
                 spent = now - (job.started or now)
                 record, value = (self._ratios, spent / job.guess_s) if job.guess_s else (self._costs, spent)

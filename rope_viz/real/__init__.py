@@ -10,8 +10,8 @@ LayerRoPE (rope_viz.real.decoder), and the measurements the app makes in them (r
     broken = lm.logits(ids, layers=swapped)                  # the pairs read with the other layout
 """
 
-from .decoder import Forward, RealModel, loaded, next_token_losses, real_model
+from .decoder import Forward, RealModel, checkpoints, loaded, next_token_losses, real_model
 from .weights import NAMES, SOURCES, Source, installed
 
-__all__ = ["Forward", "NAMES", "RealModel", "SOURCES", "Source", "installed", "loaded", "next_token_losses",
-           "real_model"]
+__all__ = ["Forward", "NAMES", "RealModel", "SOURCES", "Source", "checkpoints", "installed", "loaded",
+           "next_token_losses", "real_model"]

@@ -23,7 +23,8 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -43,6 +44,27 @@ blocks (84 MB, fresh pages each time) a float32 pass of Gemma 3 took 1.06 s inst
 memory was 270 MB lower."""
 LOGIT_CELLS = 256 * VOCAB_BLOCK  # many rows at once (passes run together) take narrower blocks: 4 MB of logits
 PRECISIONS = {"float32": torch.float32, "bfloat16": torch.bfloat16}
+_checks = threading.local()  # this thread's check between a pass's steps (checkpoints)
+
+
+@contextmanager
+def checkpoints(check: Callable[[], None]) -> Iterator[None]:
+    """Inside the block, every pass this thread runs calls check() before each decoder layer and each block of the
+    output head: whoever runs a long computation for someone else (a server's queue of jobs) stops it there when it is
+    no longer wanted, by raising from check (the model's lock is released as the exception leaves). Outside such a
+    block nothing is called."""
+    previous = getattr(_checks, "check", None)
+    _checks.check = check
+    try:
+        yield
+    finally:
+        _checks.check = previous
+
+
+def _checkpoint() -> None:
+    check = getattr(_checks, "check", None)
+    if check is not None:
+        check()
 
 
 @dataclass
@@ -225,6 +247,7 @@ class RealModel:
         x = hidden.to(dtype)
         block = max(VOCAB_BLOCK // 8, min(VOCAB_BLOCK, LOGIT_CELLS // max(1, x.shape[0])))
         for start in range(0, self.config["vocab_size"], block):
+            _checkpoint()
             with torch.inference_mode():  # never yield inside it: the mode would stay on in the caller's thread
                 logits = (x @ self._embedding(slice(start, start + block), dtype).T).float()
             yield start, logits
@@ -318,6 +341,7 @@ class RealModel:
         out = Forward(logits=torch.empty(0))
         index = torch.arange(seq)
         for i in range(len(runs[0][1])):
+            _checkpoint()
             p = f"blk.{i}."
             x = self._norm(h, p + "attn_norm.weight")
             q = self._linear(x, p + "attn_q.weight", dtype).view(batch, seq, self.heads, self.head_dim)

@@ -170,6 +170,34 @@ def test_passes_run_together_give_each_pass_alone(smollm, precision):
 
 
 @slow
+def test_a_check_between_layers_can_stop_a_pass(smollm):
+    """checkpoints: the check runs before every decoder layer (the config's layer count), an exception raised from it
+    ends the pass, and the model runs its next pass as before (its lock released)."""
+    lm, ids, log_probs = smollm
+    ids = ids[:24]
+    calls = []
+    with decoder.checkpoints(lambda: calls.append(1)):
+        lm.forward(ids, stop_after=lm.config["num_hidden_layers"] - 1)
+    assert len(calls) == lm.config["num_hidden_layers"]
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_third():
+        calls.append(1)
+        if len(calls) == 3:
+            raise Stop
+    calls.clear()
+    with pytest.raises(Stop), decoder.checkpoints(stop_at_third):
+        lm.next_token_losses(ids)
+    assert len(calls) == 3
+    calls.clear()
+    torch.testing.assert_close(torch.log_softmax(lm.logits(ids).double(), dim=-1), log_probs[:24], rtol=0,
+                               atol=1e-4)  # no check outside the block: nothing counted
+    assert not calls
+
+
+@slow
 def test_token_texts_show_characters_split_over_byte_tokens(smollm):
     lm = smollm[0]
     text = "清晨六点，老街 café"

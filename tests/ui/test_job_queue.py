@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from explorer.app import heavy
-from explorer.app.job_queue import JobQueue, Place
+from explorer.app.job_queue import JobQueue, Place, Superseded
 
 
 def make(queue_log: list, name: str, opened: threading.Event | None = None):
@@ -149,17 +149,17 @@ def started(job):
 
 def test_the_place_counts_only_other_sessions_jobs(queue):
     """A visitor who left a view (another model, another text) while its job runs sees no place taken by it: the
-    place counts other sessions' jobs; the wait still includes the job running (it cannot be stopped)."""
+    place counts other sessions' jobs; the wait still includes the job running (this one has no checkpoint)."""
     log, hold = [], threading.Event()
     old = queue.submit("a", "a-example", "k", make(log, "old", hold), request="example", guess_s=4.0)
     started(old)
     mine = queue.submit("a", "a-own", "k", make(log, "mine"), request="own text", guess_s=1.0)
     other = queue.submit("b", "b-own", "k", make(log, "other"), request="b's text", guess_s=2.0)
     assert queue.place(mine, "a").ahead == 0
-    assert queue.place(other, "b").ahead == 2  # a's running job and a's waiting one
+    assert queue.place(other, "b").ahead == 1  # a's waiting job (the running one is nobody's since a moved on)
     assert queue.place(mine, "a").wait_s == pytest.approx(5.0, abs=0.5)  # the rest of 4 s, then 1 s
     queue.leave("a")
-    assert queue.place(other, "b").ahead == 0  # nobody waits on the running job any more
+    assert queue.place(other, "b").ahead == 0  # a's waiting job dropped
     hold.set()
     queue.wait(other, 10)
     assert "mine" not in log
@@ -233,3 +233,46 @@ def test_one_models_sections_correct_their_guesses_together(queue):
     queue.wait(queue.submit("a", "said", "m:said", slow, guess_s=1e-6, group="m"), 10)
     assert queue.expected("m:looks", 1.0, group="m") > 1.0  # at least 0.01 s ran against 1e-6 s guessed
     assert queue.expected("other:looks", 1.0, group="other") == 1.0
+
+
+def stepped(queue, log: list, name: str, go: threading.Event, steps: int = 1000):
+    """A job of `steps` steps with the queue's checkpoint before each; after its first step it waits for `go`."""
+    def job():
+        for step in range(steps):
+            queue.checkpoint()
+            log.append((name, step))
+            assert go.wait(10)
+        return name
+    return job
+
+
+def test_a_running_job_its_session_left_for_another_view_stops_at_its_next_checkpoint(queue):
+    """A visitor switches model while his job runs: the rerun interrupts his wait (leave), a rerun of the same view
+    joins the running job again, and the first job of another view stops the old one at its next checkpoint, so
+    the new job starts without waiting for the old one's end; the stopped job leaves no result."""
+    log, go = [], threading.Event()
+    old = queue.submit("a", "smollm2 map", "k", stepped(queue, log, "old", go), request="smollm2")
+    started(old)
+    queue.leave("a")  # a knob moved: the script was stopped mid-wait
+    assert queue.submit("a", "smollm2 map", "k", stepped(queue, log, "old", go), request="smollm2") is old
+    queue.leave("a")  # the model switched
+    new = queue.submit("a", "gemma map", "k", make(log, "new"), request="gemma")
+    go.set()
+    assert queue.wait(new, 10) == "new"
+    with pytest.raises(Superseded):
+        queue.wait(old, 10)
+    assert log == [("old", 0), "new"]  # one step of a thousand
+    assert queue.cached("smollm2 map") == (False, None)
+    again = queue.submit("a", "smollm2 map", "k", make(log, "old again"), request="smollm2")
+    assert again is not old and queue.wait(again, 10) == "old again"  # asked again: run afresh
+
+
+def test_a_job_another_session_waits_on_runs_to_its_end(queue):
+    log, go = [], threading.Event()
+    shared = queue.submit("a", "map", "k", stepped(queue, log, "shared", go, steps=3), request="smollm2")
+    started(shared)
+    assert queue.submit("b", "map", "k", make(log, "unused"), request="smollm2") is shared
+    queue.leave("a")
+    queue.asked("a", "gemma")  # a moved on (a kept result of its new view); b still waits
+    go.set()
+    assert queue.wait(shared, 10) == "shared" and len(log) == 3

@@ -25,7 +25,7 @@ from explorer.pure.knobs import format_base
 from explorer.app.session import t
 from explorer.pure.views import real_models as view
 from rope_viz import real_model
-from rope_viz.real import SOURCES, loaded
+from rope_viz.real import SOURCES, checkpoints, loaded
 from rope_viz.real.measure import interventions_precision
 
 # the shipped record, read once per process and shared as it is (frozen values): st.cache_data would unpickle all
@@ -69,15 +69,23 @@ def _queued(key: Hashable, fn: Callable[[], Any], what: str, *, wait: bool) -> A
     figure, after the page has waited for it), the kept result, computed here only if it has been dropped since."""
     if wait:  # key: (model, section, ids, ...): the text's later sections keep this session's place
         prepare(key[0])
-        hit, value = QUEUE.cached(key)
+        request = key[0], key[2]  # the view (model, text): a job left running for another one is stopped
+        hit, value = heavy.cached(key, request)
         if hit:
             return value
         layer = key[3] if what == "map" else 0
         guess = view.expected_s(key[0], key[1] if key[1] in ("no_rope", "spaced") else what, len(key[2]), layer)
-        return heavy.run(f"{key[0]}:{key[1]}", key, fn, what=t(f"real_models.section_{what}"), request=(key[0], key[2]),
-                         guess_s=guess, group=key[0])
+        return heavy.run(f"{key[0]}:{key[1]}", key, functools.partial(stoppable, fn),
+                         what=t(f"real_models.section_{what}"), request=request, guess_s=guess, group=key[0])
     hit, value = QUEUE.cached(key)
     return value if hit else fn()
+
+
+def stoppable(fn: Callable[[], Any]) -> Any:
+    """fn's result, computed with the queue's checkpoint between the model's layers: a job its visitor left (another
+    model or text) stops there."""
+    with checkpoints(QUEUE.checkpoint):
+        return fn()
 
 
 def section(kind: str, name: str, text: str, *, wait: bool = True) -> Any:
