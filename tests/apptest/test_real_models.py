@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from streamlit.testing.v1 import local_script_runner
 
 from explorer.pure.views import real_models as view
 from rope_viz.real import SOURCES
@@ -163,3 +164,44 @@ def test_where_the_traps_run_in_float32_an_own_text_measures_them_when_asked(mon
     at = opened("real_models", {**own, "traps": "1"})
     check_clean(at)
     assert "traps" in chart_keys(at) and "float32" in page_text(at)
+
+
+def shown_by_the_browser(shown: dict, msg, run: int) -> None:
+    """One message of a run applied as Streamlit 1.67's browser applies it (AppRoot.addBlock, addElement): shown maps
+    a place (delta path) to (what is there, the run that drew it, its text). An element replaces what was at its
+    place and all inside; a block keeps what the block it replaces held when that one is of the same kind."""
+    if not msg.HasField("delta") or msg.delta.WhichOneof("type") not in ("new_element", "add_block"):
+        return
+    path, delta = tuple(msg.metadata.delta_path), msg.delta
+    kind = ("block", delta.add_block.WhichOneof("type")) if delta.HasField("add_block") else (
+        "element", delta.new_element.WhichOneof("type"))
+    if shown.get(path, (None,))[0] != kind or kind[0] == "element":
+        for inside in [p for p in shown if p[:len(path)] == path and len(p) > len(path)]:
+            del shown[inside]
+    shown[path] = (kind, run, str(delta))
+
+
+def test_another_model_leaves_no_greyed_result_of_the_last(monkeypatch):
+    """Switching model: once the page's knobs are drawn, no element the browser still shows from the last run (greyed)
+    names the other model, however long the new run waits (the model picker lists both by design). The browser's
+    rules are replayed over the messages of the two runs (Streamlit's queue already merged what it merges)."""
+    sent = []
+    parse = local_script_runner.parse_tree_from_messages
+    monkeypatch.setattr(local_script_runner, "parse_tree_from_messages",
+                        lambda messages: sent.append(list(messages)) or parse(messages))
+    at = open_page("real_models", timeout=600)
+    at.radio(key="real_models.model").set_value("gemma-3-270m").run(timeout=600)
+    check_clean(at)
+    assert "Gemma 3 270M" in page_text(at)
+    last, new = sent[-2], sent[-1]
+    shown: dict = {}
+    for msg in last:
+        shown_by_the_browser(shown, msg, 1)
+    knobs_drawn, stale = False, []
+    for msg in new:
+        shown_by_the_browser(shown, msg, 2)
+        if knobs_drawn:  # from the message after the text box's button on
+            stale += [text for kind, run, text in shown.values()
+                      if run == 1 and "SmolLM2" in text and kind != ("element", "radio")]
+        knobs_drawn = knobs_drawn or "real_models_apply" in str(msg.delta.new_element.button.id)
+    assert knobs_drawn and not stale, stale[:1]

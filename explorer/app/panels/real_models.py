@@ -9,6 +9,7 @@ drawn as soon as its numbers exist, and the same section asked by many sessions 
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -38,6 +39,27 @@ long_context = cached(view.long_context, max_entries=1)
 SECTIONS: dict[str, Callable[[str, tuple[int, ...]], Any]] = {
     "said": view.said, "looks": view.looks, "interventions": view.interventions,
     "relativity": functools.partial(view.relativity_at, shift=view.SHIFT)}
+
+
+VIEW = "real_models.view"  # the view (model, text, example) this session's page last drew
+
+
+def body(name: str, own: str, example: str):
+    """The container of the page below its model and text knobs, keyed by the view (model, own text, example).
+
+    The browser keeps the elements a container held in the last run, greyed until the new run reaches them, when the
+    new run's block in that place is of the same kind; a run of the same view (a knob moved) keeps them so. The first
+    run of another view puts a block of another kind there first (an empty grid), so the last view's results (another
+    model's name, its numbers) vanish at once. Not an empty element: Streamlit's message queue would merge it with the
+    container sent to the same place, and the browser would see the container alone."""
+    drawn = hashlib.sha256(repr((name, own, example)).encode()).hexdigest()[:16]
+    fresh = st.session_state.get(VIEW) != drawn
+    st.session_state[VIEW] = drawn
+    if not fresh:
+        return st.container(key=f"real_models_view_{drawn}")
+    slot = st.empty()
+    slot.grid(1)
+    return slot.container(key=f"real_models_view_{drawn}")
 
 
 def record(name: str, text: str) -> view.Measured | None:
