@@ -22,7 +22,6 @@ _EXPORTS = {
                   "position_axes"),
     "app.presenter": ("explain",),
     "app.quiz": ("questions",),
-    "app.router": ("enter",),
     "app.session": ("device", "lang", "notice", "plain", "t"),
     "app.widgets": ("knob", "set_knobs"),
     "pure.knobs": ("format_base",),

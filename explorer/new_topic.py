@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from explorer.pure.sitemap import PAGES
+from explorer.pure.sitemap import FOLDER, PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 ID = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*")
@@ -28,7 +28,6 @@ import explorer as ui
 from explorer.app.panels import PAGE_ID as panel
 from explorer.app.place import knob_row
 
-ui.enter()
 PAGE = "PAGE_ID"
 
 ui.page_header(PAGE)
@@ -203,7 +202,7 @@ def files(page: str) -> dict[str, str]:
     """{path relative to the repository root: its text} of the seven files of topic `page`."""
     title = page.replace("_", " ").capitalize()
     url = page.replace("_", "-")
-    texts = {f"pages/{url}.py": PAGE, f"explorer/pure/views/{page}.py": VIEW,
+    texts = {f"{FOLDER}/{url}.py": PAGE, f"explorer/pure/views/{page}.py": VIEW,
              f"explorer/app/panels/{page}.py": PANEL, f"explorer/pure/text/en/{page}.toml": EN,
              f"explorer/pure/text/zh/{page}.toml": ZH, f"tests/apptest/test_{page}.py": APPTEST,
              f"tests/views/test_{page}_view.py": VIEW_TEST}

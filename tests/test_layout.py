@@ -40,14 +40,14 @@ def test_the_pure_layer_never_reaches_into_the_app_layer():
 def test_every_topic_has_one_name_from_its_address_to_its_files():
     """The page at /frequency-clocks is page id frequency_clocks, and every file of the topic carries that
     name: its script, view, panel, text in both languages, its AppTests and its view tests."""
-    from explorer.pure.sitemap import TOPICS, url_path
+    from explorer.pure.sitemap import TOPICS, script, url_path
 
     repo = ROOT.parent
     assert len(TOPICS) >= 17
     for page in TOPICS:
         url = url_path(page)
         assert url.replace("-", "_") == page, (page, url)
-        files = [f"pages/{url}.py", f"explorer/pure/views/{page}.py", f"explorer/app/panels/{page}.py",
+        files = [script(page), f"explorer/pure/views/{page}.py", f"explorer/app/panels/{page}.py",
                  f"explorer/pure/text/en/{page}.toml", f"explorer/pure/text/zh/{page}.toml",
                  f"tests/apptest/test_{page}.py", f"tests/views/test_{page}_view.py"]
         assert [f for f in files if not (repo / f).is_file()] == [], page

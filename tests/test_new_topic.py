@@ -13,8 +13,9 @@ from explorer.new_topic import add_to_sitemap, new_topic
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "rope_on_a_torus"
-SEVEN = {"pages/rope-on-a-torus.py", "explorer/pure/views/rope_on_a_torus.py", "explorer/app/panels/rope_on_a_torus.py",
-         "explorer/pure/text/en/rope_on_a_torus.toml", "explorer/pure/text/zh/rope_on_a_torus.toml",
+SEVEN = {"app_pages/rope-on-a-torus.py", "explorer/pure/views/rope_on_a_torus.py",
+         "explorer/app/panels/rope_on_a_torus.py", "explorer/pure/text/en/rope_on_a_torus.toml",
+         "explorer/pure/text/zh/rope_on_a_torus.toml",
          "tests/apptest/test_rope_on_a_torus.py", "tests/views/test_rope_on_a_torus_view.py"}
 
 
@@ -54,7 +55,7 @@ def test_a_new_topic_is_its_seven_files_and_one_line_and_passes_the_tests(tmp_pa
     lint = run(tmp_path, "-m", "ruff", "check", *sorted(SEVEN))
     assert lint.returncode == 0, lint.stdout
     tests = run(tmp_path, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", f"{PAGE} or not parametrize",
-                "tests/test_layout.py", "tests/test_page_entry.py", "tests/ui/test_text.py", "tests/ui/test_quiz.py",
+                "tests/test_layout.py", "tests/test_page_folder.py", "tests/ui/test_text.py", "tests/ui/test_quiz.py",
                 "tests/apptest/test_every_page.py", f"tests/apptest/test_{PAGE}.py", f"tests/views/test_{PAGE}_view.py",
                 "tests/apptest/test_quiz_and_presenter.py::test_home_offers_the_lesson_and_a_card_for_every_topic",
                 "tests/apptest/test_quiz_and_presenter.py::test_the_last_lesson_step_ends_with_a_finish_panel")

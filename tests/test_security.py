@@ -6,8 +6,10 @@ import re
 import tomllib
 from pathlib import Path
 
+from explorer.pure.sitemap import FOLDER
+
 ROOT = Path(__file__).resolve().parents[1]
-APP_SOURCES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "explorer").rglob("*.py")),
+APP_SOURCES = [ROOT / "app.py", *sorted((ROOT / FOLDER).glob("*.py")), *sorted((ROOT / "explorer").rglob("*.py")),
                *sorted((ROOT / "rope_viz").rglob("*.py"))]
 
 

@@ -1,23 +1,12 @@
 """The router: page config, the sidebar (language, device, share link), navigation, and the one place
 where a device failure sends the session to the CPU.
 
-Streamlit treats a folder named pages/ beside the main script as its older multipage layout until
-`st.navigation` first runs in the server process: the very first visit after a start is run that way,
-and a deep link (say /relative-attention) is looked up among the files in pages/. Each page script is
-named after its address, so that lookup finds it instead of answering "Page not found"; the page's
-first line, `enter()`, then hands the run to this router, which runs the same page inside the app.
-
-Why every page calls it, in Streamlit 1.67's own code: the flag is the class attribute
-`PagesManager.uses_pages_directory`, set from `(main script's folder / "pages").exists()` by the first
-`PagesManager` the process makes (runtime/pages_manager.py, `__init__`), which is the first session's
-(runtime/app_session.py, `AppSession.__init__`), before any of the app's code has run; only `st.navigation`
-clears it (commands/navigation.py, `navigation`). While it is set, `ScriptRunner._run_script` runs
-`_mpa_v1` instead of the main script (runtime/scriptrunner/script_runner.py), and `_mpa_v1` runs the
-requested file of pages/ by itself (`client.showSidebarNavigation` only hides its list). `streamlit run`
-runs no code of the app before that first session: the one hook at server start is an ASGI `st.App` in the
-main script (web/cli.py, `discover_asgi_app`; its lifespan), which would change how the app is served and
-still not reach tests: `AppTest.run` sets the flag back to None before every run (testing/v1/app_test.py),
-so in AppTest every page opened with `switch_page` runs by itself. So the hand-over lives in the pages.
+Every run, a fresh server's first visit and a deep link included, runs app.py and so this router, which picks the
+page from the address with `st.navigation`. The page scripts live in app_pages/, not in a folder named pages/:
+Streamlit 1.67 runs the first visit of a process in its older multipage mode when a pages/ folder sits beside
+the main script (`PagesManager.uses_pages_directory`, runtime/pages_manager.py, cleared only by `st.navigation`):
+that run lists the folder's file names in the sidebar ("app", "check-implementation", ...) until the router's
+navigation replaces them, and runs the requested file by itself (AppTest sets the flag again before every run).
 """
 
 from __future__ import annotations
@@ -41,7 +30,6 @@ from explorer.app.run_share import SHARES, share_s
 from explorer.pure.safe_text import AppText
 from explorer.pure.sitemap import PAGES, TOPICS, script
 
-_routing = threading.local()
 _hooks_lock = threading.Lock()
 _hooks_installed = False
 
@@ -67,21 +55,7 @@ def install_hooks() -> None:
 def main() -> None:
     """One run of the app: the sidebar, then the chosen page inside it."""
     install_hooks()
-    _routing.active = True
-    try:
-        _run()
-    finally:
-        _routing.active = False
-
-
-def enter() -> None:
-    """The first line of every page script. Inside the router it does nothing; when Streamlit ran the
-    page on its own (the first visit of a fresh server, see above), it runs the app around the page
-    and ends this run."""
-    if getattr(_routing, "active", False):
-        return
-    main()
-    st.stop()
+    _run()
 
 
 def _run() -> None:

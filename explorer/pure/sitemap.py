@@ -2,8 +2,10 @@
 
 Each entry is (page id, url path, icon). The page id names the page's text file
 (explorer/pure/text/<lang>/<id>.toml), its view (explorer/pure/views/<id>.py: its charts, knobs, questions) and panel;
-the page's script is pages/<url path>.py, named after its address (pages/home.py for the home page,
-whose address is the empty path). Icons are Streamlit's Material icons (`:material/<name>:`), drawn with
+the page's script is app_pages/<url path>.py, named after its address (app_pages/home.py for the home
+page, whose address is the empty path). Not a folder named pages/: beside the main script, Streamlit would run a
+fresh server's first visit in its older multipage mode, listing the scripts' file names in the sidebar until the
+router's st.navigation replaced them. Icons are Streamlit's Material icons (`:material/<name>:`), drawn with
 the font Streamlit serves: an emoji needs an emoji font, which a Linux PC driving a projector may lack.
 `python -m explorer.new_topic <id>` adds a topic: its seven files and its line here (docs/contributing.md).
 """
@@ -31,12 +33,13 @@ PAGES = (
 )
 TOPICS = tuple(page for page, url, _ in PAGES if url)  # every page but home
 URLS = tuple(url for _, url, _ in PAGES)  # every page's url path, home ("") first
+FOLDER = "app_pages"  # the page scripts, beside app.py
 
 
 def script(page: str) -> str:
     """The page's script, relative to the repository root."""
     url = dict((p, u) for p, u, _ in PAGES)[page]
-    return f"pages/{url or 'home'}.py"
+    return f"{FOLDER}/{url or 'home'}.py"
 
 
 def url_path(page: str) -> str:

@@ -19,9 +19,9 @@ from browser_checks import LOAD_TIMEOUT_MS, VIEWPORT
 def server(browser_context):
     """The app server, already visited once at its home page.
 
-    The first session after a start that lands on another page gets Streamlit's "Page not found"
-    dialog (test_browser_fresh_server checks that case); without this visit it would cover whichever
-    test happened to run first. The visit also loads the app's scripts into the browser cache.
+    The first session after a start pays for the app's imports (test_browser_fresh_server watches that
+    visit); without this visit whichever test happened to run first would. The visit also loads the app's
+    scripts into the browser cache.
     """
     with streamlit_server() as running:
         tab = browser_context.new_page()

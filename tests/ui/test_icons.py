@@ -6,7 +6,7 @@ from pathlib import Path
 
 from streamlit.material_icon_names import ALL_MATERIAL_ICONS
 
-from explorer.pure.sitemap import PAGES
+from explorer.pure.sitemap import FOLDER, PAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 MATERIAL = re.compile(r":material/([a-z0-9_]+):")
@@ -14,7 +14,7 @@ MATERIAL = re.compile(r":material/([a-z0-9_]+):")
 
 def _icons_in_the_source() -> list[str]:
     found = []
-    for path in [*ROOT.joinpath("explorer").rglob("*.py"), *ROOT.joinpath("pages").glob("*.py")]:
+    for path in [*ROOT.joinpath("explorer").rglob("*.py"), *ROOT.joinpath(FOLDER).glob("*.py")]:
         found += re.findall(r"""\bicon\s*=\s*["']([^"']*)["']""", path.read_text(encoding="utf-8"))
     return found
 

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from explorer.pure import text
+from explorer.pure.sitemap import FOLDER
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "explorer").rglob("*.py"))]
+SOURCES = [ROOT / "app.py", *sorted((ROOT / FOLDER).glob("*.py")), *sorted((ROOT / "explorer").rglob("*.py"))]
 ENGLISH = text.STRINGS["en"]
 
 

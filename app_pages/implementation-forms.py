@@ -13,7 +13,6 @@ from explorer.app.tryit import try_buttons
 from explorer.pure.views import implementation_forms as view
 
 
-ui.enter()
 PAGE = "implementation_forms"
 
 ui.page_header(PAGE)

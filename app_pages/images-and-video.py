@@ -9,7 +9,6 @@ from explorer.app.place import caption, knob_row, metric_row, metric_stack, name
 from explorer.app.panels import images_and_video as panel
 from explorer.pure.views import images_and_video as view
 
-ui.enter()
 PAGE = "images_and_video"
 
 ui.page_header(PAGE)

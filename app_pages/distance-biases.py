@@ -8,7 +8,6 @@ from explorer.app.place import knob_row, say, table
 from explorer.app.panels import distance_biases as panel
 from explorer.pure.views import distance_biases as view
 
-ui.enter()
 PAGE = "distance_biases"
 
 ui.page_header(PAGE)

@@ -11,7 +11,6 @@ from explorer.app.panels import trained_models as panel
 from explorer.pure.views import rope_designs as designs_view
 from explorer.pure.views import trained_models as view
 
-ui.enter()
 PAGE = "trained_models"
 enc, scal, task_name = panel.enc, panel.scal, panel.task_name
 

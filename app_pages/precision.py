@@ -8,7 +8,6 @@ from explorer.app.place import knob_row, metric_row, metric_stack, paragraphs, s
 from explorer.app.panels import precision as panels
 from explorer.pure.views import precision as view
 
-ui.enter()
 PAGE = "precision"
 
 ui.page_header(PAGE)

@@ -10,7 +10,6 @@ from explorer.app.panels import long_term_decay as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import long_term_decay as view
 
-ui.enter()
 PAGE = "long_term_decay"
 
 # the first screen: the title, the knobs and the bound beside the measured scores; the introduction and

@@ -10,7 +10,6 @@ from explorer.app.panels import check_implementation as panels
 from explorer.pure.views import check_implementation as view
 from rope_viz.conformance import MAX_FILE_BYTES
 
-ui.enter()
 PAGE = "check_implementation"
 
 st.title(ui.t(f"{PAGE}.title"))

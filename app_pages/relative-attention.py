@@ -9,7 +9,6 @@ from explorer.app.panels import relative_attention as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import relative_attention as view
 
-ui.enter()
 PAGE = "relative_attention"
 
 

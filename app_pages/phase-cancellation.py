@@ -10,7 +10,6 @@ from explorer.app.panels import phase_cancellation as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import phase_cancellation as view
 
-ui.enter()
 PAGE = "phase_cancellation"
 
 # the first screen: the title, the knobs in one row, and the score of both tokens sliding together (flat)

@@ -12,7 +12,6 @@ from explorer.app import host
 from rope_viz.real import SOURCES, installed, loaded
 from rope_viz.real.measure import PRECISION_START
 
-ui.enter()
 PAGE = "real_models"
 st.title(ui.t(f"{PAGE}.title"))
 name, example = knob_row(PAGE, "model", "example", model={"format_func": lambda n: SOURCES[n].label},

@@ -12,7 +12,6 @@ from explorer.app.tryit import try_buttons
 from explorer.pure.views import rope_vs_sinusoidal as view
 from rope_viz.device import describe
 
-ui.enter()
 PAGE = "rope_vs_sinusoidal"
 
 # the first screen: the title, the knobs in one row and the sinusoidal table beside its dot products by

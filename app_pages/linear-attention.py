@@ -10,7 +10,6 @@ from explorer.app.panels import linear_attention as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import linear_attention as view
 
-ui.enter()
 PAGE = "linear_attention"
 
 # the first screen: the title, the knobs in one row and the denominators, where RoPE inside linear attention

@@ -8,7 +8,6 @@ from explorer.app.place import knob_row, metric_stack, say, section, table
 from explorer.app.panels import long_context as panels
 from explorer.pure.views import long_context as view
 
-ui.enter()
 PAGE = "long_context"
 
 

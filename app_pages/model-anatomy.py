@@ -10,7 +10,6 @@ from explorer.app.place import bullets, metric_row, paragraphs, say, table
 from explorer.app.panels import model_anatomy as panels
 from explorer.pure.views import model_anatomy as view
 
-ui.enter()
 PAGE = "model_anatomy"
 def length(n: int) -> str:
     return f"{n:,}"

@@ -9,7 +9,6 @@ from explorer.app.panels import complex_numbers as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import complex_numbers as view
 
-ui.enter()
 PAGE = "complex_numbers"
 
 

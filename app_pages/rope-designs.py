@@ -11,7 +11,6 @@ from explorer.app.panels import rope_designs as panels
 from explorer.pure.views import rope_designs as view
 from explorer.pure.views import trained_models as trained_view
 
-ui.enter()
 PAGE = "rope_designs"
 
 ui.page_header(PAGE)

@@ -13,7 +13,6 @@ from explorer.app import host
 from rope_viz.real import SOURCES, installed, loaded
 from rope_viz.real.pairs import COPY_TOKENS, MASSIVE, RECALL, SINK
 
-ui.enter()
 PAGE = "pairs_in_real_models"
 st.title(ui.t(f"{PAGE}.title"))
 name, example = knob_row(PAGE, "model", "example", model={"format_func": lambda n: SOURCES[n].label},

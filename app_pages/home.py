@@ -6,7 +6,6 @@ import explorer as ui
 from explorer.pure.sitemap import PAGES, TOPICS, script
 from explorer.app.panels import frequency_clocks as clocks
 
-ui.enter()
 CARDS_PER_ROW = 3  # Streamlit stacks the columns on a narrow screen
 # the clocks shown in motion at once, which the browser plays (no server round-trip): four pairs of a d = 64
 # head, from the fastest to a slow one

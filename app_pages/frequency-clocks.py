@@ -9,7 +9,6 @@ from explorer.app.panels import frequency_clocks as panel
 from explorer.app.tryit import try_buttons
 from explorer.pure.views import frequency_clocks as view
 
-ui.enter()
 PAGE = "frequency_clocks"
 
 ui.page_header(PAGE)
