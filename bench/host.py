@@ -49,7 +49,7 @@ import psutil
 from bench.real_models_live import own_text
 from explorer.app.host import CGROUP, CORES_ENV, MEMORY_ENV, PROC_CGROUP, own_cgroups
 from explorer.pure.sitemap import URLS
-from rope_viz.real.speed import cpu_kind
+from rope_viz.real.speed import cpu_kind, cpu_label
 from support.protocol import percentile, run_sessions, visit
 from support.server import ROOT, UsageSampler, streamlit_server
 
@@ -317,8 +317,7 @@ def _fmt(value, digits: int = 1) -> str:
 
 def print_table(rows: list[dict], cpu: dict) -> None:
     patterns = skip_patterns()
-    print(f"\nthe app in a cgroup per hosting size; CPU {cpu['model']}, torch capability {cpu['torch_capability']}"
-          f"{' (forced: ' + str(cpu['forced']) + ')' if cpu['forced'] else ''}, {psutil.cpu_count()} CPUs, "
+    print(f"\nthe app in a cgroup per hosting size; {cpu_label(cpu)}, {psutil.cpu_count()} CPUs, "
           f"load average (1 min) {', '.join(_fmt(r['load_before'][0]) for r in rows)} before each size")
     print("| size | cgroup | host.py sees | server start s | served | tracebacks | killed for memory "
           "(limit hits, peak MB) | CPU throttled s | first visits s: median / max (page) | real models: example "
