@@ -27,7 +27,8 @@ Clocks, in seconds from each session's start: "first chart" until the first plot
 "end" until the final script_finished. A session is served when its run ended successfully on the page
 it asked for, without an exception element. The server's RSS (process and children) and CPU seconds are
 sampled every 0.2 s. Prints a table (with the CPU's model and torch's CPU capability), writes JSON to
-bench-results/load.json, exits 1 when a target is missed. Loopback only; it stops by itself after `--deadline` seconds at the latest.
+bench-results/load.json, exits 1 when a target is missed. Loopback only; it stops by itself after `--deadline`
+seconds at the latest.
 """
 
 from __future__ import annotations
