@@ -319,10 +319,10 @@ def print_table(rows: list[dict], cpu: dict) -> None:
     patterns = skip_patterns()
     print(f"\nthe app in a cgroup per hosting size; {cpu_label(cpu)}, {psutil.cpu_count()} CPUs, "
           f"load average (1 min) {', '.join(_fmt(r['load_before'][0]) for r in rows)} before each size")
-    print("| size | cgroup | host.py sees | server start s | served | tracebacks | killed for memory "
-          "(limit hits, peak MB) | CPU throttled s | first visits s: median / max (page) | real models: example "
-          "SmolLM2, Gemma 3, own text s | class of 10: p95 s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| size | cgroup | host.py reads inside | server start s | served | tracebacks | killed for memory | "
+          "peak MB: RSS / charged to the cgroup | CPU throttled s | first visits s: median / max (page) | "
+          "real models s: example SmolLM2, example Gemma 3, own text | class of 10: p95 s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         v, s = verdict(r), r["stats"]
         firsts = {p: x["end_s"] for p, x in r.get("pages", {}).items() if x["end_s"] is not None}
@@ -330,10 +330,11 @@ def print_table(rows: list[dict], cpu: dict) -> None:
         real = ", ".join(_fmt(x["end_s"]) for x in r.get("real_models", {}).values())
         seen = r["host_sees"]
         print(f"| {r['size']} | v{r['cgroup']['version']} | {seen['memory_bytes'] / 1e9:.2f} GB, "
-              f"{seen['cores']:g} cores | {_fmt(r.get('start_s'))} | {v['served']}/{v['wanted']} | {v['tracebacks']} | "
-              f"{'YES' if v['killed'] else 'no'} ({s['limit_hits']}, {_fmt(s['peak_mb'], 0)}) | "
-              f"{_fmt(s['throttled_s'])} | {_fmt(percentile(list(firsts.values()), 0.5))} / "
-              f"{_fmt(firsts.get(slowest))} ({slowest}) | {real} | {_fmt(r.get('class', {}).get('p95_s'))} |")
+              f"{seen['cores']:g} CPU | {_fmt(r.get('start_s'))} | {v['served']}/{v['wanted']} | {v['tracebacks']} | "
+              f"{'YES' if v['killed'] else 'no'} ({s['oom_kills']} OOM kills, limit hit {s['limit_hits']}×) | "
+              f"{_fmt(r.get('peak_rss_mb'), 0)} / {_fmt(s['peak_mb'], 0)} | {_fmt(s['throttled_s'])} | "
+              f"{_fmt(percentile(list(firsts.values()), 0.5))} / {_fmt(firsts.get(slowest))} ({slowest}) | {real} | "
+              f"{_fmt(r.get('class', {}).get('p95_s'))} |")
     for r in rows:
         print(f"\n{r['size']}: the real-models page says it skips:")
         for case, x in r.get("real_models", {}).items():
