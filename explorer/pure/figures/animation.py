@@ -87,9 +87,11 @@ def clock_animation(positions: list[int], cos: np.ndarray, sin: np.ndarray, pair
     for j in range(n):
         suffix = "" if j == 0 else str(j + 1)
         fig.layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
+    # frames as plain dicts: Plotly validates them once, as the figure stores them (go.Frame and go.Scatter objects
+    # are validated on creation and again there: 513 frames of 8 hands took 0.62 CPU-s that way, 0.14 s so)
     fig.frames = [
-        go.Frame(name=str(int(m)), traces=hand_traces,
-                 data=[go.Scatter(x=[0.0, float(cos[f, j])], y=[0.0, float(sin[f, j])]) for j in range(n)])
+        {"name": str(int(m)), "traces": hand_traces,
+         "data": [{"type": "scatter", "x": [0.0, float(cos[f, j])], "y": [0.0, float(sin[f, j])]} for j in range(n)]}
         for f, m in enumerate(positions)
     ]
     fig.update_layout(**animation_controls([str(int(m)) for m in positions], play=play, pause=pause,
@@ -127,9 +129,10 @@ def pair_turn_animation(frame_names: list[str], query: np.ndarray, key: np.ndarr
         fig.add_trace(go.Scatter(x=[0.0, float(path[0, 0])], y=[0.0, float(path[0, 1])], mode="lines+markers",
                                  name=name, line={"color": colour, "width": 4},
                                  marker={"size": [0, 11], "symbol": "arrow", "angleref": "previous"}))
-    fig.frames = [
-        go.Frame(name=frame, traces=[2, 3], layout={"title": {"text": wrapped(text)[0]}},
-                 data=[go.Scatter(x=[0.0, float(path[f, 0])], y=[0.0, float(path[f, 1])]) for path in (query, key)])
+    fig.frames = [  # plain dicts, validated once (see clock_animation)
+        {"name": frame, "traces": [2, 3], "layout": {"title": {"text": wrapped(text)[0]}},
+         "data": [{"type": "scatter", "x": [0.0, float(path[f, 0])], "y": [0.0, float(path[f, 1])]}
+                  for path in (query, key)]}
         for f, (frame, text) in enumerate(zip(frame_names, frame_titles))
     ]
     fig.update_layout(**animation_controls(frame_names, play=play, pause=pause, slider_prefix=slider_prefix,
