@@ -24,8 +24,8 @@ visit of each page. The cgroups are removed afterwards.
 Where this machine cannot create the cgroups (no controllers, not allowed), the bench says why and stops: it never
 falls back to ROPE_VIZ_MEMORY_GB or ROPE_VIZ_CORES, which are removed from the server's environment. Prints a
 table beside the CPU's model, torch's CPU capability and the load average; writes bench-results/host.json; exits 1
-when a page was not served, a traceback was seen or the server was killed for memory, 2 when it cannot create
-cgroups.
+when a page was not served, a traceback was seen, the server was killed for memory or the app did not read the
+cgroup's limits; 2 when it cannot create cgroups.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from support.server import ROOT, UsageSampler, streamlit_server
 
 RESULTS = ROOT / "bench-results" / "host.json"
 PERIOD_US = 100_000
+PAGE_BYTES = 4096  # v1 rounds a memory limit down to a whole page
 CLASS = 10
 TIMEOUT_S = 900.0
 REAL_PAGE = "real-models"
@@ -300,15 +301,18 @@ def visit_all(url: str, args) -> dict:
 
 
 def verdict(row: dict) -> dict:
-    """Counts the table shows and the checks: pages served, tracebacks, killed for memory."""
+    """Counts the table shows and the checks: pages served, tracebacks, killed for memory, and whether the app read the
+    cgroup's limits (memory within the page the kernel rounds a limit down to)."""
     runs = [*row.get("pages", {}).values(), *row.get("real_models", {}).values()]
     crowd = row.get("class", {})
     tracebacks = sum(len(r["exceptions"]) for r in runs) + len(crowd.get("exceptions", [])) + row["log_tracebacks"]
     killed = row["stats"]["oom_kills"] > 0 or row.get("exit_code") is not None
     served = sum(r["ok"] for r in runs) + crowd.get("served", 0)
     wanted = len(URLS) + len(REAL_CASES) + CLASS
-    return {"served": served, "wanted": wanted, "tracebacks": tracebacks, "killed": killed,
-            "pass": served == wanted and tracebacks == 0 and not killed}
+    seen = row["host_sees"]
+    sees = (0 <= row["memory_bytes"] - seen["memory_bytes"] < PAGE_BYTES and seen["cores"] == row["cores"])
+    return {"served": served, "wanted": wanted, "tracebacks": tracebacks, "killed": killed, "sees_limits": sees,
+            "pass": served == wanted and tracebacks == 0 and not killed and sees}
 
 
 def _fmt(value, digits: int = 1) -> str:

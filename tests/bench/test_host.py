@@ -157,3 +157,32 @@ def test_the_page_notices_of_what_it_skips_are_recognised():
               "it is not loaded here")
     said = skipped([few[:300], memory, "Something else entirely."], skip_patterns())
     assert said == ["few_cores (cores 0.25, least 0.5)", "no_memory (model SmolLM2-135M, need 0.65, spare 0.31)"]
+
+
+def measured_row(**changes):
+    """A size's row as measure_size writes it: every visit served, nothing killed, the limits read inside."""
+    visit = {"ok": True, "exceptions": []}
+    row = {"cores": 0.25, "memory_bytes": 690_000_000, "host_sees": {"memory_bytes": 689_999_872.0, "cores": 0.25},
+           "pages": {f"page{i}": visit for i in range(19)}, "real_models": {f"case{i}": visit for i in range(3)},
+           "class": {"served": 10, "exceptions": []}, "log_tracebacks": 0, "exit_code": None,
+           "stats": {"oom_kills": 0}}
+    return {**row, **changes}
+
+
+def test_a_size_passes_when_all_is_served_nothing_killed_and_the_limits_are_read():
+    assert bench_host.verdict(measured_row()) == {"served": 32, "wanted": 32, "tracebacks": 0, "killed": False,
+                                                  "sees_limits": True, "pass": True}
+
+
+@pytest.mark.parametrize("changes, failing", [
+    ({"exit_code": -9}, "killed"),                                       # SIGKILL: the kernel's OOM killer
+    ({"stats": {"oom_kills": 1}}, "killed"),
+    ({"log_tracebacks": 1}, "tracebacks"),
+    ({"class": {"served": 9, "exceptions": []}}, "served"),
+    ({"host_sees": {"memory_bytes": 24e9, "cores": 0.25}}, "sees_limits"),   # the machine's memory, not the cgroup's
+    ({"host_sees": {"memory_bytes": 689_999_872.0, "cores": 2.0}}, "sees_limits"),
+])
+def test_a_size_fails_on_a_kill_a_traceback_a_lost_visit_or_limits_not_read(changes, failing):
+    found = bench_host.verdict(measured_row(**changes))
+    assert not found["pass"]
+    assert found[failing] != bench_host.verdict(measured_row())[failing]
