@@ -59,8 +59,7 @@ PAGE_BYTES = 4096  # v1 rounds a memory limit down to a whole page
 CLASS = 10
 TIMEOUT_S = 900.0
 REAL_PAGE = "real-models"
-REAL_CASES = {"example, SmolLM2": "model=smollm2-135m", "example, Gemma 3": "model=gemma-3-270m",
-              "own text, SmolLM2": "own"}
+REAL_CASES = ("example, SmolLM2", "example, Gemma 3", "own text, SmolLM2")
 SKIP_KEYS = ("no_memory", "few_cores", "traps_asked", "missing")  # the real-models page's notices of what it skips
 HOST_PROBE = ("import json; from explorer.app import host; "
               "print(json.dumps({'memory_bytes': host.memory_limit_bytes(), 'cores': host.cores()}))")
@@ -284,9 +283,10 @@ def visit_all(url: str, args) -> dict:
         pages = {}
         for page in URLS:
             pages[page or "home"] = _run_row((await visit(url, page, "", timeout=args.timeout)).run)
+        own = urlencode({"model": "smollm2-135m", "text": own_text(0)})  # 256 tokens of the stdlib's docstrings
+        queries = ("model=smollm2-135m", "model=gemma-3-270m", own)
         real = {}
-        for name, query in REAL_CASES.items():
-            query = urlencode({"model": "smollm2-135m", "text": own_text(0)}) if query == "own" else query
+        for name, query in zip(REAL_CASES, queries):
             real[name] = _run_row((await visit(url, REAL_PAGE, query, timeout=args.timeout)).run)
         crowd = await run_sessions(url, [(args.class_page, "")] * CLASS, spread_s=1.0, timeout=args.timeout)
         return pages, real, crowd
