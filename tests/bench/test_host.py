@@ -186,3 +186,30 @@ def test_a_size_fails_on_a_kill_a_traceback_a_lost_visit_or_limits_not_read(chan
     found = bench_host.verdict(measured_row(**changes))
     assert not found["pass"]
     assert found[failing] != bench_host.verdict(measured_row())[failing]
+
+
+def test_each_size_visits_every_page_both_models_an_own_text_and_a_class(monkeypatch):
+    from types import SimpleNamespace
+    from urllib.parse import parse_qs
+
+    from explorer.pure.sitemap import URLS
+    from support.protocol import Run, Visit
+
+    asked = []
+
+    async def fake_visit(url, page="", query="", **options):
+        asked.append((page, query))
+        return Visit(0, 0.0, 0.0, Run(page, query, finished_s=0.1, status="FINISHED_SUCCESSFULLY"))
+
+    async def fake_sessions(url, pages, **options):
+        return [Visit(i, 0.0, 0.0, Run(p, q, finished_s=0.2, status="FINISHED_SUCCESSFULLY"))
+                for i, (p, q) in enumerate(pages)]
+    monkeypatch.setattr(bench_host, "visit", fake_visit)
+    monkeypatch.setattr(bench_host, "run_sessions", fake_sessions)
+    found = bench_host.visit_all("http://127.0.0.1:1", SimpleNamespace(timeout=9.0, class_page="relative-attention"))
+    assert [page for page, _ in asked[:len(URLS)]] == list(URLS)
+    real = [parse_qs(query) for page, query in asked[len(URLS):] if page == "real-models"]
+    assert [q["model"] for q in real] == [["smollm2-135m"], ["gemma-3-270m"], ["smollm2-135m"]]
+    assert "text" not in real[0] and "text" not in real[1] and len(real[2]["text"][0]) > 1000
+    assert found["class"]["served"] == found["class"]["sessions"] == 10
+    assert set(found["pages"]) == {url or "home" for url in URLS}
