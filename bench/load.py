@@ -26,8 +26,9 @@ pages; server memory under 1 GB; the first page after a server start (the warm-u
 Clocks, in seconds from each session's start: "first chart" until the first plotly_chart delta arrived,
 "end" until the final script_finished. A session is served when its run ended successfully on the page
 it asked for, without an exception element. The server's RSS (process and children) and CPU seconds are
-sampled every 0.2 s. Prints a table, writes JSON to bench-results/load.json, exits 1 when a target is
-missed. Loopback only; it stops by itself after `--deadline` seconds at the latest.
+sampled every 0.2 s. Prints a table (with the CPU's model and torch's CPU capability), writes JSON to
+bench-results/load.json, exits 1 when a target is missed. Loopback only; it stops by itself after `--deadline`
+seconds at the latest.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ import psutil
 from explorer.pure.knobs import PAGE_KNOBS
 from explorer.pure.sitemap import PAGES, URLS
 from explorer.pure.knob_types import BoolKnob, ChoiceKnob, FloatKnob, IntKnob, IntSetKnob, NumberChoiceKnob
+from rope_viz.real.speed import cpu_kind, cpu_label
 from support.protocol import run_sessions, summarize, visit
 from support.server import ROOT, UsageSampler, free_port, streamlit_server, usage
 
@@ -176,6 +178,7 @@ def print_report(visits: list, summary: dict) -> None:
         ("load average (1 min, before / after)",
          f"{summary['load_average_before'][0]:.2f} / {summary['load_average_after'][0]:.2f}"
          f" on {psutil.cpu_count()} CPUs"),
+        ("measured on", cpu_label(summary["cpu"])),
         ("targets met", "yes" if summary["targets_met"] else "NO"),
     ]
     width = max(len(name) for name, _ in rows)
@@ -262,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         "load_average_after": load_after,
         "proxy_processes": args.proxy or None,
         "target_p95_s": TARGET_P95_S[args.mode],
+        "cpu": cpu_kind(),  # the server's too: it inherits this environment (ATEN_CPU_CAPABILITY and the like)
     })
     summary["targets_met"] = (summary["served"] == summary["sessions"]
                               and (summary["finished_s"]["p95"] or 0.0) < TARGET_P95_S[args.mode]

@@ -25,6 +25,8 @@ import logging
 import statistics
 import time
 
+import psutil
+
 from explorer.pure.knobs import heaviest
 from explorer.pure.sitemap import PAGES
 
@@ -76,13 +78,15 @@ def run_cold(reruns: int = 3, only: str = "") -> dict:
     """Every page (but COLD_LEFT_OUT) at its heaviest knobs, cold: CPU seconds of one run, median of `reruns`."""
     import torch
 
+    from rope_viz.real.speed import cpu_kind, cpu_label
     from support.apptest import open_page
 
     for name in OUTSIDE_SERVER_LOGGERS:
         logging.getLogger(name).addFilter(lambda record: record.levelno >= logging.ERROR)
-    capability = torch.backends.cpu.get_cpu_capability()
+    cpu = cpu_kind()
+    capability = cpu["torch_capability"]
     rows = []
-    print(f"CPU capability {capability}, {torch.get_num_threads()} torch threads")
+    print(f"{cpu_label(cpu)}, {torch.get_num_threads()} torch threads, load average {psutil.getloadavg()[0]:.1f}")
     print(f"{'page':22s} {'cold CPU s':>10s} {'worst':>6s}  verdict")
     for stem, _url, _icon in PAGES:
         if stem in COLD_LEFT_OUT or only not in stem:
@@ -96,7 +100,8 @@ def run_cold(reruns: int = 3, only: str = "") -> dict:
         print(f"{stem:22s} {row['cpu_s']:10.2f} {row['worst_s']:6.2f}  {'PASS' if row['pass'] else 'FAIL'}", flush=True)
     targets = [{"what": f"{r['page']}: one cold run at the heaviest knobs <= {MESSAGE_CPU_S} CPU-s ({capability})",
                 "pass": r["pass"]} for r in rows]
-    return {"capability": capability, "reruns": reruns, "rows": rows, "targets": targets}
+    return {"capability": capability, "cpu": cpu, "load_average": psutil.getloadavg(), "reruns": reruns, "rows": rows,
+            "targets": targets}
 
 
 def _verdict(row: dict, knobs: str) -> bool:

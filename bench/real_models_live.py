@@ -36,7 +36,7 @@ import urllib.parse
 
 from pathlib import Path
 
-from rope_viz.real.speed import cpu_kind
+from rope_viz.real.speed import cpu_kind, cpu_label
 from support.protocol import Session, percentile, run_async
 from support.server import ROOT, UsageSampler, streamlit_server
 
@@ -194,8 +194,7 @@ def main_own(args) -> int:
         rows = {model: measure_own(server.url, model, MODELS.index(model)) for model in args.models}
     for model, row in rows.items():
         row["yardstick_s"] = yardstick(model, own_text(MODELS.index(model)))
-    print(f"\nreal models, an own text of {OWN_CHARS} characters (256 tokens), {args.root}; CPU {cpu['model']}, torch "
-          f"capability {cpu['torch_capability']}{' (forced: ' + str(cpu['forced']) + ')' if cpu['forced'] else ''}")
+    print(f"\nreal models, an own text of {OWN_CHARS} characters (256 tokens), {args.root}; {cpu_label(cpu)}")
     print("| model | yardstick forward s | first content s (forwards) | whole page s (forwards) | traps alone s | "
           "page with traps s (forwards) |")
     print("|---|---|---|---|---|---|")
@@ -243,9 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         flooded = measure_flood(server.url)
         log_tail = server.log_tail(20000)  # a failed run's traceback lands here
     cpu = cpu_kind()
-    print(f"\nreal models live: one server, websocket sessions ({time.perf_counter() - started:.0f} s); CPU "
-          f"{cpu['model']}, torch capability {cpu['torch_capability']}"
-          f"{' (forced: ' + str(cpu['forced']) + ')' if cpu['forced'] else ''}")
+    print(f"\nreal models live: one server, websocket sessions ({time.perf_counter() - started:.0f} s); "
+          f"{cpu_label(cpu)}")
     print("| model | first content s | whole page s | knob changes s (layer, head, shift, spacing, trap) | "
           f"{CLASS} on a link: served, p95 s |")
     print("|---|---|---|---|---|")

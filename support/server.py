@@ -23,7 +23,7 @@ import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 
 import psutil
 
@@ -78,20 +78,22 @@ def _healthy(url: str) -> bool:
 
 @contextmanager
 def streamlit_server(*, port: int | None = None, startup_timeout: float = 90.0,
-                     root: Path = ROOT, script: str = "app.py") -> Iterator[Server]:
+                     root: Path = ROOT, script: str = "app.py", prefix: Sequence[str] = (),
+                     env: Mapping[str, str] | None = None) -> Iterator[Server]:
     """Run the app on 127.0.0.1 until the block exits; raise RuntimeError if it does not come up.
 
     `root` is the folder holding app.py (the checkout by default; another copy of the app to compare);
-    `script`, relative to it, is the script served (another one: a test's own small page)."""
+    `script`, relative to it, is the script served (another one: a test's own small page); `prefix` goes before
+    the command (a wrapper that execs it, e.g. into a cgroup); `env` replaces this process's environment."""
     port = port or free_port()
     url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
+    command = [*prefix, sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
                "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats",
                "false", "--server.fileWatcherType", "none"]
     with tempfile.TemporaryDirectory(prefix="rope-explorer-server-") as folder, \
             open(Path(folder) / "server.log", "wb") as log:
         process = subprocess.Popen(command, cwd=root, stdout=log, stderr=subprocess.STDOUT,
-                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                   env={**(os.environ if env is None else env), "PYTHONUNBUFFERED": "1"})
         server = Server(url, process, Path(log.name))
         try:
             deadline = time.monotonic() + startup_timeout

@@ -117,6 +117,14 @@ def cpu_kind(cpuinfo: Path = Path("/proc/cpuinfo")) -> dict:
             "forced": {k: os.environ[k] for k in ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA") if k in os.environ}}
 
 
+def cpu_label(kind: dict | None = None) -> str:
+    """How a table names the CPU it was measured on: "CPU <model>, torch capability <capability>", with the
+    variables that forced it (kind: cpu_kind()'s dict, this host's by default)."""
+    kind = cpu_kind() if kind is None else kind
+    forced = f" (forced: {', '.join(f'{k}={v}' for k, v in kind['forced'].items())})" if kind["forced"] else ""
+    return f"CPU {kind['model']}, torch capability {kind['torch_capability']}{forced}"
+
+
 _CHOSEN: dict[str, Choice] = {}
 _TIMED: dict[str, tuple[float, float]] = {}
 _LOCK = threading.Lock()

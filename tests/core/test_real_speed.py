@@ -113,6 +113,14 @@ def test_cpu_kind_reads_the_model_and_the_bfloat16_flag(tmp_path, monkeypatch):
     assert not speed.cpu_kind(info)["bf16_instructions"]
 
 
+def test_a_table_names_the_cpu_and_what_forced_its_kernels():
+    kind = {"model": "AMD EPYC 9B14", "torch_capability": "AVX2", "bf16_instructions": True,
+            "forced": {"ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2"}}
+    assert speed.cpu_label(kind) == ("CPU AMD EPYC 9B14, torch capability AVX2 "
+                                     "(forced: ATEN_CPU_CAPABILITY=avx2, ONEDNN_MAX_CPU_ISA=AVX2)")
+    assert speed.cpu_label({**kind, "forced": {}}) == "CPU AMD EPYC 9B14, torch capability AVX2"
+
+
 def test_a_forward_is_estimated_from_the_timed_shapes(monkeypatch):
     """Planted: the timed shapes (128 rows of a 6x4 and a 10x4 matrix) take 1.28 s in float32, 0.64 s in bfloat16,
     so 1e-4 s a row per weight value in float32; a layer holds 7 weights of 8x4 (224 values), the head 5x4."""
