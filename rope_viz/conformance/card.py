@@ -35,7 +35,18 @@ def _kind(verdict) -> dict:
             "also": None if verdict.second is None else list(verdict.second), "roles": list(verdict.roles),
             "first_pair": verdict.first_pair, "first_position": verdict.first_position,
             "stops_at": verdict.stops_at, "limit": verdict.limit, "stopped_by": verdict.stopped_by,
-            "max_error": verdict.max_error}
+            "max_error": verdict.max_error,
+            "profile": _profile(verdict.profile) if verdict.status == "fail" else None,
+            "bug_profile": _profile(verdict.bug_profile) if verdict.status == "fail" else None}
+
+
+def _profile(profile) -> dict | None:
+    """A failing kind's error profile (by pair, by position) to 4 significant digits, for the page's curves."""
+    if profile is None:
+        return None
+    values = profile.to_dict()
+    return {key: [float(f"{v:.4g}") for v in values[key]] if key != "positions" else values[key]
+            for key in ("by_pair", "positions", "by_position")}
 
 
 def run_engine(engine: str, name: str) -> dict:

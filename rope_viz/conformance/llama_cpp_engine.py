@@ -50,7 +50,7 @@ import numpy as np
 import torch
 
 from .adapters import _config_dict
-from .engines import AdapterLimit, NotSupported, _import
+from .engines import ENGINES, AdapterLimit, EngineMissing, NotSupported
 from .gguf_file import llama_cpp_layers, read_header
 
 LLAMA_CPP_COMMIT = "0c1e57098bba43ac29e6e3b677cdceebdd22334f"
@@ -260,10 +260,13 @@ _LIBRARY: dict[str, Ggml] = {}
 
 
 def ggml_library() -> Ggml:
-    """The libggml llama-cpp-python bundles (EngineMissing, with the install line, where it is absent)."""
-    _import("llama.cpp", "llama_cpp")
+    """The libggml llama-cpp-python bundles (EngineMissing, with the install line, where it is absent). The
+    package is located, not imported: only its shared libraries are used."""
     spec = importlib.util.find_spec("llama_cpp")
-    folder = Path(spec.origin).parent / "lib" if spec and spec.origin else Path()
+    folder = Path(spec.origin).parent / "lib" if spec and spec.origin else None
+    if folder is None or not (folder / "libggml-base.so").is_file():
+        raise EngineMissing(f"the llama.cpp adapter needs llama-cpp-python's libggml (not found); install it with: "
+                            f"{ENGINES['llama.cpp'].install}")
     key = str(folder)
     if key not in _LIBRARY:
         _LIBRARY[key] = Ggml(folder)
