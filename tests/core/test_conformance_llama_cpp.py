@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -108,3 +110,34 @@ def test_the_engines_command_keeps_the_recorded_llama_cpp_cells_where_it_is_not_
     assert command.main(["engines", "--json", str(path), "--preset", "Llama-2-7b-hf", "--engine", "llama.cpp"]) == 0
     written = json.loads(path.read_text(encoding="utf-8"))
     assert (written["presets"], written["engines"]) == (RECORDED["presets"], RECORDED["engines"])
+
+
+def _run_example(code: str, where: str) -> None:
+    """Each test of an example block, run; llama.cpp's raises EngineMissing (its install line) where
+    llama-cpp-python is absent."""
+    namespace: dict = {}
+    exec(compile(code, where, "exec"), namespace)
+    for name in [name for name in namespace if name.startswith("test_")]:
+        if "llama" in name and importlib.util.find_spec("llama_cpp") is None:
+            with pytest.raises(EngineMissing, match="llama-cpp-python==0.3.36"):
+                namespace[name]()
+        else:
+            namespace[name]()
+
+
+def test_the_manual_llama_cpp_example():
+    manual = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    code = re.search(r"<!-- conformance-example: llama.cpp -->\n```python\n(.*?)```", manual, re.S).group(1)
+    _run_example(code, "docs/conformance.md llama.cpp example")
+
+
+def test_the_readme_card_counts_and_examples():
+    """README's table counts the recorded card's verdicts per engine; its four examples (one per adapter) run."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for engine, info in RECORDED["engines"].items():
+        counts = Counter(row["engines"][engine]["status"] for row in RECORDED["presets"])
+        cells = [str(counts.get(status, 0)) for status in ("pass", "stops", "fail", "not supported", "adapter error")]
+        assert f"| {engine} {info['version']} | {' | '.join(cells)} |" in readme, engine
+    code = re.search(r"<!-- readme-example: engines -->\n```python\n(.*?)```", readme, re.S).group(1)
+    assert code.count("\ndef test_") == 4
+    _run_example(code, "README.md engines example")
