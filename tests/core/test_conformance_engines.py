@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+import torch
 
 import rope_viz
 from rope_viz import conformance
@@ -176,3 +177,14 @@ def test_ci_installs_the_vllm_packages_the_adapter_names():
     listed = (ROOT / ".ci/engines.txt").read_text(encoding="utf-8").split()
     assert listed == ENGINES["vLLM"].packages.split() + ENGINES["MLX-LM"].packages.split()
     assert "pip install --no-deps -r .ci/engines.txt" in (ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
+
+
+def test_transformers_deepseek_v3_turns_its_latent_rope_part_interleaved():
+    """DeepSeek-V3's attention turns the last 64 of its 192 dims with apply_rotary_pos_emb_interleave, which
+    answers the pairs' halves one after the other; the adapter turns that part and puts the pairs back."""
+    fn = conformance.adapters.transformers_rotary("DeepSeek-V3")
+    report = conformance.verify("DeepSeek-V3", fn)
+    assert report.ok, report.table()
+    x = torch.zeros(1, 192)
+    x[0, :128] = 1.0
+    assert torch.equal(fn(x, torch.tensor([7]), 0), x)  # the first 128 dims are never turned
