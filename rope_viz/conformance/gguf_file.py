@@ -73,7 +73,7 @@ NEOX = ("falcon", "falcon-h1", "grok", "dbrx", "stablelm", "bitnet", "qwen", "qw
         "qwen3moe", "qwen3next", "llada-moe", "olmo2", "olmoe", "phi2", "phi3", "phimoe", "plamo", "plamo2", "gemma",
         "gemma2", "gemma3", "gemma3n", "starcoder2", "openelm", "gptneox", "codeshell", "orion", "nemotron", "exaone",
         "exaone4", "minicpm3", "bailingmoe2", "dots1", "hunyuan-moe", "gpt-oss", "hunyuan-dense", "lfm2", "lfm2moe",
-        "smallthinker", "glm4moe", "seed_oss", "grovemoe", "apertus")
+        "smallthinker", "glm4moe", "seed_oss", "grovemoe", "apertus", "minimax-m2")
 MROPE = ("qwen2vl",)
 # conversions that permute q/k rows (LlamaModel and its subclasses, LLaDA)
 PERMUTED = frozenset({"llama", "llada", "granite", "granitemoe", "granitehybrid", "arcee", "smollm3"})

@@ -19,7 +19,8 @@ Read in llama.cpp 0c1e57098bba43ac29e6e3b677cdceebdd22334f (the copy vendored in
   long and short factor tensors), conversion/deepseek.py (DeepseekV2Model: dims = qk_rope_head_dim,
   `rope.scaling.yarn_log_multiplier` = 0.1 * mscale_all_dim), conversion/gemma.py (Gemma3Model: key length =
   head_dim, `attention.sliding_window`, no local base), conversion/gptneox.py (dims = rotary_pct * head),
-  conversion/gpt_oss.py (`attention.sliding_window`).
+  conversion/gpt_oss.py (`attention.sliding_window`), conversion/minimax.py (MiniMaxM2Model: dims = rotary_dim),
+  conversion/qwen.py (Qwen3NextModel: dims = partial_rotary_factor (0.25) * head, `full_attention_interval`).
 - src/llama-model.cpp llama_model_base::load_hparams and llama_model_rope_type, src/models/<arch>.cpp
   load_arch_hparams and graphs, src/llama-context.cpp (cparams), src/llama-model.cpp get_rope_freq_base /
   get_rope_freq_scale / get_rope_factors: the per-layer base, scale, mode and dims are the kit's reading
@@ -29,8 +30,10 @@ Read in llama.cpp 0c1e57098bba43ac29e6e3b677cdceebdd22334f (the copy vendored in
   mscale = mscale_all_dim when it is not 1) or get_mscale(factor, 1), divided by 1 + 0.1 ln(factor) (ggml
   multiplies it back), times `rope.scaling.attn_factor`; LongRoPE's long factors are taken when the context
   (llama.cpp's default: the file's context_length) exceeds the original context; DeepSeek-2's graph turns
-  the last n_rot dims of the head (q_pe, k_pe); BERT's graph turns none (only Nomic/Jina BERT rotate);
-  Nemotron-H's rope type is NONE; M-RoPE text positions go in as [t, h, w, 0] (src/llama-graph.cpp).
+  the last n_rot dims of the head (q_pe, k_pe); Qwen3-Next's recurrent layers (all but every
+  `full_attention_interval`-th, src/models/qwen3next.cpp) turn none; BERT's graph turns none (only
+  Nomic/Jina BERT rotate); Nemotron-H's rope type is NONE; M-RoPE text positions go in as [t, h, w, 0]
+  (src/llama-graph.cpp).
 - ggml/src/ggml-cpu/ops.cpp (rope_f32, rope_yarn) does the turning itself, in float32.
 
 The rows the kit hands over are in the checkpoint's order; where the converter permutes q/k (LlamaModel) the
@@ -59,10 +62,12 @@ ARCHITECTURES = {"llama": "llama", "mistral": "llama", "qwen2": "qwen2", "qwen3"
                  "gemma": "gemma", "gemma3_text": "gemma3", "phi3": "phi3", "gpt_neox": "gptneox",
                  "deepseek_v2": "deepseek2", "deepseek_v3": "deepseek2", "kimi_k2": "deepseek2",
                  "gpt_oss": "gpt-oss", "qwen2_5_vl": "qwen2vl", "llama4": "llama4", "bert": "bert",
-                 "nemotron_h": "nemotron_h"}
+                 "nemotron_h": "nemotron_h", "kimi_k25": "deepseek2", "minimax_m2": "minimax-m2",
+                 "qwen3_next": "qwen3next"}
 NO_CONVERTER = {"gptj": "GPTJForCausalLM", "step3p7": "Step3p7FlashForCausalLM"}
 PERMUTED = frozenset({"llama", "mistral"})  # LlamaModel.undo_permute (Llama4Model sets it False)
 MLA = frozenset({"deepseek2"})  # graphs that turn the last n_rot dims of the head
+RECURRENT = frozenset({"qwen3next"})  # recurrent (linear-attention) layers between the full ones turn nothing
 UNROTATED = frozenset({"bert", "nemotron_h"})  # graphs that turn nothing (BERT) or rope type NONE (Nemotron-H)
 MODES = {"NORM": 0, "NEOX": 2, "MROPE": 8}
 _F32, _I32 = 0, 26
@@ -154,6 +159,11 @@ def write_gguf(config, path) -> Path:
         writer.add_value_length(head)
     if arch == "gptneox":
         dims = int(params.get("partial_rotary_factor", 1.0) * head)
+    if arch == "minimax-m2":
+        dims = text["rotary_dim"]
+    if arch == "qwen3next":
+        dims = int(head * params.get("partial_rotary_factor", 0.25))
+        writer.add_full_attention_interval(text.get("full_attention_interval", 4))
     if arch == "phi3":
         dims = int(params.get("partial_rotary_factor", 1.0) * text["hidden_size"]) // heads
         orig = params["original_max_position_embeddings"]
@@ -311,8 +321,10 @@ def llamacpp_rotary(config, gguf=None) -> Callable:
     log_mul = 0.0 if log_mul is None else (log_mul / 0.1 if arch in MLA else log_mul)
     attn_scale = header.key("{arch}.rope.scaling.attn_factor", 1.0)
 
+    interval = header.key("{arch}.full_attention_interval", 4) if arch in RECURRENT else 0
+
     def fn(x, positions, layer, role):
-        if layers is None or not layers[layer].rotary:
+        if layers is None or not layers[layer].rotary or (interval and (layer + 1) % interval):
             return x
         spec = layers[layer]
         rows = x.float()
