@@ -177,6 +177,23 @@ def _arguments(cls: type, hf_config, layer: int, vllm_config) -> dict:
     return out
 
 
+def _config_type(values: dict) -> str:
+    """The config's model_type, or where transformers has no such type (a checkpoint whose config class ships as
+    remote code, as Kimi-K2's DeepseekV3Config under model_type kimi_k2) the type transformers maps its
+    architecture to: the config class that remote code copies."""
+    from transformers import CONFIG_MAPPING
+    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
+
+    model_type = str(values.get("model_type"))
+    if model_type in CONFIG_MAPPING:
+        return model_type
+    by_class = {name: kind for kind, name in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES.items()}
+    for architecture in values.get("architectures") or []:
+        if architecture in by_class:
+            return by_class[architecture]
+    return model_type
+
+
 def vllm_rotary(config) -> Callable:
     """fn(x, positions, layer, role) rotating as vLLM's model file for the config's architecture builds its rope
     (see the module docstring). config: a preset name, a config.json path, a config dict or its JSON text.
@@ -191,7 +208,7 @@ def vllm_rotary(config) -> Callable:
     attention = _attention_class(importlib.import_module(module_name), architecture)
     module = importlib.import_module(attention.__module__)
     kwargs = {k: v for k, v in values.items() if k != "model_type"}
-    hf_config = AutoConfig.for_model(values["model_type"], **json.loads(json.dumps(kwargs))).get_text_config()
+    hf_config = AutoConfig.for_model(_config_type(values), **json.loads(json.dumps(kwargs))).get_text_config()
     patch_rope_parameters(hf_config)
     vllm_config = VllmConfig()
     max_model_len = getattr(hf_config, "max_position_embeddings", None) or 8192

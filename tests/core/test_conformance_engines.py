@@ -188,3 +188,15 @@ def test_transformers_deepseek_v3_turns_its_latent_rope_part_interleaved():
     x = torch.zeros(1, 192)
     x[0, :128] = 1.0
     assert torch.equal(fn(x, torch.tensor([7]), 0), x)  # the first 128 dims are never turned
+
+
+def test_vllm_kimi_k2_takes_the_config_class_its_architecture_names():
+    """Kimi-K2's config.json says model_type kimi_k2 (its config class ships as remote code, a copy of
+    DeepseekV3Config); the adapter builds transformers' deepseek_v3 config from its architecture, and vLLM's
+    DeepSeek-V3 rope, read with Kimi-K2's YaRN betas (1 and 1), answers right up to its context."""
+    name = "moonshotai/Kimi-K2-Instruct"
+    fn = vllm_rotary(name)
+    report = conformance.verify(name, fn, max_position=131072)
+    assert report.ok, report.table()
+    ((args, kwargs),) = fn.get_rope_calls.values()
+    assert (kwargs["rope_parameters"]["beta_fast"], kwargs["rope_parameters"]["beta_slow"]) == (1.0, 1.0)
