@@ -66,10 +66,11 @@ def test_vllm_phi4_uses_long_factors_inside_the_original_context():
 
 
 @pytest.mark.parametrize("name", ["meta-llama/Llama-3.1-8B", "google/gemma-3-1b-it", "DeepSeek-V3",
-                                  "Qwen2.5-7B-Instruct + YaRN"])
+                                  "Qwen2.5-7B-Instruct + YaRN", "meta-llama/Llama-4-Scout-17B-16E"])
 def test_mlx_lm_rotates_as_the_kit(name):
     """MLX-LM's rope from its model file, positions fed as offsets: Gemma 3's sliding and full layers each get
-    their own base, DeepSeek-V3's latent attention its last 64 dims; MLX-LM has no cache, so no stop."""
+    their own base, DeepSeek-V3's latent attention its last 64 dims, Llama 4's attention is built from its
+    nested TextArgs and its every fourth layer has no rope; MLX-LM has no cache, so no stop."""
     report = conformance.verify(name, mlx_rotary(name))
     assert report.ok, report.table()
 
