@@ -5,7 +5,8 @@
   rotary embedding takes one (Gemma 3's sliding and full layers), multi-head latent attention turns the last
   `qk_rope_head_dim` dims (interleaved where the config sets `rope_interleave`, as DeepSeek-V3's attention does;
   its answer lists the pairs' halves one after the other, for queries and keys alike, and is put back in order),
-  and a layer the config marks as NoPE
+  GPT-J's `apply_rotary_pos_emb(tensor, sin, cos)` turns the first `rotary_dim` dims, and a layer the config
+  marks as NoPE
   (`no_rope_layers`) or whose layer type has no rotary embedding (a hybrid model's linear attention) is left
   unrotated as the family's decoder leaves it.
 - `from_tables(tables)`: a function tables(positions, layer) -> (cos, sin), applied to the rotated dims in a
@@ -98,11 +99,19 @@ def transformers_rotary(config) -> Callable:
     if interleave:  # as the family's attention does with rope_interleave
         apply = modeling.apply_rotary_pos_emb_interleave
 
+    sin_cos = _parameters(apply) == {"tensor", "sin", "cos"}  # GPT-J: apply(tensor, sin, cos), its rotary_dim
+
     def fn(x, positions, layer):
         if uses_rope is not None and not uses_rope[layer]:
             return x
         if layer_types and layer_types[layer] in NO_ROPE_LAYER_TYPES:  # hybrid models' linear attention
             return x
+        if sin_cos:  # (batch, seq, heads, dims) rows, the first rotary_dim dims turned, as GPTJAttention does
+            size = getattr(text, "rotary_dim", None) or x.shape[-1]
+            with torch.no_grad():
+                sin, cos = rotary(x, positions[None])
+                turned = apply(x[None, :, None, :size], sin, cos)[0, :, 0]
+            return torch.cat((turned.to(x.dtype), x[:, size:]), dim=-1)
         kept = x.shape[-1] - latent if latent else 0
         q = x[None, None, :, kept:]
         ids = positions[:, None] if positions.dim() == 2 else positions[None]

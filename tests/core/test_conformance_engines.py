@@ -201,3 +201,12 @@ def test_vllm_kimi_k2_takes_the_config_class_its_architecture_names():
     assert report.ok, report.table()
     ((args, kwargs),) = fn.get_rope_calls.values()
     assert (kwargs["rope_parameters"]["beta_fast"], kwargs["rope_parameters"]["beta_slow"]) == (1.0, 1.0)
+
+
+def test_transformers_gpt_j_turns_its_rotary_dims_up_to_its_position_table():
+    """GPT-J's apply_rotary_pos_emb(tensor, sin, cos) turns the first rotary_dim (64) of 256 dims in neighbours;
+    its sin/cos come from a table of max_position_embeddings rows, so its answers stop exactly there."""
+    fn = conformance.adapters.transformers_rotary("gpt-j-6b")
+    verdict = conformance.verify("gpt-j-6b", fn).verdicts[0]
+    assert (verdict.status, verdict.stops_at, verdict.limit) == ("stops", 2048, "at")
+    assert conformance.verify("gpt-j-6b", fn, max_position=2048).ok
