@@ -127,8 +127,9 @@ def _vllm_architecture(values: dict) -> tuple[str, str]:
     model_type = values.get("model_type")
     text = values.get("text_config")
     types_ = [model_type] + ([text.get("model_type")] if isinstance(text, dict) else [])
-    names = list(values.get("architectures") or []) + [MODEL_FOR_CAUSAL_LM_MAPPING_NAMES.get(str(t), "")
-                                                       for t in types_]
+    from transformers.models.auto.modeling_auto import MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES
+    names = list(values.get("architectures") or []) + [mapping.get(str(t), "") for t in types_ for mapping in (
+        MODEL_FOR_CAUSAL_LM_MAPPING_NAMES, MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES)]
     for name in filter(None, names):
         entry = registry._VLLM_MODELS.get(name)
         if entry is not None:

@@ -210,3 +210,13 @@ def test_transformers_gpt_j_turns_its_rotary_dims_up_to_its_position_table():
     verdict = conformance.verify("gpt-j-6b", fn).verdicts[0]
     assert (verdict.status, verdict.stops_at, verdict.limit) == ("stops", 2048, "at")
     assert conformance.verify("gpt-j-6b", fn, max_position=2048).ok
+
+
+def test_vllm_finds_a_vision_language_model_file_from_its_model_type():
+    """Qwen2.5-VL's preset names no architecture: transformers' image-text-to-text class for qwen2_5_vl names
+    vLLM's model file (which then needs torchvision, outside the card's install)."""
+    from rope_viz.conformance.adapters import _config_dict
+    from rope_viz.conformance.engines import _vllm_architecture
+
+    module, architecture = _vllm_architecture(_config_dict("Qwen/Qwen2.5-VL-7B-Instruct"))
+    assert (module, architecture) == ("vllm.model_executor.models.qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration")
