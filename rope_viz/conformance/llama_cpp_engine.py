@@ -20,7 +20,8 @@ Read in llama.cpp 0c1e57098bba43ac29e6e3b677cdceebdd22334f (the copy vendored in
   `rope.scaling.yarn_log_multiplier` = 0.1 * mscale_all_dim), conversion/gemma.py (Gemma3Model: key length =
   head_dim, `attention.sliding_window`, no local base), conversion/gptneox.py (dims = rotary_pct * head),
   conversion/gpt_oss.py (`attention.sliding_window`), conversion/minimax.py (MiniMaxM2Model: dims = rotary_dim),
-  conversion/qwen.py (Qwen3NextModel: dims = partial_rotary_factor (0.25) * head, `full_attention_interval`).
+  conversion/qwen.py (Qwen3NextModel: dims = partial_rotary_factor (0.25) * head, `full_attention_interval`),
+  conversion/qwen3vl.py (Qwen3VLTextModel: Qwen3's keys and base.py's `rope.dimension_sections`).
 - src/llama-model.cpp llama_model_base::load_hparams and llama_model_rope_type, src/models/<arch>.cpp
   load_arch_hparams and graphs, src/llama-context.cpp (cparams), src/llama-model.cpp get_rope_freq_base /
   get_rope_freq_scale / get_rope_factors: the per-layer base, scale, mode and dims are the kit's reading
@@ -32,8 +33,8 @@ Read in llama.cpp 0c1e57098bba43ac29e6e3b677cdceebdd22334f (the copy vendored in
   (llama.cpp's default: the file's context_length) exceeds the original context; DeepSeek-2's graph turns
   the last n_rot dims of the head (q_pe, k_pe); Qwen3-Next's recurrent layers (all but every
   `full_attention_interval`-th, src/models/qwen3next.cpp) turn none; BERT's graph turns none (only
-  Nomic/Jina BERT rotate); Nemotron-H's rope type is NONE; M-RoPE text positions go in as [t, h, w, 0]
-  (src/llama-graph.cpp).
+  Nomic/Jina BERT rotate); Nemotron-H's rope type is NONE; Qwen3-VL's is IMROPE (interleaved sections);
+  M-RoPE text positions go in as [t, h, w, 0] (src/llama-graph.cpp).
 - ggml/src/ggml-cpu/ops.cpp (rope_f32, rope_yarn) does the turning itself, in float32.
 
 The rows the kit hands over are in the checkpoint's order; where the converter permutes q/k (LlamaModel) the
@@ -63,13 +64,13 @@ ARCHITECTURES = {"llama": "llama", "mistral": "llama", "qwen2": "qwen2", "qwen3"
                  "deepseek_v2": "deepseek2", "deepseek_v3": "deepseek2", "kimi_k2": "deepseek2",
                  "gpt_oss": "gpt-oss", "qwen2_5_vl": "qwen2vl", "llama4": "llama4", "bert": "bert",
                  "nemotron_h": "nemotron_h", "kimi_k25": "deepseek2", "minimax_m2": "minimax-m2",
-                 "qwen3_next": "qwen3next"}
+                 "qwen3_next": "qwen3next", "qwen3_vl": "qwen3vl"}
 NO_CONVERTER = {"gptj": "GPTJForCausalLM", "step3p7": "Step3p7FlashForCausalLM"}
 PERMUTED = frozenset({"llama", "mistral"})  # LlamaModel.undo_permute (Llama4Model sets it False)
 MLA = frozenset({"deepseek2"})  # graphs that turn the last n_rot dims of the head
 RECURRENT = frozenset({"qwen3next"})  # recurrent (linear-attention) layers between the full ones turn nothing
 UNROTATED = frozenset({"bert", "nemotron_h"})  # graphs that turn nothing (BERT) or rope type NONE (Nemotron-H)
-MODES = {"NORM": 0, "NEOX": 2, "MROPE": 8}
+MODES = {"NORM": 0, "NEOX": 2, "MROPE": 8, "IMROPE": 40}
 _F32, _I32 = 0, 26
 
 
@@ -181,9 +182,11 @@ def write_gguf(config, path) -> Path:
             writer.add_rope_scaling_yarn_log_mul(0.1 * params["mscale_all_dim"])
     if arch in ("gemma3", "gpt-oss") and text.get("sliding_window"):
         writer.add_sliding_window(text["sliding_window"])
-    if arch == "qwen2vl":
-        sections = list(params.get("mrope_section") or [])
-        writer.add_rope_dimension_sections((sections + [0, 0, 0, 0])[:4])
+    if params.get("mrope_section"):  # base.py: Qwen2-VL's sections, Qwen3-VL's (interleaved by llama.cpp)
+        writer.add_rope_dimension_sections((list(params["mrope_section"]) + [0, 0, 0, 0])[:4])
+    elif arch in ("qwen2vl", "qwen3vl"):
+        raise AdapterLimit(f"the config has no mrope_section: the converter writes no rope.dimension_sections, "
+                           f"which llama.cpp's {arch} loader requires (transformers' defaults hold none either)")
     if arch in ("llama", "llama4") and rope_type == "llama3":
         tensors["rope_freqs.weight"] = _llama3_factors(params, dims)
     writer.add_rope_dimension_count(dims)
@@ -340,13 +343,14 @@ def llamacpp_rotary(config, gguf=None) -> Callable:
         attn *= attn_scale
         pos = positions.numpy()
         mode = MODES[spec.mode]
-        if spec.mode == "MROPE":
+        multi = spec.mode in ("MROPE", "IMROPE")
+        if multi:
             rows3 = pos if pos.ndim == 2 else np.stack([pos] * 3)
             pos = np.concatenate([rows3, np.zeros((1, rows3.shape[1]), dtype=rows3.dtype)])
         turned = library.rope(part, pos, n_dims=spec.rotary_dim, mode=mode, n_ctx_orig=spec.original_context,
                               freq_base=spec.base, freq_scale=spec.freq_scale, ext_factor=ext, attn_factor=attn,
                               beta_fast=32.0, beta_slow=1.0, factors=chosen if spec.freq_factors else None,
-                              sections=list(sections) if spec.mode == "MROPE" else None)
+                              sections=list(sections) if multi else None)
         return torch.cat((rows[:, :rows.shape[-1] - size], torch.from_numpy(turned)), dim=-1)
     permuted = gguf is None and str(values.get("model_type")) in PERMUTED
     permuted = permuted or (gguf is not None and arch == "llama")

@@ -143,3 +143,17 @@ def test_the_readme_card_counts_and_examples():
     code = re.search(r"<!-- readme-example: engines -->\n```python\n(.*?)```", readme, re.S).group(1)
     assert code.count("\ndef test_") == 4
     _run_example(code, "README.md engines example")
+
+
+def test_qwen3_vl_needs_its_sections_and_reads_as_interleaved_m_rope(tmp_path):
+    """Without mrope_section the converter writes no rope.dimension_sections, which llama.cpp's qwen3vl loader
+    requires; with them the file reads as ggml's IMROPE mode, the half layout."""
+    with pytest.raises(AdapterLimit, match="mrope_section"):
+        write_gguf("Qwen/Qwen3-VL-8B-Instruct", tmp_path / "no-sections.gguf")
+    config = _config_dict("Qwen/Qwen3-VL-8B-Instruct")
+    config["text_config"]["rope_scaling"] = {"mrope_section": [24, 20, 20], "mrope_interleaved": True,
+                                             "rope_type": "default"}
+    header = read_header(write_gguf(config, tmp_path / "sections.gguf"))
+    assert header.key("{arch}.rope.dimension_sections") == [24, 20, 20, 0]
+    layer = llama_cpp_layers(header)[0]
+    assert (layer.mode, layer.layout, layer.rotary_dim) == ("IMROPE", "half", 128)
