@@ -91,6 +91,7 @@ for index, failure in enumerate(data.failures):
 st.subheader(ui.t("check_implementation.bugs_header"))
 st.markdown(ui.t("check_implementation.bugs_text"))
 table(view.bug_table())
+panels.engines_today()  # the recorded report card: every preset through each engine's own RoPE
 st.subheader(ui.t("check_implementation.cli_header"))
 st.markdown(ui.t("check_implementation.cli_text"))
 st.code("python -m rope_viz.conformance probe Llama-3.1-8B -o probe.safetensors\n"

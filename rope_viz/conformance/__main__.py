@@ -4,6 +4,7 @@ python -m rope_viz.conformance verify CONFIG answers.safetensors [--json report.
 python -m rope_viz.conformance presets
 python -m rope_viz.conformance engines [--json results/conformance/engines.json] [--preset NAME ...]
     [--engine transformers|vLLM|MLX-LM|llama.cpp ...]
+    (where llama-cpp-python is not installed, the recorded llama.cpp cells are kept)
 
 CONFIG: a preset name or repository id (`presets` lists them) or a config.json path. verify prints one row per
 kind of layer and exits 0 when every kind passes, 1 when one answers wrong, 3 when every answer given is right
@@ -26,7 +27,7 @@ import torch
 
 from ..models import find_preset, model_presets, preset_info, preset_repo
 from .card import card_table, cell_text, engine_card
-from .engines import ENGINES
+from .engines import ENGINES, engine_version
 from .files import verify_file, write_probe
 from .gguf_file import check_gguf
 from .probe import config_value, kinds, load_model
@@ -111,10 +112,14 @@ def _engines(args) -> int:
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    card = engine_card(names, args.engine, progress=lambda name, engine, cell: print(
-        f"{name} / {engine}: {cell_text(cell)}", file=sys.stderr, flush=True))
     path = Path(args.json)
-    if (names or args.engine) and path.is_file():  # a part run again: its cells replace the recorded ones
+    engines = list(args.engine or ENGINES)
+    kept = [e for e in engines if e == "llama.cpp" and engine_version(e) is None and path.is_file()]
+    if kept:  # a source build this machine lacks: its recorded cells stay
+        print("llama.cpp is not installed: its recorded cells are kept", file=sys.stderr)
+    card = engine_card(names, [e for e in engines if e not in kept], progress=lambda name, engine, cell: print(
+        f"{name} / {engine}: {cell_text(cell)}", file=sys.stderr, flush=True))
+    if (names or args.engine or kept) and path.is_file():  # a part run again: its cells replace the recorded ones
         recorded = json.loads(path.read_text(encoding="utf-8"))
         fresh = {row["preset"]: row for row in card["presets"]}
         for row in recorded["presets"]:  # the engines run again replace their cells; the others stay

@@ -2,7 +2,11 @@
 
 - `transformers_rotary(config)`: the family's own rotary embedding and apply function from transformers, built
   for a config, so that verify checks transformers itself; a layer index becomes its layer type where the
-  rotary embedding takes one (Gemma 3's sliding and full layers), and a layer the config marks as NoPE
+  rotary embedding takes one (Gemma 3's sliding and full layers), multi-head latent attention turns the last
+  `qk_rope_head_dim` dims (interleaved where the config sets `rope_interleave`, as DeepSeek-V3's attention does;
+  its answer lists the pairs' halves one after the other, for queries and keys alike, and is put back in order),
+  GPT-J's `apply_rotary_pos_emb(tensor, sin, cos)` turns the first `rotary_dim` dims, and a layer the config
+  marks as NoPE
   (`no_rope_layers`) or whose layer type has no rotary embedding (a hybrid model's linear attention) is left
   unrotated as the family's decoder leaves it.
 - `from_tables(tables)`: a function tables(positions, layer) -> (cos, sin), applied to the rotated dims in a
@@ -89,18 +93,35 @@ def transformers_rotary(config) -> Callable:
     by_type = "layer_type" in _parameters(rotary.forward)
     layer_types = getattr(text, "layer_types", None)
     uses_rope = getattr(text, "no_rope_layers", None)  # transformers' convention: 1 where the layer uses RoPE
+    latent = getattr(text, "qk_rope_head_dim", None)  # multi-head latent attention turns the head's last dims
+    interleave = bool(latent and getattr(text, "rope_interleave", False)
+                      and hasattr(modeling, "apply_rotary_pos_emb_interleave"))
+    if interleave:  # as the family's attention does with rope_interleave
+        apply = modeling.apply_rotary_pos_emb_interleave
+
+    sin_cos = _parameters(apply) == {"tensor", "sin", "cos"}  # GPT-J: apply(tensor, sin, cos), its rotary_dim
 
     def fn(x, positions, layer):
         if uses_rope is not None and not uses_rope[layer]:
             return x
         if layer_types and layer_types[layer] in NO_ROPE_LAYER_TYPES:  # hybrid models' linear attention
             return x
-        q = x[None, None]
+        if sin_cos:  # (batch, seq, heads, dims) rows, the first rotary_dim dims turned, as GPTJAttention does
+            size = getattr(text, "rotary_dim", None) or x.shape[-1]
+            with torch.no_grad():
+                sin, cos = rotary(x, positions[None])
+                turned = apply(x[None, :, None, :size], sin, cos)[0, :, 0]
+            return torch.cat((turned.to(x.dtype), x[:, size:]), dim=-1)
+        kept = x.shape[-1] - latent if latent else 0
+        q = x[None, None, :, kept:]
         ids = positions[:, None] if positions.dim() == 2 else positions[None]
         with torch.no_grad():
             cos, sin = rotary(q, ids, layer_types[layer]) if by_type and layer_types else rotary(q, ids)
             turned, _ = apply(q, q, cos, sin)
-        return turned[0, 0]
+        turned = turned[0, 0].to(x.dtype)
+        if interleave:  # it answers the pairs' halves one after the other (q and k alike, so scores are kept):
+            turned = torch.stack(turned.chunk(2, dim=-1), dim=-1).flatten(-2)  # back to the neighbours they were
+        return torch.cat((x[:, :kept], turned), dim=-1)
     return fn
 
 

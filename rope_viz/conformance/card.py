@@ -6,7 +6,8 @@ run with no declared limit, so where its answers stop shows (and whether that is
 max_position_embeddings). A cell is "pass", "stops at N" (every answer right up to there), the bug named
 ("FAIL: ..."), "not supported by this engine" (it has no model code for the architecture), "adapter error"
 (the adapter could not call the engine: said so, with the error) or "not installed" (the engine is absent
-here: its install line is in the card).
+here: its install line is in the card). llama.cpp's column needs a source build (llama-cpp-python, several
+minutes): `python -m rope_viz.conformance engines` keeps the recorded llama.cpp cells where it is not installed.
 """
 
 from __future__ import annotations
@@ -20,13 +21,12 @@ import torch
 from ..models import model_presets, preset_repo
 from .adapters import transformers_rotary
 from .engines import ENGINES, EngineMissing, NotSupported, engine_version, mlx_rotary, vllm_rotary
+from .llama_cpp_engine import llamacpp_rotary
 from .verify import Report, rope_numbers, verify
 
 CARD_VERSION = 1
-ADAPTERS: dict[str, Callable | None] = {"transformers": transformers_rotary, "vLLM": vllm_rotary,
-                                        "MLX-LM": mlx_rotary, "llama.cpp": None}
-NOT_BUILT = {"llama.cpp": "no adapter yet: llama.cpp's rope runs in ggml, which needs a source build (cmake and a "
-                          "C/C++ compiler, several minutes) that this card does not make"}
+ADAPTERS: dict[str, Callable] = {"transformers": transformers_rotary, "vLLM": vllm_rotary, "MLX-LM": mlx_rotary,
+                                 "llama.cpp": llamacpp_rotary}
 
 
 def _kind(verdict) -> dict:
@@ -35,14 +35,23 @@ def _kind(verdict) -> dict:
             "also": None if verdict.second is None else list(verdict.second), "roles": list(verdict.roles),
             "first_pair": verdict.first_pair, "first_position": verdict.first_position,
             "stops_at": verdict.stops_at, "limit": verdict.limit, "stopped_by": verdict.stopped_by,
-            "max_error": verdict.max_error}
+            "max_error": verdict.max_error,
+            "profile": _profile(verdict.profile) if verdict.status == "fail" else None,
+            "bug_profile": _profile(verdict.bug_profile) if verdict.status == "fail" else None}
+
+
+def _profile(profile) -> dict | None:
+    """A failing kind's error profile (by pair, by position) to 4 significant digits, for the page's curves."""
+    if profile is None:
+        return None
+    values = profile.to_dict()
+    return {key: [float(f"{v:.4g}") for v in values[key]] if key != "positions" else values[key]
+            for key in ("by_pair", "positions", "by_position")}
 
 
 def run_engine(engine: str, name: str) -> dict:
     """One cell of the card: {"status", "note", "kinds"} for preset `name` run through `engine`'s adapter."""
     adapter = ADAPTERS[engine]
-    if adapter is None:
-        return {"status": "not run", "note": NOT_BUILT[engine], "kinds": []}
     try:
         fn = adapter(name)
         report: Report = verify(name, fn, layout=getattr(fn, "layout", None))  # a layout the engine's loader makes
@@ -86,7 +95,7 @@ def cell_text(cell: dict) -> str:
     status = cell["status"]
     if status == "pass":
         return "pass"
-    if status in ("not run", "not installed", "not supported", "adapter error"):
+    if status in ("not installed", "not supported", "adapter error"):
         return {"not supported": "not supported by this engine"}.get(status, status)
     parts = []
     for kind in cell["kinds"]:

@@ -127,8 +127,9 @@ def _vllm_architecture(values: dict) -> tuple[str, str]:
     model_type = values.get("model_type")
     text = values.get("text_config")
     types_ = [model_type] + ([text.get("model_type")] if isinstance(text, dict) else [])
-    names = list(values.get("architectures") or []) + [MODEL_FOR_CAUSAL_LM_MAPPING_NAMES.get(str(t), "")
-                                                       for t in types_]
+    from transformers.models.auto.modeling_auto import MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES
+    names = list(values.get("architectures") or []) + [mapping.get(str(t), "") for t in types_ for mapping in (
+        MODEL_FOR_CAUSAL_LM_MAPPING_NAMES, MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES)]
     for name in filter(None, names):
         entry = registry._VLLM_MODELS.get(name)
         if entry is not None:
@@ -177,6 +178,23 @@ def _arguments(cls: type, hf_config, layer: int, vllm_config) -> dict:
     return out
 
 
+def _config_type(values: dict) -> str:
+    """The config's model_type, or where transformers has no such type (a checkpoint whose config class ships as
+    remote code, as Kimi-K2's DeepseekV3Config under model_type kimi_k2) the type transformers maps its
+    architecture to: the config class that remote code copies."""
+    from transformers import CONFIG_MAPPING
+    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
+
+    model_type = str(values.get("model_type"))
+    if model_type in CONFIG_MAPPING:
+        return model_type
+    by_class = {name: kind for kind, name in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES.items()}
+    for architecture in values.get("architectures") or []:
+        if architecture in by_class:
+            return by_class[architecture]
+    return model_type
+
+
 def vllm_rotary(config) -> Callable:
     """fn(x, positions, layer, role) rotating as vLLM's model file for the config's architecture builds its rope
     (see the module docstring). config: a preset name, a config.json path, a config dict or its JSON text.
@@ -191,7 +209,7 @@ def vllm_rotary(config) -> Callable:
     attention = _attention_class(importlib.import_module(module_name), architecture)
     module = importlib.import_module(attention.__module__)
     kwargs = {k: v for k, v in values.items() if k != "model_type"}
-    hf_config = AutoConfig.for_model(values["model_type"], **json.loads(json.dumps(kwargs))).get_text_config()
+    hf_config = AutoConfig.for_model(_config_type(values), **json.loads(json.dumps(kwargs))).get_text_config()
     patch_rope_parameters(hf_config)
     vllm_config = VllmConfig()
     max_model_len = getattr(hf_config, "max_position_embeddings", None) or 8192
@@ -251,6 +269,17 @@ def vllm_rotary(config) -> Callable:
     return fn
 
 
+def _filled(cls, values: dict) -> dict:
+    """values with the fields of dataclass `cls` that have no default filled: sizes the rope never reads, absent
+    from a cut-down config."""
+    for field in dataclasses.fields(cls):
+        if field.name not in values and field.default is dataclasses.MISSING \
+                and field.default_factory is dataclasses.MISSING:
+            values[field.name] = values.get("num_attention_heads") if field.name == "num_key_value_heads" else \
+                1e-6 if "eps" in field.name else 1
+    return values
+
+
 def mlx_rotary(config) -> Callable:
     """fn(x, positions, layer, role) rotating as MLX-LM's model file for the config's model type builds its rope
     (see the module docstring). config: a preset name, a config.json path, a config dict or its JSON text.
@@ -270,25 +299,25 @@ def mlx_rotary(config) -> Callable:
     except ImportError as err:
         raise NotSupported(f"MLX-LM has no model file for {values.get('model_type')!r}") from err
     merged = {**values, **text}
-    for field in dataclasses.fields(module.ModelArgs):  # sizes the rope never reads, absent from a cut-down config
-        if field.name not in merged and field.default is dataclasses.MISSING \
-                and field.default_factory is dataclasses.MISSING:
-            merged[field.name] = merged.get("num_attention_heads") if field.name == "num_key_value_heads" else \
-                1e-6 if "eps" in field.name else 1
-    args = module.ModelArgs.from_dict(merged)
+    nested_args = getattr(module, "TextArgs", None)  # a model file whose ModelArgs holds its text config's class
+    if nested_args is not None and isinstance(nested, dict):
+        merged["text_config"] = _filled(nested_args, dict(nested))
+    args = module.ModelArgs.from_dict(_filled(module.ModelArgs, merged))
     found = [value for name, value in vars(module).items() if inspect.isclass(value) and value.__module__ ==
              module.__name__ and "Attention" in name and "self.rope =" in inspect.getsource(value)]
     if not found:
         raise AdapterLimit(f"{module.__name__} has no attention class that builds a rope for the adapter to build")
     attention: Any = found[0]
-    ropes: dict[int, Callable] = {}
+    ropes: dict[int, Callable | None] = {}
     latent = text.get("qk_rope_head_dim")
 
     def rope_of(layer: int):
         if layer not in ropes:
             names = list(inspect.signature(attention).parameters)
             extra = {name: layer for name in names[1:] if name in ("layer_idx", "layer_id", "layer")}
-            ropes[layer] = attention(args, **extra).rope
+            built = attention(args.text_config if nested_args is not None and isinstance(nested, dict) else args,
+                              **extra)
+            ropes[layer] = getattr(built, "rope", None)  # none on a layer the model file leaves unrotated
         return ropes[layer]
 
     interval = text.get("full_attention_interval")
@@ -299,6 +328,8 @@ def mlx_rotary(config) -> Callable:
                 interval and not layer_types and (layer + 1) % interval):  # a hybrid model's linear attention
             return x
         rope = rope_of(layer)
+        if rope is None:  # Llama 4's NoPE layers (use_rope 0): MLX-LM's attention leaves them unrotated
+            return x
         rows = x.float()
         size = int(latent) if latent else rows.shape[-1]
         part = rows[:, rows.shape[-1] - size:].numpy()

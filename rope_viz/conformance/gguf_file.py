@@ -20,7 +20,8 @@ What llama.cpp does with the keys, read in ggml-org/llama.cpp:
   src/models/gemma-embedding2.cpp shows for a sibling architecture); this reading follows them, which for a file
   without those keys is the same. `get_rope_freq_base` / `get_rope_freq_scale` pick the sliding values on
   sliding layers. `llama_model_rope_type` gives each architecture its mode: NORM turns pairs (2i, 2i+1) (the
-  interleaved layout), NEOX pairs (i, i + n_rot/2) (the half layout), MROPE the multimodal sections. Llama 4 and
+  interleaved layout), NEOX pairs (i, i + n_rot/2) (the half layout), MROPE the multimodal sections (IMROPE
+  interleaves them: Qwen3-VL and Qwen3.5, in llama.cpp 0c1e57098bba). Llama 4 and
   SmolLM3 leave every 4th layer unrotated (n_no_rope_layer_step = 4, set in code; Llama 4 rotates them all when
   `attention.sliding_window` is 0).
 - src/llama-context.cpp @ 4c7103b96d720ea6057eec6ac11a49727f9ecd43, the llama_context constructor: scaling
@@ -73,8 +74,9 @@ NEOX = ("falcon", "falcon-h1", "grok", "dbrx", "stablelm", "bitnet", "qwen", "qw
         "qwen3moe", "qwen3next", "llada-moe", "olmo2", "olmoe", "phi2", "phi3", "phimoe", "plamo", "plamo2", "gemma",
         "gemma2", "gemma3", "gemma3n", "starcoder2", "openelm", "gptneox", "codeshell", "orion", "nemotron", "exaone",
         "exaone4", "minicpm3", "bailingmoe2", "dots1", "hunyuan-moe", "gpt-oss", "hunyuan-dense", "lfm2", "lfm2moe",
-        "smallthinker", "glm4moe", "seed_oss", "grovemoe", "apertus")
+        "smallthinker", "glm4moe", "seed_oss", "grovemoe", "apertus", "minimax-m2")
 MROPE = ("qwen2vl",)
+IMROPE = ("qwen3vl", "qwen3vlmoe", "qwen35", "qwen35moe")  # interleaved M-RoPE (llama.cpp 0c1e57098bba)
 # conversions that permute q/k rows (LlamaModel and its subclasses, LLaDA)
 PERMUTED = frozenset({"llama", "llada", "granite", "granitemoe", "granitehybrid", "arcee", "smollm3"})
 # architectures whose every n-th layer llama.cpp leaves unrotated ((il + 1) % n == 0: n_no_rope_layer_step, set in
@@ -216,7 +218,7 @@ def read_header(source) -> GGUFHeader:
 
 @dataclass(frozen=True)
 class GGUFLayer:
-    """One decoder layer as llama.cpp rotates it: mode (NORM, NEOX, MROPE or NONE), layout on the GGUF's rows
+    """One decoder layer as llama.cpp rotates it: mode (NORM, NEOX, MROPE, IMROPE or NONE), layout on the GGUF's rows
     and on the checkpoint's rows (they differ where the conversion permuted q/k), base and where it comes from,
     freq_scale, rotated dims of the head, scaling type, YaRN's ext_factor, original context, betas and
     attention factor, and the frequency-factor tensors the file holds (their values are never read)."""
@@ -296,8 +298,10 @@ def _mode(arch: str) -> str:
         return "NEOX"
     if arch in MROPE:
         return "MROPE"
+    if arch in IMROPE:
+        return "IMROPE"
     raise ValueError(f"architecture {arch[:40]!r} is not in this kit's table of llama.cpp rope modes (llama.cpp's "
-                     f"llama_model_rope_type): known are {', '.join(NORM + NEOX + MROPE)}")
+                     f"llama_model_rope_type): known are {', '.join(NORM + NEOX + MROPE + IMROPE)}")
 
 
 def _sliding(header: GGUFHeader, keys, n_layers: int) -> list[bool]:
@@ -362,7 +366,7 @@ def llama_cpp_layers(header: GGUFHeader) -> tuple[GGUFLayer, ...]:
     nope_every = NOPE_EVERY.get(arch, 0)
     if arch == "llama4" and header.key(keys.Attention.SLIDING_WINDOW) == 0:
         nope_every = 0
-    layout = {"NORM": "interleaved", "NEOX": "half", "MROPE": "half"}[mode]
+    layout = {"NORM": "interleaved", "NEOX": "half", "MROPE": "half", "IMROPE": "half"}[mode]
     checkpoint = "half" if mode == "NORM" and arch in PERMUTED else layout
     layers = []
     for il in range(n_layers):

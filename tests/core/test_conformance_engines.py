@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+import torch
 
 import rope_viz
 from rope_viz import conformance
@@ -65,10 +66,11 @@ def test_vllm_phi4_uses_long_factors_inside_the_original_context():
 
 
 @pytest.mark.parametrize("name", ["meta-llama/Llama-3.1-8B", "google/gemma-3-1b-it", "DeepSeek-V3",
-                                  "Qwen2.5-7B-Instruct + YaRN"])
+                                  "Qwen2.5-7B-Instruct + YaRN", "meta-llama/Llama-4-Scout-17B-16E"])
 def test_mlx_lm_rotates_as_the_kit(name):
     """MLX-LM's rope from its model file, positions fed as offsets: Gemma 3's sliding and full layers each get
-    their own base, DeepSeek-V3's latent attention its last 64 dims; MLX-LM has no cache, so no stop."""
+    their own base, DeepSeek-V3's latent attention its last 64 dims, Llama 4's attention is built from its
+    nested TextArgs and its every fourth layer has no rope; MLX-LM has no cache, so no stop."""
     report = conformance.verify(name, mlx_rotary(name))
     assert report.ok, report.table()
 
@@ -115,7 +117,7 @@ def test_the_card_names_a_planted_bug_a_missing_engine_and_an_unsupported_archit
     json.dumps(found)  # numbers, strings and lists only
 
 
-STATUSES = {"pass", "fail", "stops", "not supported", "not installed", "adapter error", "not run"}
+STATUSES = {"pass", "fail", "stops", "not supported", "not installed", "adapter error"}
 
 
 def test_the_recorded_card_covers_every_preset_and_engine_and_shows_the_longrope_divergence():
@@ -176,3 +178,45 @@ def test_ci_installs_the_vllm_packages_the_adapter_names():
     listed = (ROOT / ".ci/engines.txt").read_text(encoding="utf-8").split()
     assert listed == ENGINES["vLLM"].packages.split() + ENGINES["MLX-LM"].packages.split()
     assert "pip install --no-deps -r .ci/engines.txt" in (ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
+
+
+def test_transformers_deepseek_v3_turns_its_latent_rope_part_interleaved():
+    """DeepSeek-V3's attention turns the last 64 of its 192 dims with apply_rotary_pos_emb_interleave, which
+    answers the pairs' halves one after the other; the adapter turns that part and puts the pairs back."""
+    fn = conformance.adapters.transformers_rotary("DeepSeek-V3")
+    report = conformance.verify("DeepSeek-V3", fn)
+    assert report.ok, report.table()
+    x = torch.zeros(1, 192)
+    x[0, :128] = 1.0
+    assert torch.equal(fn(x, torch.tensor([7]), 0), x)  # the first 128 dims are never turned
+
+
+def test_vllm_kimi_k2_takes_the_config_class_its_architecture_names():
+    """Kimi-K2's config.json says model_type kimi_k2 (its config class ships as remote code, a copy of
+    DeepseekV3Config); the adapter builds transformers' deepseek_v3 config from its architecture, and vLLM's
+    DeepSeek-V3 rope, read with Kimi-K2's YaRN betas (1 and 1), answers right up to its context."""
+    name = "moonshotai/Kimi-K2-Instruct"
+    fn = vllm_rotary(name)
+    report = conformance.verify(name, fn, max_position=131072)
+    assert report.ok, report.table()
+    ((args, kwargs),) = fn.get_rope_calls.values()
+    assert (kwargs["rope_parameters"]["beta_fast"], kwargs["rope_parameters"]["beta_slow"]) == (1.0, 1.0)
+
+
+def test_transformers_gpt_j_turns_its_rotary_dims_up_to_its_position_table():
+    """GPT-J's apply_rotary_pos_emb(tensor, sin, cos) turns the first rotary_dim (64) of 256 dims in neighbours;
+    its sin/cos come from a table of max_position_embeddings rows, so its answers stop exactly there."""
+    fn = conformance.adapters.transformers_rotary("gpt-j-6b")
+    verdict = conformance.verify("gpt-j-6b", fn).verdicts[0]
+    assert (verdict.status, verdict.stops_at, verdict.limit) == ("stops", 2048, "at")
+    assert conformance.verify("gpt-j-6b", fn, max_position=2048).ok
+
+
+def test_vllm_finds_a_vision_language_model_file_from_its_model_type():
+    """Qwen2.5-VL's preset names no architecture: transformers' image-text-to-text class for qwen2_5_vl names
+    vLLM's model file (which then needs torchvision, outside the card's install)."""
+    from rope_viz.conformance.adapters import _config_dict
+    from rope_viz.conformance.engines import _vllm_architecture
+
+    module, architecture = _vllm_architecture(_config_dict("Qwen/Qwen2.5-VL-7B-Instruct"))
+    assert (module, architecture) == ("vllm.model_executor.models.qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration")

@@ -6,14 +6,17 @@ from __future__ import annotations
 import functools
 import hashlib
 
+import pandas as pd
 import streamlit as st
 
 from explorer.app import heavy
-from explorer.app.place import table
+from explorer.app.place import chart, say, table
 from explorer.app.cache import cached
 from explorer.app.session import t
 from explorer.pure.figures import line_chart
 from explorer.pure.views import check_implementation as view
+from explorer.pure.views import engines_today as engines_view
+from explorer.pure.views.phrases import phrase
 
 _check = cached(view.check, max_entries=8)
 probe_file = cached(view.probe_file, max_entries=8)
@@ -51,24 +54,50 @@ def answer_examples() -> None:
             tab.code(view.answer_example(kind), language="python")
 
 
+def position_chart(curves: view.FailureCurves, title: str):
+    """The error against position, observed and (dashed) the matched bug's."""
+    observed, matched = t("check_implementation.observed"), t("check_implementation.matched")
+    series = {observed: curves.observed_by_position}
+    if curves.bug_by_position is not None:
+        series[matched] = curves.bug_by_position
+    return line_chart(curves.positions, series, title=title, x_title=t("check_implementation.position_axis"),
+                      y_title=t("check_implementation.error_axis"), log_x=True, log_y=True, markers=True,
+                      dashed=(matched,))
+
+
 def failure_charts(failure: view.Failure):
     """The error against position and against pair, observed and (dashed) the matched bug's: two figures.
     Not cached as figures: they are drawn from the cached verdicts, an upload's among them."""
     curves = failure.curves
     observed, matched = t("check_implementation.observed"), t("check_implementation.matched")
-    series = {observed: curves.observed_by_position}
     pair_series = {observed: curves.observed_by_pair}
-    if curves.bug_by_position is not None and curves.bug_by_pair is not None:
-        series[matched] = curves.bug_by_position
+    if curves.bug_by_pair is not None:
         pair_series[matched] = curves.bug_by_pair
-    by_position = line_chart(curves.positions, series, title=t("check_implementation.by_position_title"),
-                             x_title=t("check_implementation.position_axis"),
-                             y_title=t("check_implementation.error_axis"), log_x=True, log_y=True, markers=True,
-                             dashed=(matched,))
+    by_position = position_chart(curves, t("check_implementation.by_position_title"))
     by_pair = line_chart(curves.pairs, pair_series, title=t("check_implementation.by_pair_title"),
                          x_title=t("check_implementation.pair_axis"), y_title=t("check_implementation.error_axis"),
                          log_y=True, dashed=(matched,))
     return by_position, by_pair
+
+
+def engines_today() -> None:
+    """The recorded report card: a row per preset, a column per engine, then each failing kind's error against
+    position beside the bug's, two to a row."""
+    card = engines_view.engines_today()
+    st.subheader(t("check_implementation.engines_header"))
+    st.markdown(t("check_implementation.engines_text", date=card.date))
+    columns = {t("check_implementation.col_preset"): [name for name, _ in card.rows]}
+    for i, label in enumerate(card.engines):
+        columns[label] = [say(cells[i]) for _, cells in card.rows]
+    st.dataframe(pd.DataFrame(columns), hide_index=True)
+    for start in range(0, len(card.failures), 2):
+        for column, index in zip(st.columns(2), range(start, min(start + 2, len(card.failures)))):
+            failure = card.failures[index]
+            with column:
+                st.caption(say(phrase("check_implementation.engines_failure", preset=failure.preset,
+                                      engine=failure.engine, kind=failure.kind, bug=failure.cell)))
+                title = t("check_implementation.engines_chart_title", preset=failure.preset, engine=failure.engine)
+                chart(position_chart(failure.curves, title), key=f"engine_{index}")
 
 
 def show_gguf(reading: view.GGUFCheck) -> None:

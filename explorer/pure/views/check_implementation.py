@@ -11,19 +11,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-import numpy as np
 
 from rope_viz import conformance, model_rope
 from rope_viz.conformance.verify import describe, layer_ranges
 
+from explorer.pure.views.engines_today import CHARTS as ENGINE_CHARTS
+from explorer.pure.views.engines_today import FailureCurves, failure_curves
 from explorer.pure.views.phrases import Phrase, phrase
 
-# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py)
-CHARTS = ("position_0", "pair_0")
+# the charts the page draws at its defaults, by key, in order (read by tests/apptest/test_every_page.py): the
+# demo's first failure, then one per failing kind of the recorded engines card (explorer.pure.views.engines_today)
+CHARTS = ("position_0", "pair_0") + ENGINE_CHARTS
 
 NONE = "none"  # the demo that plants nothing: the reference itself
 MODEL_LAYOUT = "model"  # the declared layout that is the model's own (no q/k rows permuted on load)
-FLOOR = 1e-12  # errors below this are drawn at it (a log axis has no zero)
 
 
 class Choice(NamedTuple):
@@ -94,30 +95,10 @@ def _notes(verdict) -> tuple[Phrase, ...]:
     return tuple(notes)
 
 
-@dataclass(frozen=True)
-class FailureCurves:
-    """A failing kind's error (floored at FLOOR, float32) against the position (positions > 0: the axis is
-    logarithmic) and against the pair, observed and for the matched bug (None when no bug explains it)."""
-    positions: np.ndarray
-    observed_by_position: np.ndarray
-    pairs: np.ndarray
-    observed_by_pair: np.ndarray
-    bug_by_position: np.ndarray | None
-    bug_by_pair: np.ndarray | None
-
-
 def _curves(verdict) -> FailureCurves:
-    def floor(values):
-        return np.maximum(np.asarray(values, dtype=np.float64), FLOOR).astype(np.float32)
-    positions = verdict.profile.positions
-    keep = positions > 0  # the position axis is logarithmic
-    bug = verdict.bug_profile
-    return FailureCurves(positions=positions[keep].astype(np.float32),
-                       observed_by_position=floor(verdict.profile.by_position[keep]),
-                       pairs=np.arange(len(verdict.profile.by_pair), dtype=np.float32),
-                       observed_by_pair=floor(verdict.profile.by_pair),
-                       bug_by_position=None if bug is None else floor(bug.by_position[keep]),
-                       bug_by_pair=None if bug is None else floor(bug.by_pair))
+    profile, bug = verdict.profile, verdict.bug_profile
+    return failure_curves(profile.positions, profile.by_position, profile.by_pair,
+                          None if bug is None else bug.by_position, None if bug is None else bug.by_pair)
 
 
 @dataclass(frozen=True)
