@@ -4,6 +4,7 @@
     python -m bench.real_models_live --class-size 8   # a smaller class
     python -m bench.real_models_live --own-only       # only an own text per model, beside the yardstick forward
     python -m bench.real_models_live --own-only --root /tmp/old-checkout   # the same against another copy of the app
+    python -m bench.real_models_live --own-only --page pairs-in-real-models   # the pairs page's own text instead
 
 One app server (support.server) serves every case; each visitor is a websocket session (support.protocol), so
 no browser competes with the server for the two cores. Per model, after one visit that loads it:
@@ -21,7 +22,9 @@ Then, with both models loaded:
 --own-only measures, per model, the own text alone (and, where the page keeps the traps until asked, the same link
 with traps=1: the traps alone), beside the yardstick: one float32 forward of the same token ids by transformers' model
 from the same GGUF file, two threads, the best of 3, measured in this process after the server has stopped. Its
-targets: first content <= 2 forwards + 1 s, whole page (traps included) <= 10 forwards + 2 s.
+targets: first content <= 2 forwards + 1 s, whole page (traps included) <= 10 forwards + 2 s. --page names the page
+measured (default real-models; pairs-in-real-models: its first chart is the layer's norms, its whole page includes
+the interventions).
 Every table is printed beside the CPU's model and torch's CPU capability (forced ones named).
 Prints a table, writes bench-results/real_models_live.json, exits 1 when a target is missed.
 """
@@ -31,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import time
 import urllib.parse
 
@@ -42,7 +46,8 @@ from support.server import ROOT, UsageSampler, streamlit_server
 
 RESULTS = ROOT / "bench-results" / "real_models_live.json"
 CORPUS = ROOT / "results" / "real" / "stdlib_docstrings.txt"
-PAGE = "real-models"
+PAGES = ("real-models", "pairs-in-real-models")
+PAGE = PAGES[0]  # the page the sessions open (--page, for --own-only)
 MODELS = ("smollm2-135m", "gemma-3-270m")
 OWN_CHARS = 1500          # about 300 tokens: cut to the page's 256
 CLASS_CHARS = 300         # a class's own texts: a few sentences each (about 60 tokens)
@@ -188,13 +193,14 @@ def measure_own(url: str, model: str, index: int) -> dict:
 
 
 def main_own(args) -> int:
-    cpu = cpu_kind()
+    cpu, load = cpu_kind(), os.getloadavg()  # the load before the server starts: what else shares the CPU
     started = time.perf_counter()
     with streamlit_server(startup_timeout=300, root=Path(args.root)) as server:
         rows = {model: measure_own(server.url, model, MODELS.index(model)) for model in args.models}
     for model, row in rows.items():
         row["yardstick_s"] = yardstick(model, own_text(MODELS.index(model)))
-    print(f"\nreal models, an own text of {OWN_CHARS} characters (256 tokens), {args.root}; {cpu_label(cpu)}")
+    print(f"\n{PAGE}, an own text of {OWN_CHARS} characters (256 tokens), {args.root}; {cpu_label(cpu)}, "
+          f"{os.cpu_count()} CPUs, load average {load[0]:.1f} before the run")
     print("| model | yardstick forward s | first content s (forwards) | whole page s (forwards) | traps alone s | "
           "page with traps s (forwards) |")
     print("|---|---|---|---|---|---|")
@@ -212,10 +218,13 @@ def main_own(args) -> int:
     for c in checked:
         c["pass"] = c["value"] is not None and c["value"] <= c["limit"]
         print(f"{'met' if c['pass'] else 'MISSED'}: {c['what']} {_fmt(c['value'])} (at most {c['limit']:.2f})")
-    out = Path(args.out if args.out != str(RESULTS) else RESULTS.with_name("real_models_own.json"))
+    own = "real_models_own.json" if PAGE == PAGES[0] else f"{PAGE.replace('-', '_')}_own.json"
+    out = Path(args.out if args.out != str(RESULTS) else RESULTS.with_name(own))
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"cpu": cpu, "root": args.root, "models": rows, "targets": checked,
-                               "wall_s": time.perf_counter() - started}, indent=1), encoding="utf-8")
+    out.write_text(json.dumps({"cpu": cpu, "page": PAGE, "load_average_before": load,
+                               "load_average_after": os.getloadavg(), "root": args.root, "models": rows,
+                               "targets": checked, "wall_s": time.perf_counter() - started}, indent=1),
+                   encoding="utf-8")
     return 0 if all(c["pass"] for c in checked) else 1
 
 
@@ -224,15 +233,17 @@ def _fmt(value, digits: int = 2) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global CLASS
+    global CLASS, PAGE
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--class-size", type=int, default=40, help="sessions of the class cases (default 40)")
     parser.add_argument("--out", default=str(RESULTS))
     parser.add_argument("--own-only", action="store_true", help="only an own text per model, beside the yardstick")
     parser.add_argument("--models", nargs="+", default=list(MODELS), choices=MODELS, help="--own-only's models")
     parser.add_argument("--root", default=str(ROOT), help="the copy of the app to serve (default this checkout)")
+    parser.add_argument("--page", default=PAGE, choices=PAGES, help="--own-only's page (default real-models)")
     args = parser.parse_args(argv)
     if args.own_only:
+        PAGE = args.page
         return main_own(args)
     CLASS = args.class_size
     started = time.perf_counter()

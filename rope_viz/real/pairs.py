@@ -10,10 +10,13 @@
 - interventions, each a float32 pass of the text, of a copying task (a passage twice: the loss on its second
   copy) and of a recall task (short factual prompts): the massive coordinates replaced by their mean over the text,
   the same count of random coordinates (the control), the pairs slower than the high-norm band made position-free,
-  and the first token's MLP output removed in the layer where its norm jumps.
+  and the first token's MLP output removed in the layer where its norm jumps;
+- the sink past the trained length ("Frayed RoPE", Wertheimer et al., ICLR 2026, arXiv 2603.18017): the text read
+  with its first token just inside the trained length behind the others and then twice as far, every other offset
+  its own (shifting every position alike changes nothing: RoPE sees only offsets).
 
 `measure` takes one pass (every layer captured, no logits); `intervene` takes four passes of each input, run
-together.
+together, and two passes of the text (no logits) per trained length.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ RECALL = (("The capital of France is", " Paris"), ("The capital of Japan is", " 
           ("The opposite of hot is", " cold"), ("The sun rises in the", " east"))
 """The recall task: prompts whose answer is a fact the model stores, not something the prompt holds."""
 INTERVENTIONS = ("none", "massive", "random", "nope_below", "sink_mlp")
+FAR = 2  # "past the trained length": the first token up to FAR times the trained length behind the last token
 
 
 def boundary_pair(rotary_dim: int, base: float, trained: int) -> int:
@@ -191,11 +195,54 @@ def edits(lm: RealModel, p: Pairs, seed: int = SEED) -> dict[str, Variant]:
             "sink_mlp": Variant(edit=Edit(mlp_off={p.spike_layer: (0,)}))}
 
 
+def first_back(seq: int, back: int) -> torch.Tensor:
+    """(seq,) int64 positions: the first token at 0, the others moved on together so that the last lies back - 1
+    positions after it (the text's own positions when back <= seq); every offset between the others stays."""
+    if isinstance(back, bool) or not isinstance(back, int) or back < 1:
+        raise ValueError(f"back must be a whole number of positions >= 1, got {back!r}")
+    return torch.cat((torch.zeros(1, dtype=torch.int64), torch.arange(1, seq) + max(back - seq, 0)))
+
+
+def first_key_cosines(queries: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
+    """(heads,) float64: each head's mean over its queries m >= 1 of cos(q_m, k_0), the first token's key (queries
+    (heads, seq, head_dim) and keys (kv_heads, seq, head_dim) after the rotation; a query head reads key head
+    h // (heads / kv_heads))."""
+    heads = queries.shape[0]
+    first = keys[:, 0].double().repeat_interleave(heads // keys.shape[0], 0)
+    return torch.nn.functional.cosine_similarity(queries[:, 1:].double(), first[:, None], dim=-1).mean(-1)
+
+
+def frayed(lm: RealModel, ids, p: Pairs) -> dict:
+    """{attention kind: {"trained": T, "own": the share of its heads that are sinks at the text's own positions,
+    "inside" / "past": {"back": T / FAR * T, "share": that share, "cosine": the mean first_key_cosines of the heads
+    that are sinks at the text's own positions (all the kind's heads when none is)}} with the text read at
+    first_back(seq, back): one pass per distinct back (every layer captured, no logits)."""
+    ids = _checked_ids(lm, ids)
+    count = len(lm.rope.layers)
+    rows = {kind: [i for i, k in enumerate(p.kinds) if k == kind] for kind in sorted(set(p.kinds))}
+    trained = {kind: trained_length(lm, found[0]) for kind, found in rows.items()}
+    seen = {}
+    for back in sorted({b for t in trained.values() for b in (t, FAR * t)}):
+        run = lm.forward(ids, first_back(ids.numel(), back), capture=range(count), stop_after=count - 1)
+        seen[back] = (head_roles(run.attention, count)[1],
+                      torch.stack([first_key_cosines(run.queries[i], run.keys[i]) for i in range(count)]))
+    found = {}
+    for kind, layers in rows.items():
+        sinks = p.first[layers] >= SINK
+        heads = sinks if bool(sinks.any()) else torch.ones_like(sinks)
+        at = {where: {"back": back, "share": float((seen[back][0][layers] >= SINK).double().mean()),
+                      "cosine": float(seen[back][1][layers][heads].mean())}
+              for where, back in (("inside", trained[kind]), ("past", FAR * trained[kind]))}
+        found[kind] = {"trained": trained[kind], "own": float(sinks.double().mean())} | at
+    return found
+
+
 @dataclass(frozen=True)
 class Effects:
     """Mean next-token losses (nats) of each intervention (INTERVENTIONS), float32: text, on the text; copy, on the
     second copy of a passage read twice; recall, on the answers of RECALL. counts: the massive / random coordinates
-    changed (queries and keys together), the pairs made position-free per attention kind, the spike layer."""
+    changed (queries and keys together), the pairs made position-free per attention kind, the spike layer; frayed,
+    the sinks inside and past the trained length (frayed)."""
 
     text: dict
     copy: dict
@@ -203,6 +250,7 @@ class Effects:
     changed: int
     below: dict
     spike_layer: int
+    frayed: dict
 
 
 def copy_ids(lm: RealModel, ids) -> tuple[torch.Tensor, int]:
@@ -226,7 +274,7 @@ def recall_ids(lm: RealModel) -> list[tuple[torch.Tensor, int]]:
 
 def intervene(lm: RealModel, ids, p: Pairs, seed: int = SEED) -> Effects:
     """Every intervention on the text, the copying task and the recall task: four passes of each input, run
-    together (float32)."""
+    together (float32); and the sinks past the trained length (frayed)."""
     ids = _checked_ids(lm, ids)
     variants = edits(lm, p, seed)
     names = list(variants)
@@ -241,4 +289,4 @@ def intervene(lm: RealModel, ids, p: Pairs, seed: int = SEED) -> Effects:
     changed = int(massive(p.queries).sum() + massive(p.keys).sum())
     text_, copy_, recall_ = ({n: float(v) for n, v in zip(names, row)} for row in (text, copy, recall))
     return Effects(text_, copy_, recall_, changed, {kind: len(below_band(p, kind)) for kind in sorted(set(p.kinds))},
-                   p.spike_layer)
+                   p.spike_layer, frayed(lm, ids, p))

@@ -12,6 +12,7 @@ within 1e-5, the loss with the massive coordinates replaced within 1e-4 nats.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import pytest
@@ -80,19 +81,47 @@ def test_random_control_keeps_the_counts_and_avoids_the_massive():
     assert torch.equal(chosen.sum(-1), found.sum(-1)) and not (chosen & found).any()
 
 
+def test_first_back_by_hand():
+    assert pairs.first_back(5, 100).tolist() == [0, 96, 97, 98, 99]  # the last token 99 positions after the first
+    assert pairs.first_back(5, 5).tolist() == pairs.first_back(5, 2).tolist() == [0, 1, 2, 3, 4]
+    with pytest.raises(ValueError, match="back must be"):
+        pairs.first_back(5, 0)
+
+
+def test_first_key_cosines_by_hand():
+    generator = torch.Generator().manual_seed(1)
+    q, k = torch.randn(4, 6, 8, generator=generator), torch.randn(2, 6, 8, generator=generator)
+    found = pairs.first_key_cosines(q, k)
+    for h in range(4):
+        key = [float(x) for x in k[h // 2, 0]]
+        cosines = []
+        for m in range(1, 6):
+            query = [float(x) for x in q[h, m]]
+            dot = sum(a * b for a, b in zip(query, key))
+            cosines.append(dot / math.sqrt(sum(a * a for a in query) * sum(b * b for b in key)))
+        assert math.isclose(float(found[h]), sum(cosines) / 5, rel_tol=1e-9, abs_tol=1e-12)
+
+
 # ----------------------------------------------------------------------------- against transformers
 
-def reference(name: str, ids: list[int], fills: dict | None = None):
-    """transformers' model on ids (float32, eager): per layer the norms over tokens of each query, key and value
-    coordinate (as they enter the rotation), the attention weights, the hidden states, and the mean loss; fills:
-    {layer: (query mask, query fill, key mask, key fill)} written into the projections' outputs by hooks."""
+@functools.lru_cache(maxsize=2)
+def loaded(name: str):
+    """transformers' model from the GGUF file the app reads (float32, eager attention), loaded once."""
     from transformers import AutoModelForCausalLM
 
     from rope_viz.real.weights import gguf_path
 
     path = gguf_path(name)
-    model = AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch.float32,
-                                                 attn_implementation="eager")
+    return AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch.float32,
+                                                attn_implementation="eager")
+
+
+def reference(name: str, ids: list[int], fills: dict | None = None, positions: torch.Tensor | None = None):
+    """transformers' model on ids (float32, eager): per layer the norms over tokens of each query, key and value
+    coordinate (as they enter the rotation), the attention weights, the hidden states, and the mean loss; fills:
+    {layer: (query mask, query fill, key mask, key fill)} written into the projections' outputs by hooks;
+    positions: the tokens' position ids (default 0 .. seq - 1)."""
+    model = loaded(name)
     config = model.config
     head_dim = getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
     gemma = config.model_type.startswith("gemma3")
@@ -119,7 +148,8 @@ def reference(name: str, ids: list[int], fills: dict | None = None):
                     attn.v_proj.register_forward_hook(hook("v", i))]
     tensor = torch.tensor([ids])
     with torch.inference_mode():
-        out = model(tensor, output_attentions=True, output_hidden_states=True)
+        out = model(tensor, output_attentions=True, output_hidden_states=True,
+                    position_ids=None if positions is None else positions[None])
     for handle in handles:
         handle.remove()
     log_probs = torch.log_softmax(out.logits[0].double(), -1)
@@ -174,3 +204,20 @@ def test_massive_replaced_by_mean_as_transformers():
     *_, theirs = reference(lm.name, ids.tolist(), fills)
     assert ours > plain + 0.05  # the intervention changes something
     assert abs(ours - theirs) < 1e-3, (ours, theirs)
+
+
+@slow
+def test_sinks_past_the_trained_length_as_transformers(both):
+    """The sink shares with the first token just inside and twice past each kind's trained length, ours against
+    transformers' attention weights with the same position ids (its masks by index, as ours)."""
+    lm, ids, found, (_, plain, _, _) = both
+    got = pairs.frayed(lm, ids, found)
+    assert set(got) == set(found.kinds)
+    for kind, x in got.items():
+        rows = [i for i, k in enumerate(found.kinds) if k == kind]
+        for where in ("inside", "past"):
+            positions = pairs.first_back(ids.numel(), x[where]["back"])
+            _, attentions, _, _ = reference(lm.name, ids.tolist(), positions=positions)
+            first = torch.stack([a[:, 1:, 0].mean(-1) for a in attentions])[rows]
+            assert not torch.allclose(first, torch.stack([a[:, 1:, 0].mean(-1) for a in plain])[rows], atol=1e-3)
+            assert x[where]["share"] == float((first >= pairs.SINK).double().mean()), (kind, where)

@@ -44,12 +44,20 @@ def planted(*, massive_pair: int | None = 5, value_massive: bool = False, previo
                       (boundary,) * LAYERS, tuple(kinds))
 
 
+def fray(*, inside: float = 0.6, past: float = 0.1, cos_inside: float = 0.4, cos_past: float = 0.2,
+         trained: int = 512) -> dict:
+    """One attention kind's sinks just inside and past its trained length (core.frayed)."""
+    return {"trained": trained, "own": 0.8, "inside": {"back": trained, "share": inside, "cosine": cos_inside},
+            "past": {"back": 2 * trained, "share": past, "cosine": cos_past}}
+
+
 def effects(*, copy_rise: float = 2.0, recall_rise: float = 0.2, nope_rise: float = 0.01, sink_rise: float = 3.0,
-            random_rise: float = 0.05, below: int = 1) -> core.Effects:
+            random_rise: float = 0.05, below: int = 1, frayed: dict | None = None) -> core.Effects:
     def row(base: float, massive: float) -> dict:
         return {"none": base, "massive": base + massive, "random": base + random_rise,
                 "nope_below": base + nope_rise, "sink_mlp": base + sink_rise}
-    return core.Effects(row(3.0, 0.5), row(0.3, copy_rise), row(1.0, recall_rise), 8, {"full_attention": below}, 1)
+    return core.Effects(row(3.0, 0.5), row(0.3, copy_rise), row(1.0, recall_rise), 8, {"full_attention": below}, 1,
+                        {"full_attention": fray(**(frayed or {}))})
 
 
 def found(p: core.Pairs | None = None, e: core.Effects | None = None) -> view.Found:
@@ -75,7 +83,7 @@ def test_massive_by_pair_counts_heads_per_pair():
 
 
 def test_every_claim_holds_on_numbers_that_meet_it():
-    assert [c.verdict for c in view.claims(found())] == ["holds"] * 5
+    assert [c.verdict for c in view.claims(found())] == ["holds"] * 6
 
 
 @pytest.mark.parametrize("claim, p, e, expected", [
@@ -90,6 +98,10 @@ def test_every_claim_holds_on_numbers_that_meet_it():
     ("positional", dict(previous=0.1), {}, "partly"),
     ("sink", dict(first=0.1), {}, "partly"),
     ("sink", dict(first=0.1), dict(sink_rise=0.1), "not"),
+    ("frayed", {}, dict(frayed=dict(past=0.58)), "partly"),  # the share falls by less than a tenth
+    ("frayed", {}, dict(frayed=dict(cos_past=0.39)), "partly"),
+    ("frayed", {}, dict(frayed=dict(past=0.7, cos_past=0.5)), "not"),  # both rise past the trained length
+    ("frayed", {}, dict(frayed=dict(inside=0.0, past=0.0, cos_past=0.5)), "not"),  # no sink inside: nothing breaks
 ])
 def test_a_claim_turns_with_the_numbers(claim, p, e, expected):
     claims = view.claims(found(planted(**p), effects(**e)))
@@ -112,6 +124,20 @@ def test_gemma_like_layers_are_judged_kind_by_kind():
     claim = view.claim_where(found(p))
     assert claim.checks == (True, False) and claim.verdict == "partly"
     assert [part.key.split(".")[-1] for part in claim.sentence.args["parts"]] == ["where_part"] * 2
+
+
+def test_frayed_is_judged_kind_by_kind_with_its_numbers_in_the_sentence():
+    kinds = ("sliding_attention",) * 3 + ("full_attention",)
+    e = effects()
+    e = core.Effects(**{**e.__dict__, "frayed": {"sliding_attention": fray(),
+                                                 "full_attention": fray(inside=0.9, past=0.9, cos_inside=0.2,
+                                                                        cos_past=0.19, trained=32768)}})
+    claim = view.claim_frayed(found(planted(kinds=kinds), e))
+    assert claim.checks == (True, True, False, False) and claim.verdict == "partly"
+    local, global_ = claim.sentence.args["parts"]
+    assert (local.args["inside"], local.args["past"], local.args["cos_inside"]) == ("60%", "10%", "0.40")
+    assert (global_.args["trained"], global_.args["past_back"], global_.args["cos_past"]) == ("32,768", "65,535",
+                                                                                              "0.19")
 
 
 def test_every_claim_sentence_has_its_text_in_both_languages():
@@ -152,6 +178,12 @@ def test_the_shipped_record_is_complete():
         assert p.queries.shape[0] == p.keys.shape[0] == p.values.shape[0] == p.first.shape[0] == layers
         assert p.first_norm.shape == (layers + 1,)
         assert set(f.effects.text) == set(core.INTERVENTIONS)
+        assert set(f.effects.frayed) == set(p.kinds)
+        for kind, x in f.effects.frayed.items():
+            layer = p.kinds.index(kind)
+            assert (x["inside"]["back"], x["past"]["back"]) == (f.trained[layer], core.FAR * f.trained[layer])
+            rows = [i for i, k in enumerate(p.kinds) if k == kind]
+            assert x["own"] == pytest.approx(float((p.first[rows] >= core.SINK).double().mean()))
         assert all(math.isfinite(v) for task in (f.effects.text, f.effects.copy, f.effects.recall)
                    for v in task.values())
         for i, (kind, base, trained) in enumerate(zip(p.kinds, f.bases, f.trained)):

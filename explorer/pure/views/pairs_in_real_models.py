@@ -33,6 +33,7 @@ NEAR = 8  # "just past" the boundary: within an eighth of the pairs after it
 SMALL_RISE = 0.05  # nats: a loss that moves less has "little loss"
 SINK_SHARE = 0.5  # "most heads" are sinks
 PERPLEXITY_JUMP = 2.0  # removing the first token's MLP output "multiplies" the perplexity at least this much
+FRAY = 0.9  # past the trained length a sink measure "falls" when it ends below this share of its value inside
 VERDICTS = ("holds", "partly", "not")
 P = "pairs_in_real_models"
 
@@ -291,8 +292,25 @@ def claim_sink(f: Found) -> Claim:
                  recall=f"{ppl_ratio(e.recall['none'], e.recall['sink_mlp']):,.1f}")
 
 
+def claim_frayed(f: Found) -> Claim:
+    """Wertheimer et al. ("Frayed RoPE"): past the trained length RoPE breaks the query/key clustering that makes
+    attention sinks work: each kind's sink share and its sink heads' query-to-first-key cosine fall from just inside
+    the trained length to twice as far."""
+    checks, parts = [], []
+    for kind in kinds(f.pairs):
+        x = f.effects.frayed[kind]
+        inside, past = x["inside"], x["past"]
+        checks += [past["share"] < FRAY * inside["share"], past["cosine"] < FRAY * inside["cosine"]]
+        parts.append(phrase(f"{P}.frayed_part", kind=phrase(f"{P}.kind_{kind}"), trained=f"{x['trained']:,}",
+                            own=f"{x['own']:.0%}", inside_back=f"{inside['back'] - 1:,}",
+                            inside=f"{inside['share']:.0%}", cos_inside=f"{inside['cosine']:.2f}",
+                            past_back=f"{past['back'] - 1:,}", past=f"{past['share']:.0%}",
+                            cos_past=f"{past['cosine']:.2f}"))
+    return _said("frayed", checks, parts=tuple(parts), threshold=core.SINK, fray=f"{1 - FRAY:.0%}")
+
+
 def claims(f: Found) -> tuple[Claim, ...]:
-    return claim_massive(f), claim_where(f), claim_band(f), claim_positional(f), claim_sink(f)
+    return claim_massive(f), claim_where(f), claim_band(f), claim_positional(f), claim_sink(f), claim_frayed(f)
 
 
 if __name__ == "__main__":
