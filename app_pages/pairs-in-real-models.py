@@ -1,6 +1,6 @@
 """What trained models do with RoPE's pairs: SmolLM2-135M and Gemma 3 270M read a text, and the page measures the
 size of every query, key and value coordinate pair by pair, the massive ones, the predicted boundary pair, the
-attention sink, and what breaks when each is removed; then checks five published claims against those numbers."""
+attention sink, and what breaks when each is removed; then checks six published claims against those numbers."""
 
 import streamlit as st
 

@@ -43,13 +43,13 @@ def test_gemma_sets_its_local_and_global_layers_apart():
     check_clean(at)
     marks = [a["text"] for a in chart(at, "where")["layout"]["annotations"]]
     assert any("local layers: pair 62" in m for m in marks) and any("global layers: pair 80" in m for m in marks)
-    assert len(verdicts(at)) == 5
+    assert len(verdicts(at)) == 6  # massive, where, band, positional, sink, frayed
 
 
 def test_outside_text_stays_text():
     at = open_page("pairs_in_real_models", {"text": HOSTILE}, timeout=900)  # measured live
     check_clean(at)
-    assert len(verdicts(at)) == 5
+    assert len(verdicts(at)) == 6  # massive, where, band, positional, sink, frayed
     for line in page_text(at).splitlines():
         assert "<img" not in line
 
