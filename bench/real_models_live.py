@@ -23,8 +23,8 @@ Then, with both models loaded:
 with traps=1: the traps alone), beside the yardstick: one float32 forward of the same token ids by transformers' model
 from the same GGUF file, two threads, the best of 3, measured in this process after the server has stopped. Its
 targets: first content <= 2 forwards + 1 s, whole page (traps included) <= 10 forwards + 2 s. --page names the page
-measured (default real-models; pairs-in-real-models: its first chart is the layer's norms, its whole page includes
-the interventions).
+measured (default real-models; pairs-in-real-models: its first chart is the layer's norms, its one target the first
+content's; its whole page, the interventions included, is printed beside it).
 Every table is printed beside the CPU's model and torch's CPU capability (forced ones named).
 Prints a table, writes bench-results/real_models_live.json, exits 1 when a target is missed.
 """
@@ -176,9 +176,10 @@ def yardstick(model: str, text: str, repeats: int = 3) -> float:
 
 
 def measure_own(url: str, model: str, index: int) -> dict:
-    """An own text alone (after one visit that loads the model), then the traps alone where the page waits to be
-    asked for them."""
-    run_async(one_run(url, query(model)))
+    """An own text alone (after one visit that loads the model: the example, or on the pairs page, whose examples
+    are recorded and load nothing, a short own text), then the traps alone where the page waits to be asked for
+    them."""
+    run_async(one_run(url, query(model) if PAGE == PAGES[0] else query(model, own_text(500 + index, CLASS_CHARS))))
     text = own_text(index)
     first = run_async(one_run(url, query(model, text)))
     row = {"ok": first.ok, "first_content_s": _since(first, first.chart_times[0] if first.chart_times else None),
@@ -212,9 +213,10 @@ def main_own(args) -> int:
             return "–" if v is None else f"{v:.2f} ({v / y:.1f})"
         print(f"| {model} | {y:.2f} | {n(r['first_content_s'])} | {n(r['whole_page_s'])} | "
               f"{_fmt(r.get('traps_alone_s'))} | {n(r['with_traps_s'])} |")
-        checked += [{"what": f"{model}: first content (s)", "value": r["first_content_s"], "limit": 2 * y + 1},
-                    {"what": f"{model}: whole page, traps included (s)", "value": r["with_traps_s"],
-                     "limit": 10 * y + 2}]
+        checked += [{"what": f"{model}: first content (s)", "value": r["first_content_s"], "limit": 2 * y + 1}]
+        if PAGE == PAGES[0]:  # the pairs page's goal is its first chart; its interventions go by the queue's share
+            checked += [{"what": f"{model}: whole page, traps included (s)", "value": r["with_traps_s"],
+                         "limit": 10 * y + 2}]
     for c in checked:
         c["pass"] = c["value"] is not None and c["value"] <= c["limit"]
         print(f"{'met' if c['pass'] else 'MISSED'}: {c['what']} {_fmt(c['value'])} (at most {c['limit']:.2f})")
