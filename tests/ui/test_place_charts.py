@@ -75,6 +75,16 @@ def test_titles_wrap_to_the_line_width_without_losing_text(title):
     assert "".join(parts).replace(" ", "") == title.replace(" ", "")
 
 
+@pytest.mark.parametrize("width", range(8, 44))
+def test_a_closing_mark_never_starts_a_line(width):
+    title = "巨大分量位于哪些维度对（第 0 对转得最快）：每层，每个头。"
+    text, lines = style.wrapped(title, width=width)
+    parts = text.split("<br>")
+    assert not any(part[:1] in "）：，。" for part in parts), parts
+    assert all(_units(part) <= width for part in parts)
+    assert "".join(parts).replace(" ", "") == title.replace(" ", "")
+
+
 def test_titles_keep_tags_formulas_and_their_own_breaks():
     assert style.wrapped("A <sub>sub</sub> title " * 5, width=20)[0].count("<sub>") == 5
     assert "<su" not in style.wrapped("A <sub>sub</sub> title " * 5, width=20)[0].replace("<sub>", "")

@@ -117,10 +117,13 @@ def top_margin(title_lines: int) -> int:
     return 58 + 20 * title_lines
 
 
+NO_LINE_START = set("）」』】〕》〉，。、；：！？")  # CJK punctuation that closes what comes before it
+
+
 def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
     """`title` broken into lines of at most `width` display units (Plotly never wraps a title itself): at
-    spaces between words, after a dash or a slash, anywhere between CJK characters, never inside a tag;
-    with its number of lines.
+    spaces between words, after a dash or a slash, anywhere between CJK characters (but never before a closing
+    mark such as "）" or "，"), never inside a tag; with its number of lines.
     A title with a formula ($...$) or its own line breaks is kept as it is."""
     if "$" in title or "<br" in title:
         return title, title.count("<br") + 1
@@ -136,8 +139,12 @@ def wrapped(title: str, width: int = TITLE_WIDTH) -> tuple[str, int]:
             continue
         glued = re.search(r"<[^/][^>]*>$", line)  # never between an opening tag and what it holds
         if size_of and size + size_of > width and line.strip() and not glued:
+            moved = ""  # a closing mark never starts a line: the characters before it go along to the next
+            while (moved[:1] or token) in NO_LINE_START and len(line.strip()) > 1 and \
+                    re.fullmatch(r"[\u2e80-\uffef]", line[-1]):
+                line, moved = line[:-1], line[-1] + moved
             lines.append(line.rstrip())
-            line, size = "", 0
+            line, size = moved, units(moved)
         line, size = line + token, size + size_of
     lines.append(line.rstrip())
     return "<br>".join(lines), len(lines)
