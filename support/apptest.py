@@ -30,6 +30,17 @@ def open_page(page: str, params: dict | None = None, lang: str = "en", timeout: 
     return at
 
 
+def open_presenting(page: str, flag: str = "1", params: dict | None = None) -> AppTest:
+    """Open a page from a link that carries `present` (an app-level knob: it is in the link from the start), with
+    the page's other query parameters."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"lang": "en", "present": flag, **(params or {})})
+    at.run()
+    at.switch_page(script(page))
+    at.run()
+    return at
+
+
 _OPENED: dict[tuple, AppTest] = {}
 
 

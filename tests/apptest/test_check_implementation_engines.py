@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from explorer.pure.views.engines_today import CARD
-from support.apptest import axis_titles, chart, check_clean, has_cjk, open_page, page_text, spec_array
+from support.apptest import axis_titles, chart, check_clean, has_cjk, open_page, open_presenting, page_text, spec_array
 
 pytestmark = pytest.mark.slow
 
@@ -52,3 +52,13 @@ def test_the_card_in_chinese():
     assert has_cjk(chart(at, "engine_0")["layout"]["title"]["text"])
     assert all(has_cjk(title) for title in axis_titles(chart(at, "engine_0")))
     assert "findings" in page_text(at)
+
+
+def test_the_card_on_a_projector_is_a_table_in_the_presenter_view_s_text():
+    """A scrolling data grid draws its own small text; in the presenter view the card is a table, which the
+    presenter stylesheet sets as large as the prose, with every preset a row."""
+    at = open_presenting("check_implementation", params={"demo": "none"})
+    check_clean(at)
+    assert not at.dataframe
+    (card,) = [tab.value for tab in at.table if "llama.cpp 0.3.36" in tab.value.columns]
+    assert list(card.index) == [row["preset"] for row in RECORDED["presets"]]

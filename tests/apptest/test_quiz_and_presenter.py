@@ -11,17 +11,7 @@ from explorer.pure import questions as quiz
 
 from explorer.pure import text
 from explorer.pure.sitemap import TOPICS, script
-from support.apptest import ROOT, chart, check_clean, open_page, opened
-
-
-def open_presenting(page: str, flag: str = "1") -> AppTest:
-    """Open a page from a link that carries `present` (an app-level knob: it is in the link from the start)."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.query_params.update({"lang": "en", "present": flag})
-    at.run()
-    at.switch_page(script(page))
-    at.run()
-    return at
+from support.apptest import ROOT, chart, check_clean, open_page, open_presenting, opened
 
 
 def question_radio(at, page, name):

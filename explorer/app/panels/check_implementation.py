@@ -9,7 +9,7 @@ import hashlib
 import pandas as pd
 import streamlit as st
 
-from explorer.app import heavy
+from explorer.app import heavy, presenter
 from explorer.app.place import chart, say, table
 from explorer.app.cache import cached
 from explorer.app.session import t
@@ -89,7 +89,11 @@ def engines_today() -> None:
     columns = {t("check_implementation.col_preset"): [name for name, _ in card.rows]}
     for i, label in enumerate(card.engines):
         columns[label] = [say(cells[i]) for _, cells in card.rows]
-    st.dataframe(pd.DataFrame(columns), hide_index=True)
+    frame = pd.DataFrame(columns)
+    if presenter.on():  # a projector: every row at once, in the presenter view's table text, as large as the prose
+        st.table(frame.set_index(frame.columns[0]))
+    else:
+        st.dataframe(frame, hide_index=True)
     for start in range(0, len(card.failures), 2):
         for column, index in zip(st.columns(2), range(start, min(start + 2, len(card.failures)))):
             failure = card.failures[index]
