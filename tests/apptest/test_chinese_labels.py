@@ -3,11 +3,13 @@ in a chart title, an axis title, a subplot title, a legend name, an animation fr
 label of a formula, a metric's label or a knob's label. Symbols and names are allowed (RoPE, softmax, d,
 base, ...)."""
 
+import json
 import re
 
 import pytest
 
 from explorer.pure.sitemap import TOPICS
+from explorer.pure.views.engines_today import CARD
 from support.apptest import charts, opened
 
 KNOBS = ("slider", "select_slider", "selectbox", "multiselect", "radio", "checkbox", "toggle", "number_input",
@@ -21,6 +23,11 @@ ALLOWED = {"rope", "softmax", "alibi", "elu", "relu", "base", "toeplitz", "float
            "l2",  # the L2 norm, a symbol
            # model names stay as their makers write them
            "smollm2", "smollm3", "deepseek", "v3", "qwen", "qwen3", "gemma", "kimi", "mistral", "ministral", "glm"}
+# the kit's presets and the engines it checks are names as their makers write them ("Phi-3-mini-128k-instruct (July
+# 2024 update)", "MLX-LM"), kept whole in the engines card's chart titles; longest first, so a name inside another goes
+_RECORDED = json.loads(CARD.read_text(encoding="utf-8"))
+NAMES = re.compile("|".join(re.escape(name) for name in sorted(
+    {row["preset"] for row in _RECORDED["presets"]} | set(_RECORDED["engines"]), key=len, reverse=True)))
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 # markup, LaTeX commands (\\top, \\max) and identifiers with an underscore (W_q, max_distance) are not words
 NOT_WORDS = re.compile(r"<[^>]+>|\\[A-Za-z]+|[A-Za-z0-9]*_[A-Za-z0-9_{}]*")
@@ -28,7 +35,8 @@ LANGUAGE_SWITCH = "Language / 语言"  # the switch names itself in both languag
 
 
 def english_words(text: str) -> list[str]:
-    return [w for w in WORD.findall(NOT_WORDS.sub(" ", text or "")) if w.lower() not in ALLOWED]
+    text = NAMES.sub(" ", (text or "").replace("<br>", " "))
+    return [w for w in WORD.findall(NOT_WORDS.sub(" ", text)) if w.lower() not in ALLOWED]
 
 
 def latex_labels(source: str) -> list[str]:
